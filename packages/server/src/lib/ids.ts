@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Prefixed, time-ordered ids (ULID layout: 48-bit ms time + 80 random bits, Crockford base32).
+ * Monotonic within a millisecond so ids sort in creation order, which keyset pagination relies on.
+ */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export const ID_PREFIXES = {
+  funding_intent: 'fi',
+  quote: 'qt',
+  route_execution: 'rex',
+  deposit_account: 'da',
+  payment: 'pay',
+  settlement: 'stl',
+  refund: 'rf',
+  ledger_entry: 'le',
+  webhook_endpoint: 'we',
+  event: 'evt',
+  webhook_delivery: 'wd',
+  application: 'app',
+  api_key: 'key',
+  checkout_session: 'cst',
+  request: 'req',
+  account: 'acct',
+  request_log: 'rl',
+  quote_simple: 'qt',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+let lastTime = 0;
+let lastRandom = new Uint8Array(10);
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  let bits = 0n;
+  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    out = ALPHABET[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
+  return out;
+}
+
+function increment(bytes: Uint8Array): Uint8Array {
+  const next = Uint8Array.from(bytes);
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i]! < 255) {
+      next[i]! += 1;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return next;
+}
+
+export function ulid(now = Date.now()): string {
+  if (now <= lastTime) {
+    lastRandom = increment(lastRandom);
+    now = lastTime;
+  } else {
+    lastTime = now;
+    lastRandom = new Uint8Array(randomBytes(10));
+  }
+  return encodeTime(now) + encodeRandom(lastRandom);
+}
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${ulid()}`;
+}
+
+/** An opaque random token (for secrets, handoff tokens), base64url. */
+export function randomToken(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
+}

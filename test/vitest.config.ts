@@ -1,0 +1,5 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: { name: 'e2e', include: ['**/*.test.ts'], exclude: ['**/node_modules/**'], testTimeout: 60_000, hookTimeout: 60_000 },
+});
