@@ -1,11 +1,15 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `index` is runtime-neutral; `node` alone imports node:crypto; `express` needs no express at runtime.
+  entry: { index: 'src/index.ts', express: 'src/express.ts', node: 'src/node.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
   clean: true,
   target: 'es2022',
   platform: 'neutral',
+  external: [/^node:/],
+  // Shared chunks also in CJS, so WebhookVerificationError is one class across the entries.
+  splitting: true,
 });

@@ -1,0 +1,64 @@
+import { WebhookVerificationError } from '../errors.js';
+
+export const SIGNATURE_HEADER = 'Service-Signature';
+export const SIGNATURE_V2_HEADER = 'Service-Signature-V2';
+export const WEBHOOK_ID_HEADER = 'Service-Webhook-Id';
+export const WEBHOOK_TIMESTAMP_HEADER = 'Service-Webhook-Timestamp';
+
+const HEX_DIGEST = /^[0-9a-fA-F]{64}$/;
+const UNIX_SECONDS = /^\d{1,12}$/;
+
+/** The signed timestamp and candidate digests of `Service-Signature-V2`. */
+export interface SignatureV2 {
+  timestamp: number;
+  digests: string[];
+}
+
+function malformed(header: string, detail: string): WebhookVerificationError {
+  return new WebhookVerificationError('malformed_signature', `${header} header is malformed: ${detail}`);
+}
+
+/** `scheme=value` pairs of a comma-separated header; spaces around items are ignored. */
+function keyValuePairs(header: string, value: string): Array<[string, string]> {
+  return value.split(',').map((item) => {
+    const trimmed = item.trim();
+    const equals = trimmed.indexOf('=');
+    if (equals <= 0) throw malformed(header, `expected key=value items, got "${trimmed}"`);
+    return [trimmed.slice(0, equals), trimmed.slice(equals + 1)];
+  });
+}
+
+function checkedDigest(header: string, digest: string): string {
+  if (!HEX_DIGEST.test(digest)) throw malformed(header, 'a signature is not 64 hexadecimal characters');
+  return digest.toLowerCase();
+}
+
+/**
+ * Digests of `Service-Signature: sha256=<hex>`. Repeated header lines (one per secret during a
+ * rotation) arrive joined by commas, so every `sha256=` item is a candidate.
+ */
+export function parseSignatureV1(value: string): string[] {
+  const digests = keyValuePairs(SIGNATURE_HEADER, value)
+    .filter(([scheme]) => scheme === 'sha256')
+    .map(([, digest]) => checkedDigest(SIGNATURE_HEADER, digest));
+  if (digests.length === 0) throw malformed(SIGNATURE_HEADER, 'expected sha256=<hex>');
+  return digests;
+}
+
+/** `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; unknown schemes are skipped for forward compatibility. */
+export function parseSignatureV2(value: string): SignatureV2 {
+  const pairs = keyValuePairs(SIGNATURE_V2_HEADER, value);
+  const timestamps = pairs.filter(([key]) => key === 't').map(([, t]) => t);
+  if (timestamps.length === 0) {
+    throw new WebhookVerificationError('missing_timestamp', `${SIGNATURE_V2_HEADER} header has no t=<unix seconds>`);
+  }
+  const [timestamp] = timestamps;
+  if (timestamps.length > 1 || timestamp === undefined || !UNIX_SECONDS.test(timestamp)) {
+    throw malformed(SIGNATURE_V2_HEADER, 't must appear once, as whole Unix seconds');
+  }
+  const digests = pairs
+    .filter(([key]) => key === 'v1')
+    .map(([, digest]) => checkedDigest(SIGNATURE_V2_HEADER, digest));
+  if (digests.length === 0) throw malformed(SIGNATURE_V2_HEADER, 'expected at least one v1=<hex>');
+  return { timestamp: Number(timestamp), digests };
+}

@@ -1,0 +1,145 @@
+import { WebhookVerificationError } from './errors.js';
+import type { WebhookEvent } from './events.js';
+import { concatBytes, decodeUtf8Strict, utf8Bytes } from './internal/bytes.js';
+import { readHeader, type WebhookHeaders } from './internal/headers.js';
+import { rawBodyBytes } from './internal/raw-body.js';
+import { secretList } from './internal/secrets.js';
+import { secureCompare } from './internal/secure-compare.js';
+import {
+  parseSignatureV1,
+  parseSignatureV2,
+  SIGNATURE_HEADER,
+  SIGNATURE_V2_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  type SignatureV2,
+} from './internal/signature-headers.js';
+import { currentUnixSeconds, toUnixSeconds, type UnixSecondsOrDate } from './internal/time.js';
+
+/** Replays older (or clock skew newer) than this many seconds are refused. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** Options shared by every verifier. */
+export interface VerifyWebhookOptions {
+  /** How far `t` of `Service-Signature-V2` may be from now, both ways. Default 300; `Infinity` disables. */
+  toleranceSeconds?: number;
+  /** The current time, as a Date or Unix seconds (not milliseconds). Default: the system clock. */
+  now?: UnixSecondsOrDate;
+}
+
+/** One HMAC the verifier needs: computed sync or async, then handed back in order. */
+export interface HmacJob {
+  secret: string;
+  message: Uint8Array;
+}
+
+/** Everything checkable without crypto has been checked; `jobs` lists the digests still needed. */
+export interface VerificationPlan {
+  readonly body: Uint8Array;
+  readonly v1Candidates: string[];
+  readonly v2: SignatureV2 | undefined;
+  readonly secretCount: number;
+  readonly nowSeconds: number;
+  readonly toleranceSeconds: number;
+  readonly jobs: HmacJob[];
+}
+
+function checkedTolerance(tolerance: number): number {
+  if (typeof tolerance !== 'number' || Number.isNaN(tolerance) || tolerance < 0) {
+    throw new TypeError('toleranceSeconds must be a non-negative number of seconds');
+  }
+  return tolerance;
+}
+
+function requireV1Header(headers: WebhookHeaders | undefined): string {
+  const value = headers ? readHeader(headers, SIGNATURE_HEADER) : undefined;
+  if (value === undefined || value.trim() === '') {
+    throw new WebhookVerificationError(
+      'missing_signature',
+      `No ${SIGNATURE_HEADER} header. Is this request from Fundkit, and does your framework or proxy pass the header through?`,
+    );
+  }
+  return value;
+}
+
+/** `Service-Webhook-Timestamp` is unsigned, so it only has to agree with the signed `t`. */
+function checkTimestampHeaderAgrees(headers: WebhookHeaders, v2: SignatureV2): void {
+  const header = readHeader(headers, WEBHOOK_TIMESTAMP_HEADER)?.trim();
+  if (header !== undefined && header !== String(v2.timestamp)) {
+    throw new WebhookVerificationError(
+      'timestamp_mismatch',
+      `${WEBHOOK_TIMESTAMP_HEADER} (${header}) differs from t=${v2.timestamp} in ${SIGNATURE_V2_HEADER}`,
+    );
+  }
+}
+
+/** Validates inputs and headers, and lists the HMACs to compute: v1 per secret, then v2 per secret. */
+export function planVerification(
+  rawBody: unknown,
+  headers: WebhookHeaders,
+  secrets: unknown,
+  options: VerifyWebhookOptions = {},
+): VerificationPlan {
+  const secretsToTry = secretList(secrets);
+  const toleranceSeconds = checkedTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
+  const nowSeconds = options.now === undefined ? currentUnixSeconds() : toUnixSeconds(options.now, 'now');
+  const body = rawBodyBytes(rawBody);
+  const v1Candidates = parseSignatureV1(requireV1Header(headers));
+  const v2Header = readHeader(headers, SIGNATURE_V2_HEADER);
+  const v2 = v2Header === undefined ? undefined : parseSignatureV2(v2Header);
+  if (v2) checkTimestampHeaderAgrees(headers, v2);
+
+  const jobs = secretsToTry.map((secret) => ({ secret, message: body }));
+  if (v2) {
+    const signedPayload = concatBytes(utf8Bytes(`${v2.timestamp}.`), body);
+    jobs.push(...secretsToTry.map((secret) => ({ secret, message: signedPayload })));
+  }
+  return { body, v1Candidates, v2, secretCount: secretsToTry.length, nowSeconds, toleranceSeconds, jobs };
+}
+
+function anyMatches(expected: string[], candidates: string[]): boolean {
+  return expected.some((digest) => candidates.some((candidate) => secureCompare(digest, candidate)));
+}
+
+function mismatch(header: string): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'signature_mismatch',
+    `${header} does not match the body for any of the given secrets. Check that the secret belongs ` +
+      'to this endpoint (and environment), and that nothing altered the body before verification.',
+  );
+}
+
+function checkTolerance(plan: VerificationPlan, v2: SignatureV2): void {
+  const skew = plan.nowSeconds - v2.timestamp;
+  if (Math.abs(skew) > plan.toleranceSeconds) {
+    const direction = skew > 0 ? `${skew} s in the past` : `${-skew} s in the future`;
+    throw new WebhookVerificationError(
+      'timestamp_outside_tolerance',
+      `${SIGNATURE_V2_HEADER} timestamp is ${direction}, beyond the ${plan.toleranceSeconds} s ` +
+        'tolerance: a replayed delivery, or a clock that is off (check NTP).',
+    );
+  }
+}
+
+function parseEvent(body: Uint8Array): WebhookEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(decodeUtf8Strict(body));
+  } catch {
+    throw new WebhookVerificationError('invalid_json', 'The signature matched but the body is not valid UTF-8 JSON.');
+  }
+  const candidate = event as { id?: unknown; type?: unknown } | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.type !== 'string' || typeof candidate.id !== 'string') {
+    throw new WebhookVerificationError('invalid_event', 'The signature matched but the body is not an event object with an id and a type.');
+  }
+  return event as WebhookEvent;
+}
+
+/** Checks the computed digests (in `plan.jobs` order), the timestamp, and parses the event. */
+export function completeVerification(plan: VerificationPlan, digests: string[]): WebhookEvent {
+  if (!anyMatches(digests.slice(0, plan.secretCount), plan.v1Candidates)) throw mismatch(SIGNATURE_HEADER);
+  if (plan.v2) {
+    if (!anyMatches(digests.slice(plan.secretCount), plan.v2.digests)) throw mismatch(SIGNATURE_V2_HEADER);
+    checkTolerance(plan, plan.v2);
+  }
+  return parseEvent(plan.body);
+}
