@@ -1,0 +1,94 @@
+/** Horizon JSON shapes (see fixtures/horizon), shared by the sandbox and the Horizon adapter. */
+
+export interface HorizonLink {
+  href: string;
+  templated?: boolean;
+}
+
+export interface HorizonAssetFields {
+  asset_type: string;
+  asset_code?: string;
+  asset_issuer?: string;
+}
+
+export interface HorizonRecordBase {
+  _links?: Record<string, HorizonLink>;
+  id: string;
+  paging_token: string;
+  transaction_successful: boolean;
+  source_account: string;
+  type: string;
+  type_i: number;
+  created_at: string;
+  transaction_hash: string;
+  /** Present with join=transactions. */
+  transaction?: HorizonTransaction;
+}
+
+export interface HorizonPaymentOp extends HorizonRecordBase, HorizonAssetFields {
+  type: 'payment';
+  from: string;
+  to: string;
+  amount: string;
+}
+
+export interface HorizonPathPaymentOp extends HorizonRecordBase, HorizonAssetFields {
+  type: 'path_payment_strict_receive' | 'path_payment_strict_send';
+  from: string;
+  to: string;
+  amount: string;
+  path: HorizonAssetFields[];
+  source_amount: string;
+  source_max?: string;
+  destination_min?: string;
+  source_asset_type: string;
+  source_asset_code?: string;
+  source_asset_issuer?: string;
+}
+
+export interface HorizonCreateAccountOp extends HorizonRecordBase {
+  type: 'create_account';
+  starting_balance: string;
+  funder: string;
+  account: string;
+}
+
+export interface HorizonAccountMergeOp extends HorizonRecordBase {
+  type: 'account_merge';
+  account: string;
+  into: string;
+}
+
+export type HorizonPaymentRecord =
+  | HorizonPaymentOp
+  | HorizonPathPaymentOp
+  | HorizonCreateAccountOp
+  | HorizonAccountMergeOp;
+
+export interface HorizonTransaction {
+  memo?: string;
+  memo_bytes?: string;
+  _links?: Record<string, HorizonLink>;
+  id: string;
+  paging_token: string;
+  successful: boolean;
+  hash: string;
+  ledger: number;
+  created_at: string;
+  source_account: string;
+  source_account_sequence: string;
+  fee_account: string;
+  fee_charged: string;
+  max_fee: string;
+  operation_count: number;
+  envelope_xdr: string;
+  result_xdr: string;
+  fee_meta_xdr: string;
+  memo_type: 'none' | 'text' | 'id' | 'hash' | 'return';
+  signatures: string[];
+  valid_after?: string;
+  valid_before?: string;
+  preconditions?: { timebounds: { min_time: string; max_time?: string } };
+  fee_bump_transaction?: { hash: string; signatures: string[] };
+  inner_transaction?: { hash: string; signatures: string[]; max_fee: string };
+}

@@ -1,0 +1,116 @@
+/**
+ * The one contract between the payment pipeline and a Stellar network. The sandbox ledger and
+ * the (later) Horizon adapter both implement it; records are Horizon-shaped so one observer
+ * consumes either.
+ */
+import type { AssetRef } from './assets.js';
+import type { HorizonPaymentRecord } from './horizon-types.js';
+
+export type NetworkKind = 'sandbox' | 'testnet' | 'pubnet';
+
+export interface SupportedAsset extends AssetRef {
+  code: 'USDC' | 'EURC' | 'XLM';
+}
+
+export interface BalanceView {
+  asset: AssetRef;
+  /** Stroops. */
+  balance: bigint;
+  /** Stroops; null for native. */
+  limit: bigint | null;
+}
+
+export interface AccountView {
+  id: string;
+  sequence: bigint;
+  subentryCount: number;
+  numSponsoring: number;
+  numSponsored: number;
+  balances: BalanceView[];
+}
+
+/** Horizon result codes, e.g. { transaction: 'tx_failed', operations: ['op_underfunded'] }. */
+export interface ResultCodes {
+  transaction: string;
+  inner_transaction?: string;
+  operations?: string[];
+}
+
+export interface SubmitResult {
+  hash: string;
+  /** Null when the transaction never reached a ledger (bad seq, bad auth, malformed...). */
+  ledger: number | null;
+  successful: boolean;
+  resultCodes?: ResultCodes;
+  resultXdr?: string;
+}
+
+export interface TransactionView {
+  hash: string;
+  ledger: number;
+  successful: boolean;
+  createdAt: string;
+  sourceAccount: string;
+  feeAccount: string;
+  feeCharged: bigint;
+  memoType: 'none' | 'text' | 'id' | 'hash' | 'return';
+  memo: string | null;
+  envelopeXdr: string;
+  resultXdr: string;
+}
+
+export interface ListPaymentsOptions {
+  cursor?: string;
+  limit?: number;
+  order?: 'asc' | 'desc';
+  includeFailed?: boolean;
+}
+
+export interface PaymentsPage {
+  /** Records with the joined `transaction` (memo, memo_type) embedded. */
+  records: HorizonPaymentRecord[];
+  /** Paging token of the last record, or the given cursor when the page is empty. */
+  nextCursor: string | null;
+}
+
+export interface PathQuote {
+  sourceAsset: AssetRef;
+  sourceAmount: bigint;
+  destinationAsset: AssetRef;
+  destinationAmount: bigint;
+  /** Intermediate assets, as in a path payment operation. */
+  path: AssetRef[];
+}
+
+export interface StrictReceiveQuery {
+  sourceAssets: AssetRef[];
+  destinationAsset: AssetRef;
+  destinationAmount: bigint;
+}
+
+export interface StrictSendQuery {
+  sourceAsset: AssetRef;
+  sourceAmount: bigint;
+  destinationAssets: AssetRef[];
+}
+
+export interface StellarNetwork {
+  readonly kind: NetworkKind;
+  readonly passphrase: string;
+  /** Horizon base URL that clients (wallets, the SDK) should use for this network. */
+  readonly horizonUrl: string;
+  readonly assets: { USDC: SupportedAsset; EURC: SupportedAsset; XLM: SupportedAsset };
+  loadAccount(id: string): Promise<AccountView | null>;
+  /** Never throws for a rejected transaction: the outcome is in `successful`/`resultCodes`. */
+  submitTransaction(envelopeXdr: string): Promise<SubmitResult>;
+  getTransaction(hash: string): Promise<TransactionView | null>;
+  listPayments(account: string, options?: ListPaymentsOptions): Promise<PaymentsPage>;
+  /** Delivers every payment record after `cursor` (then new ones) in order; returns stop(). */
+  watchPayments(
+    account: string,
+    cursor: string,
+    onRecord: (record: HorizonPaymentRecord) => void,
+  ): () => void;
+  findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]>;
+  findStrictSendPaths(query: StrictSendQuery): Promise<PathQuote[]>;
+}

@@ -1,0 +1,57 @@
+import { MAX_STROOPS } from '../../lib/money.js';
+import type { AccountRow, SandboxStore } from './store.js';
+
+/** Base reserve 0.5 XLM (fixtures README, "Facts"). */
+export const BASE_RESERVE = 5_000_000n;
+
+/** Liabilities of `account` in `asset` implied by its open offers. */
+export function liabilities(store: SandboxStore, account: string, asset: string) {
+  let selling = 0n;
+  let buying = 0n;
+  for (const o of store.offersBySeller(account)) {
+    if (o.selling === asset) selling += o.amount;
+    if (o.buying === asset) buying += ceilDiv(o.amount * o.priceN, o.priceD);
+  }
+  return { selling, buying };
+}
+
+export function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
+/** (2 + subentries + numSponsoring − numSponsored) × base reserve + native selling liabilities. */
+export function minBalance(store: SandboxStore, a: AccountRow): bigint {
+  const entries = 2n + BigInt(a.subentries + a.numSponsoring - a.numSponsored);
+  return entries * BASE_RESERVE + liabilities(store, a.id, 'native').selling;
+}
+
+/** XLM that can leave the account without breaking its reserve. */
+export function availableNative(store: SandboxStore, a: AccountRow): bigint {
+  return a.balance - minBalance(store, a);
+}
+
+export function newAccount(id: string, balance: bigint, ledger: number, closeTime: number): AccountRow {
+  // A new account's sequence number is ledgerSeq << 32, as in stellar-core.
+  return {
+    id,
+    balance,
+    seq: BigInt(ledger) << 32n,
+    subentries: 0,
+    numSponsoring: 0,
+    numSponsored: 0,
+    sponsor: null,
+    lastModifiedLedger: ledger,
+    seqLedger: ledger,
+    seqTime: closeTime,
+  };
+}
+
+/** Adds `delta` (may be negative) to an account's XLM; false when the result leaves int64. */
+export function addNative(store: SandboxStore, id: string, delta: bigint, ledger: number): boolean {
+  const a = store.getAccount(id);
+  if (!a) return false;
+  const balance = a.balance + delta;
+  if (balance < 0n || balance > MAX_STROOPS) return false;
+  store.putAccount({ ...a, balance, lastModifiedLedger: ledger });
+  return true;
+}

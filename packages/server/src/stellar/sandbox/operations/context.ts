@@ -1,0 +1,38 @@
+import { MuxedAccount } from '@stellar/stellar-sdk';
+import type { OpResult } from '../results-xdr.js';
+import type { SandboxStore } from '../store.js';
+
+export interface OpContext {
+  store: SandboxStore;
+  ledger: number;
+  /** Ledger close time, unix seconds. */
+  closeTime: number;
+  /** The operation's source account (G...). */
+  source: string;
+  /** Active begin/endSponsoringFutureReserves pairs of this transaction: sponsored → sponsor. */
+  sponsoring: Map<string, string>;
+}
+
+export interface OpOutcome {
+  result: OpResult;
+  /** What the source really sent / the destination really got (path payments). */
+  sourceAmount?: bigint;
+  destAmount?: bigint;
+}
+
+export function succeeded(outcome: OpOutcome): boolean {
+  return outcome.result.code === 'op_success';
+}
+
+/** M... (muxed) addresses resolve to their G... base account; the ledger only knows those. */
+export function baseAccount(address: string): string {
+  return address.startsWith('M') ? MuxedAccount.fromAddress(address, '0').baseAccount().accountId() : address;
+}
+
+/** Signed decimal amount string (as stellar-sdk renders XDR amounts) → stroops. */
+export function stroops(amount: string): bigint {
+  const negative = amount.startsWith('-');
+  const [whole = '0', frac = ''] = amount.replace('-', '').split('.');
+  const value = BigInt(whole) * 10_000_000n + BigInt(frac.padEnd(7, '0') || '0');
+  return negative ? -value : value;
+}

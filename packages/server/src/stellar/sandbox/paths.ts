@@ -1,0 +1,92 @@
+/** Route planning over the sandbox book: direct, or through one intermediate asset (2 hops). */
+import { assetKey, parseAssetKey } from '../assets.js';
+import type { PathQuote, StrictReceiveQuery, StrictSendQuery } from '../network.js';
+import { quoteReceive, quoteSend, type Cross } from './orderbook.js';
+import type { SandboxStore } from './store.js';
+
+export interface Plan {
+  crosses: Cross[];
+  sourceAmount: bigint;
+  destAmount: bigint;
+}
+
+type PlanError = 'too_few_offers' | 'cross_self';
+
+/** Strict receive along [send, ...path, dest]: walks backwards from the amount to deliver. */
+export function planReceive(
+  store: SandboxStore, assets: string[], destAmount: bigint, taker?: string,
+): Plan | PlanError {
+  const crosses: Cross[] = [];
+  let need = destAmount;
+  for (let i = assets.length - 1; i > 0; i--) {
+    const [pay, receive] = [assets[i - 1]!, assets[i]!];
+    if (pay === receive) continue;
+    const q = quoteReceive(store, pay, receive, need, taker);
+    if (typeof q === 'string') return q;
+    crosses.unshift(q);
+    need = q.paid;
+  }
+  return { crosses, sourceAmount: need, destAmount };
+}
+
+/** Strict send along [send, ...path, dest]: walks forwards from the amount sent. */
+export function planSend(
+  store: SandboxStore, assets: string[], sendAmount: bigint, taker?: string,
+): Plan | PlanError {
+  const crosses: Cross[] = [];
+  let have = sendAmount;
+  for (let i = 1; i < assets.length; i++) {
+    const [pay, receive] = [assets[i - 1]!, assets[i]!];
+    if (pay === receive) continue;
+    const q = quoteSend(store, pay, receive, have, taker);
+    if (typeof q === 'string') return q;
+    crosses.push(q);
+    have = q.received;
+  }
+  return { crosses, sourceAmount: sendAmount, destAmount: have };
+}
+
+/** Intermediate-asset lists worth trying from `src` to `dst`. */
+function candidatePaths(store: SandboxStore, src: string, dst: string): string[][] {
+  if (src === dst) return [[]];
+  const books = new Set(store.books().map(([selling, buying]) => `${buying}>${selling}`));
+  const canConvert = (pay: string, receive: string) => books.has(`${pay}>${receive}`);
+  const mids = new Set(store.books().flat());
+  const paths: string[][] = canConvert(src, dst) ? [[]] : [];
+  for (const mid of mids) {
+    if (mid !== src && mid !== dst && canConvert(src, mid) && canConvert(mid, dst)) paths.push([mid]);
+  }
+  return paths;
+}
+
+function quote(src: string, dst: string, path: string[], plan: Plan): PathQuote {
+  return {
+    sourceAsset: parseAssetKey(src),
+    sourceAmount: plan.sourceAmount,
+    destinationAsset: parseAssetKey(dst),
+    destinationAmount: plan.destAmount,
+    path: path.map(parseAssetKey),
+  };
+}
+
+export function findStrictReceive(store: SandboxStore, q: StrictReceiveQuery): PathQuote[] {
+  const dst = assetKey(q.destinationAsset);
+  const quotes = q.sourceAssets.map(assetKey).flatMap((src) =>
+    candidatePaths(store, src, dst).flatMap((path) => {
+      const plan = planReceive(store, [src, ...path, dst], q.destinationAmount);
+      return typeof plan === 'string' ? [] : [quote(src, dst, path, plan)];
+    }),
+  );
+  return quotes.sort((a, b) => (a.sourceAmount < b.sourceAmount ? -1 : a.sourceAmount > b.sourceAmount ? 1 : 0));
+}
+
+export function findStrictSend(store: SandboxStore, q: StrictSendQuery): PathQuote[] {
+  const src = assetKey(q.sourceAsset);
+  const quotes = q.destinationAssets.map(assetKey).flatMap((dst) =>
+    candidatePaths(store, src, dst).flatMap((path) => {
+      const plan = planSend(store, [src, ...path, dst], q.sourceAmount);
+      return typeof plan === 'string' ? [] : [quote(src, dst, path, plan)];
+    }),
+  );
+  return quotes.sort((a, b) => (a.destinationAmount > b.destinationAmount ? -1 : a.destinationAmount < b.destinationAmount ? 1 : 0));
+}
