@@ -7,6 +7,7 @@ export { WebhookVerificationError, type WebhookVerificationReason } from './erro
 export {
   SIGNATURE_HEADER,
   SIGNATURE_V2_HEADER,
+  WEBHOOK_ATTEMPT_HEADER,
   WEBHOOK_ID_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from './internal/signature-headers.js';

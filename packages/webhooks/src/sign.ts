@@ -11,11 +11,13 @@ export interface SignWebhookAsyncOptions extends SignWebhookOptions {
 
 /**
  * Signs a payload exactly as a Fundkit server does: returns the body string and the
- * `Service-Signature`, `Service-Signature-V2` (one `v1` per secret), `Service-Webhook-Id` and
- * `Service-Webhook-Timestamp` headers. For tests of a receiver, and for the server itself.
+ * `Service-Signature` (one `sha256=`, by the first secret), `Service-Signature-V2` (one `v1` per
+ * secret), `Service-Webhook-Id`, `Service-Webhook-Timestamp` and `Service-Webhook-Attempt`
+ * headers. For tests of a receiver, and for the server itself.
  *
  * @param payload - the event object (serialised with `JSON.stringify`) or the exact body string.
- * @param secrets - the endpoint secret, or every currently valid secret during a rotation.
+ * @param secrets - the endpoint secret, or every currently valid secret during a rotation, newest
+ *   first (the newest also signs `Service-Signature`).
  * @example
  * ```ts
  * const { body, headers } = await signWebhook({ id: 'evt_1', object: 'event', type: 'webhook.test', … }, secret);

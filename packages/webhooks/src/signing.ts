@@ -4,6 +4,7 @@ import {
   SIGNATURE_HEADER,
   SIGNATURE_V2_HEADER,
   WEBHOOK_ID_HEADER,
+  WEBHOOK_ATTEMPT_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from './internal/signature-headers.js';
 import { currentUnixSeconds, toUnixSeconds, type UnixSecondsOrDate } from './internal/time.js';
@@ -15,6 +16,8 @@ export interface SignWebhookOptions {
   timestamp?: UnixSecondsOrDate;
   /** `Service-Webhook-Id`. Default: the payload's `id` when it has one, else a fresh `evt_…`. */
   id?: string;
+  /** `Service-Webhook-Attempt`, counted from 1. Default 1. */
+  attempt?: number;
 }
 
 /** The headers a Fundkit server sends with a delivery. A plain record, usable as Fetch `HeadersInit`. */
@@ -24,6 +27,7 @@ export type SignedWebhookHeaders = {
   'Service-Signature-V2': string;
   'Service-Webhook-Id': string;
   'Service-Webhook-Timestamp': string;
+  'Service-Webhook-Attempt': string;
 };
 
 /** A signed delivery: send `body` byte for byte with `headers`. */
@@ -36,8 +40,8 @@ export interface SigningPlan {
   body: string;
   id: string;
   timestamp: number;
-  secretCount: number;
-  /** v1 per secret, then v2 per secret (the verifier's order). */
+  attempt: number;
+  /** v1 of the first secret, then v2 per secret. */
   jobs: HmacJob[];
 }
 
@@ -54,11 +58,14 @@ export function planSigning(payload: string | object, secrets: unknown, options:
   const parsedPayload = typeof payload === 'string' ? safeParse(payload) : payload;
   const bodyBytes = utf8Bytes(body);
   const v2Message = concatBytes(utf8Bytes(`${timestamp}.`), bodyBytes);
+  const [primarySecret] = secretsToUse as [string, ...string[]];
   const jobs = [
-    ...secretsToUse.map((secret) => ({ secret, message: bodyBytes })),
+    { secret: primarySecret, message: bodyBytes },
     ...secretsToUse.map((secret) => ({ secret, message: v2Message })),
   ];
-  return { body, id: deliveryId(parsedPayload, options.id), timestamp, secretCount: secretsToUse.length, jobs };
+  const attempt = options.attempt ?? 1;
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt must be a whole number from 1');
+  return { body, id: deliveryId(parsedPayload, options.id), timestamp, attempt, jobs };
 }
 
 function safeParse(text: string): unknown {
@@ -70,20 +77,21 @@ function safeParse(text: string): unknown {
 }
 
 /**
- * During a rotation `Service-Signature` carries one `sha256=` per secret, joined by ", " (the
- * same as repeating the header line, RFC 9110 §5.3); with one secret it is exactly `sha256=<hex>`.
+ * `Service-Signature` holds exactly one `sha256=<hex>` (the spec's pattern), made with the first
+ * secret; during a rotation `Service-Signature-V2` carries one `v1` per secret.
  */
 export function signedWebhook(plan: SigningPlan, digests: string[]): SignedWebhook {
-  const v1 = digests.slice(0, plan.secretCount).map((digest) => `sha256=${digest}`);
-  const v2 = digests.slice(plan.secretCount).map((digest) => `v1=${digest}`);
+  const [v1Digest, ...v2Digests] = digests;
+  const v2 = v2Digests.map((digest) => `v1=${digest}`);
   return {
     body: plan.body,
     headers: {
       'Content-Type': 'application/json',
-      [SIGNATURE_HEADER]: v1.join(', '),
+      [SIGNATURE_HEADER]: `sha256=${v1Digest}`,
       [SIGNATURE_V2_HEADER]: [`t=${plan.timestamp}`, ...v2].join(','),
       [WEBHOOK_ID_HEADER]: plan.id,
       [WEBHOOK_TIMESTAMP_HEADER]: String(plan.timestamp),
+      [WEBHOOK_ATTEMPT_HEADER]: String(plan.attempt),
     } as SignedWebhookHeaders,
   };
 }

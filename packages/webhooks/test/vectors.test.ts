@@ -34,13 +34,24 @@ describe('independent vectors (openssl dgst -sha256 -hmac)', () => {
       'Service-Signature-V2': `t=${SIGNED_AT},v1=${primary.v2}`,
       'Service-Webhook-Id': paymentCompleted.id,
       'Service-Webhook-Timestamp': String(SIGNED_AT),
+      'Service-Webhook-Attempt': '1',
     });
   });
 
-  it('signWebhook sends one v1 per secret during a rotation', async () => {
+  it('signWebhook sends one v1 per secret during a rotation, and V1 by the first secret', async () => {
     const { headers } = await signWebhook(paymentCompleted, [PRIMARY_SECRET, PREVIOUS_SECRET], { timestamp: SIGNED_AT });
-    expect(headers['Service-Signature']).toBe(`sha256=${primary.v1}, sha256=${previous.v1}`);
+    expect(headers['Service-Signature']).toBe(`sha256=${primary.v1}`);
     expect(headers['Service-Signature-V2']).toBe(`t=${SIGNED_AT},v1=${primary.v2},v1=${previous.v2}`);
+  });
+
+  it('signWebhook headers match the patterns of spec/openapi.yaml, with and without rotation', async () => {
+    for (const secrets of [PRIMARY_SECRET, [PRIMARY_SECRET, PREVIOUS_SECRET]]) {
+      const { headers } = await signWebhook(paymentCompleted, secrets, { attempt: 3 });
+      expect(headers['Service-Signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      expect(headers['Service-Signature-V2']).toMatch(/^t=\d+(,v1=[0-9a-f]{64})+$/);
+      expect(headers['Service-Webhook-Timestamp']).toMatch(/^\d+$/);
+      expect(headers['Service-Webhook-Attempt']).toBe('3');
+    }
   });
 
   it('verifyWebhook accepts headers built by hand from the openssl digests', async () => {

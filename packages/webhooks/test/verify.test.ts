@@ -66,10 +66,25 @@ describe('verifyWebhook: signatures', () => {
 });
 
 describe('verifyWebhook: secret rotation', () => {
-  it('accepts either secret when the delivery carries one v1 per secret', async () => {
+  it('accepts a rotating delivery for a receiver holding both secrets, or only the new one', async () => {
     const { body, headers } = await signed([PRIMARY_SECRET, PREVIOUS_SECRET]);
+    await expect(verifyWebhook(body, headers, [PRIMARY_SECRET, PREVIOUS_SECRET], at)).resolves.toBeDefined();
+    await expect(verifyWebhook(body, headers, [PREVIOUS_SECRET, PRIMARY_SECRET], at)).resolves.toBeDefined();
     await expect(verifyWebhook(body, headers, PRIMARY_SECRET, at)).resolves.toBeDefined();
-    await expect(verifyWebhook(body, headers, PREVIOUS_SECRET, at)).resolves.toBeDefined();
+  });
+
+  it('accepts any matching v1, not only the first', async () => {
+    const byPrevious = await signed(PREVIOUS_SECRET);
+    const rotating = await signed([PRIMARY_SECRET, PREVIOUS_SECRET]);
+    const headers = { ...rotating.headers, 'Service-Signature': byPrevious.headers['Service-Signature'] };
+    expect(headers['Service-Signature-V2'].split(',v1=')).toHaveLength(3);
+    await expect(verifyWebhook(rotating.body, headers, PREVIOUS_SECRET, at)).resolves.toBeDefined();
+  });
+
+  it('still checks Service-Signature: one sha256 by the newest secret fails a receiver holding only the old one', async () => {
+    const { body, headers } = await signed([PRIMARY_SECRET, PREVIOUS_SECRET]);
+    const error = await expectRejection(verifyWebhook(body, headers, PREVIOUS_SECRET, at), 'signature_mismatch');
+    expect(error.message).toContain('Service-Signature does not match');
   });
 
   it('accepts when any of several receiver secrets matches', async () => {
@@ -77,11 +92,13 @@ describe('verifyWebhook: secret rotation', () => {
     await expect(verifyWebhook(body, headers, ['whsec_new_not_yet_used', PREVIOUS_SECRET], at)).resolves.toBeDefined();
   });
 
-  it('accepts repeated header lines given as an array (Node joins them the same way)', async () => {
-    const { body, headers } = await signed([PRIMARY_SECRET, PREVIOUS_SECRET]);
-    const lines = headers['Service-Signature'].split(', ');
-    const repeated = { ...headers, 'Service-Signature': lines };
-    await expect(verifyWebhook(body, repeated, PREVIOUS_SECRET, at)).resolves.toBeDefined();
+  it('accepts repeated Service-Signature lines (a string[] or joined by commas, as Node and Fetch do)', async () => {
+    const byPrimary = await signed(PRIMARY_SECRET);
+    const byPrevious = await signed(PREVIOUS_SECRET);
+    const lines = [byPrimary.headers['Service-Signature'], byPrevious.headers['Service-Signature']];
+    const v1Only = (value: string | string[]) => ({ 'Service-Signature': value });
+    await expect(verifyWebhook(byPrimary.body, v1Only(lines), PREVIOUS_SECRET, at)).resolves.toBeDefined();
+    await expect(verifyWebhook(byPrimary.body, new Headers(lines.map((line) => ['Service-Signature', line])), PREVIOUS_SECRET, at)).resolves.toBeDefined();
   });
 
   it('refuses when no secret matches', async () => {

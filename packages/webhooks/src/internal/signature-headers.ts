@@ -4,6 +4,7 @@ export const SIGNATURE_HEADER = 'Service-Signature';
 export const SIGNATURE_V2_HEADER = 'Service-Signature-V2';
 export const WEBHOOK_ID_HEADER = 'Service-Webhook-Id';
 export const WEBHOOK_TIMESTAMP_HEADER = 'Service-Webhook-Timestamp';
+export const WEBHOOK_ATTEMPT_HEADER = 'Service-Webhook-Attempt';
 
 const HEX_DIGEST = /^[0-9a-fA-F]{64}$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
