@@ -1,0 +1,43 @@
+/**
+ * Direct ledger writes that no transaction could make: the faucet and genesis. Issuers are never
+ * signed for in the sandbox, so issued assets are minted straight into trustlines.
+ */
+import { MAX_STROOPS } from '../../lib/money.js';
+import { newAccount } from './accounts.js';
+import type { Clock } from './apply-tx.js';
+import type { SandboxStore } from './store.js';
+
+export class FaucetError extends Error {}
+
+export function ensureAccount(store: SandboxStore, clock: Clock, address: string, balance = 0n) {
+  const existing = store.getAccount(address);
+  if (existing) return existing;
+  const account = newAccount(address, balance, clock.ledger, clock.closeTime);
+  store.putAccount(account);
+  return account;
+}
+
+/** Adds a trustline paying its reserve with faucet XLM, so funding never trips the reserve. */
+export function ensureTrustline(store: SandboxStore, clock: Clock, address: string, asset: string) {
+  const line = store.getTrustline(address, asset);
+  if (line) return line;
+  const a = store.getAccount(address)!;
+  store.putAccount({ ...a, balance: a.balance + 5_000_000n, subentries: a.subentries + 1, lastModifiedLedger: clock.ledger });
+  const created = { account: address, asset, balance: 0n, limit: MAX_STROOPS, sponsor: null, lastModifiedLedger: clock.ledger };
+  store.putTrustline(created);
+  return created;
+}
+
+export function fundAccount(store: SandboxStore, clock: Clock, address: string, asset: string, amount: bigint): void {
+  if (amount <= 0n) throw new FaucetError('amount must be positive');
+  // A new account gets its 1 XLM minimum on top, like friendbot's starting balance.
+  const account = ensureAccount(store, clock, address, 10_000_000n);
+  if (asset === 'native') {
+    if (account.balance + amount > MAX_STROOPS) throw new FaucetError('balance would overflow');
+    store.putAccount({ ...store.getAccount(address)!, balance: store.getAccount(address)!.balance + amount, lastModifiedLedger: clock.ledger });
+    return;
+  }
+  const line = ensureTrustline(store, clock, address, asset);
+  if (line.balance + amount > line.limit) throw new FaucetError('trustline limit exceeded');
+  store.putTrustline({ ...line, balance: line.balance + amount, lastModifiedLedger: clock.ledger });
+}

@@ -1,0 +1,88 @@
+/**
+ * Genesis: issuer accounts (testnet issuer addresses, never signed for), a market maker with
+ * real offers from a rate table, and a treasury. Idempotent: keys live in sbx_keys.
+ */
+import { Keypair } from '@stellar/stellar-sdk';
+import { assetKey } from '../assets.js';
+import { toStroops } from '../../lib/money.js';
+import { ensureAccount, ensureTrustline, fundAccount } from './faucet.js';
+import type { SandboxLedger } from './ledger.js';
+import { SANDBOX_ASSETS } from './sandbox-assets.js';
+
+/** "BASE/QUOTE": how many QUOTE one BASE buys. 1 XLM = 0.1 USDC; 1 EURC = 1.08 USDC. */
+export const DEFAULT_RATES: Record<string, string> = { 'XLM/USDC': '0.1', 'EURC/USDC': '1.08' };
+
+export interface BootstrapOptions {
+  rates?: Record<string, string>;
+  /** Units of BASE offered on each side of every pair (default 1,000,000). */
+  depth?: string;
+  marketMakerSecret?: string;
+  treasurySecret?: string;
+  /** XLM given to the treasury at genesis (default 1,000,000). */
+  treasuryXlm?: string;
+}
+
+export interface KeyPairInfo {
+  publicKey: string;
+  secret: string;
+}
+
+export interface SandboxKeys {
+  marketMaker: KeyPairInfo;
+  treasury: KeyPairInfo;
+  issuers: { USDC: string; EURC: string };
+}
+
+function storedOrNew(ledger: SandboxLedger, role: string, secret?: string): KeyPairInfo {
+  const stored = ledger.store.getKey(role);
+  if (stored?.secret) return { publicKey: stored.publicKey, secret: stored.secret };
+  const kp = secret ? Keypair.fromSecret(secret) : Keypair.random();
+  ledger.store.putKey(role, kp.publicKey(), kp.secret());
+  return { publicKey: kp.publicKey(), secret: kp.secret() };
+}
+
+/** A decimal rate as an exact fraction n/d. */
+function fraction(rate: string): [bigint, bigint] {
+  const [whole = '0', frac = ''] = rate.split('.');
+  const d = 10n ** BigInt(frac.length);
+  return [BigInt(whole + frac), d];
+}
+
+function seedPair(ledger: SandboxLedger, mm: string, pair: string, rate: string, depth: bigint): void {
+  const [baseCode, quoteCode] = pair.split('/') as [keyof typeof SANDBOX_ASSETS, keyof typeof SANDBOX_ASSETS];
+  const base = assetKey(SANDBOX_ASSETS[baseCode]);
+  const quote = assetKey(SANDBOX_ASSETS[quoteCode]);
+  const [n, d] = fraction(rate);
+  const quoteDepth = (depth * n) / d;
+  // Mint twice what the offers sell so their selling liabilities stay funded.
+  fundAccount(ledger.store, ledger.closeLedger(), mm, base, depth * 2n);
+  fundAccount(ledger.store, ledger.closeLedger(), mm, quote, quoteDepth * 2n);
+  const clock = ledger.closeLedger();
+  ledger.store.insertOffer({ seller: mm, selling: base, buying: quote, amount: depth, priceN: n, priceD: d }, clock.ledger);
+  ledger.store.insertOffer({ seller: mm, selling: quote, buying: base, amount: quoteDepth, priceN: d, priceD: n }, clock.ledger);
+  const acc = ledger.store.getAccount(mm)!;
+  // Offers are subentries: two more base reserves, paid from faucet XLM.
+  ledger.store.putAccount({ ...acc, subentries: acc.subentries + 2, balance: acc.balance + 10_000_000n });
+}
+
+export function bootstrapSandbox(ledger: SandboxLedger, options: BootstrapOptions = {}): SandboxKeys {
+  return ledger.store.db.transaction(() => {
+    const issuers = { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! };
+    const already = ledger.store.getKey('market_maker');
+    const marketMaker = storedOrNew(ledger, 'market_maker', options.marketMakerSecret);
+    const treasury = storedOrNew(ledger, 'treasury', options.treasurySecret);
+    if (already) return { marketMaker, treasury, issuers };
+    const clock = ledger.closeLedger();
+    for (const issuer of Object.values(issuers)) ensureAccount(ledger.store, clock, issuer, 100_000_000n);
+    const depth = toStroops(options.depth ?? '1000000');
+    for (const [pair, rate] of Object.entries(options.rates ?? DEFAULT_RATES)) {
+      seedPair(ledger, marketMaker.publicKey, pair, rate, depth);
+    }
+    const xlm = toStroops(options.treasuryXlm ?? '1000000');
+    fundAccount(ledger.store, ledger.closeLedger(), treasury.publicKey, 'native', xlm);
+    for (const code of ['USDC', 'EURC'] as const) {
+      ensureTrustline(ledger.store, ledger.closeLedger(), treasury.publicKey, assetKey(SANDBOX_ASSETS[code]));
+    }
+    return { marketMaker, treasury, issuers };
+  })();
+}

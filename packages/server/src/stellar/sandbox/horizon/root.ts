@@ -1,0 +1,51 @@
+/** GET / and GET /fee_stats: static apart from the ledger number and passphrase. */
+import type { Request, Response } from 'express';
+import type { SandboxLedger } from '../ledger.js';
+import { baseUrl, sendHal } from './render.js';
+
+export function root(ledger: SandboxLedger) {
+  return (req: Request, res: Response) => {
+    const b = baseUrl(req);
+    const t = (href: string) => ({ href: `${b}${href}`, templated: true });
+    const latest = ledger.ledgerSequence;
+    sendHal(res, {
+      _links: {
+        account: t('/accounts/{account_id}'),
+        account_transactions: t('/accounts/{account_id}/transactions{?cursor,limit,order}'),
+        fee_stats: { href: `${b}/fee_stats` },
+        payments: t('/payments{?cursor,limit,order,include_failed}'),
+        self: { href: `${b}/` },
+        strict_receive_paths: t('/paths/strict-receive{?source_assets,source_account,destination_account,destination_asset_type,destination_asset_issuer,destination_asset_code,destination_amount}'),
+        strict_send_paths: t('/paths/strict-send{?destination_account,destination_assets,source_asset_type,source_asset_issuer,source_asset_code,source_amount}'),
+        transaction: t('/transactions/{hash}'),
+      },
+      horizon_version: 'fundkit-sandbox',
+      core_version: 'fundkit-sandbox',
+      ingest_latest_ledger: latest,
+      history_latest_ledger: latest,
+      history_latest_ledger_closed_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      history_elder_ledger: 1,
+      core_latest_ledger: latest,
+      network_passphrase: ledger.passphrase,
+      current_protocol_version: 22,
+      supported_protocol_version: 22,
+      core_supported_protocol_version: 22,
+    });
+  };
+}
+
+export function feeStats(ledger: SandboxLedger) {
+  return (_req: Request, res: Response) => {
+    const flat = (v: string) => Object.fromEntries(
+      ['max', 'min', 'mode', 'p10', 'p20', 'p30', 'p40', 'p50', 'p60', 'p70', 'p80', 'p90', 'p95', 'p99'].map((k) => [k, v]),
+    );
+    // No congestion in the sandbox: everyone pays the base fee.
+    sendHal(res, {
+      last_ledger: String(ledger.ledgerSequence),
+      last_ledger_base_fee: '100',
+      ledger_capacity_usage: '0',
+      fee_charged: flat('100'),
+      max_fee: flat('100'),
+    });
+  };
+}
