@@ -16,6 +16,7 @@ describe('typed events', () => {
     const event: WebhookEvent = paymentCompleted;
     if (!isEventType(event, 'payment.completed')) expect.unreachable();
     expectTypeOf(event.type).toEqualTypeOf<'payment.completed'>();
+    // Fails to compile if the spec's EventBase.data generates as Record<string, never> (every field never).
     expectTypeOf(event.data.settlement_amount_decimal).toEqualTypeOf<string>();
     expectTypeOf(event.data.stellar_txn_hash).toEqualTypeOf<string | null>();
     expect(event.data.payment_id).toBe('fi_01JD0000000000000000000000');
