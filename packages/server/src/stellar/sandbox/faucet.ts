@@ -30,8 +30,9 @@ export function ensureTrustline(store: SandboxStore, clock: Clock, address: stri
 
 export function fundAccount(store: SandboxStore, clock: Clock, address: string, asset: string, amount: bigint): void {
   if (amount <= 0n) throw new FaucetError('amount must be positive');
-  // A new account gets its 1 XLM minimum on top, like friendbot's starting balance.
-  const account = ensureAccount(store, clock, address, 10_000_000n);
+  // Funding XLM creates the account with exactly that amount; funding an issued asset gives a
+  // new account its 1 XLM minimum (and ensureTrustline the trustline's 0.5 XLM) on top.
+  const account = ensureAccount(store, clock, address, asset === 'native' ? 0n : 10_000_000n);
   if (asset === 'native') {
     if (account.balance + amount > MAX_STROOPS) throw new FaucetError('balance would overflow');
     store.putAccount({ ...store.getAccount(address)!, balance: store.getAccount(address)!.balance + amount, lastModifiedLedger: clock.ledger });
