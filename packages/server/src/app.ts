@@ -1,0 +1,112 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { authenticate } from './http/auth.js';
+import { bodyParser } from './http/body.js';
+import { locals } from './http/context.js';
+import { cors, isBrowserFacing, preflight } from './http/cors.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { idempotency } from './http/idempotency.js';
+import { rateLimit, type RateLimiter } from './http/rate-limit.js';
+import { accessLog, requestLog } from './http/request-log.js';
+import { requestId } from './http/request-id.js';
+import type { RouteDef } from './http/route.js';
+import { validateRequest } from './http/validate.js';
+import { accountRoutes } from './resources/accounts/routes.js';
+import { applicationRoutes } from './resources/applications/routes.js';
+import { assetRoutes } from './resources/assets/routes.js';
+import { fundingIntentRoutes } from './resources/funding-intents/routes.js';
+import { requestLogRoutes } from './resources/request-logs/routes.js';
+import type { Services } from './services.js';
+import { pathAliases, type Operation, type Spec } from './spec/operations.js';
+import type { SpecValidator } from './spec/validator.js';
+
+/** Everything a request needs, built once by createServer. */
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  spec: Spec;
+  validator: SpecValidator;
+  services: Services;
+  rateLimiter: RateLimiter;
+  /** HS256 key for checkout session tokens */
+  checkoutKey: Buffer;
+  /** extra routes (later issues, tests) merged into the table */
+  extraRoutes?: (services: Services) => RouteDef[];
+}
+
+/** The route table: one entry per implemented operationId. New resources add a line here. */
+export function routeTable(services: Services): RouteDef[] {
+  return [
+    ...accountRoutes(services.accounts),
+    ...applicationRoutes(services.applications, services.keys),
+    ...assetRoutes(services.assets),
+    ...fundingIntentRoutes(services.fundingIntents),
+    ...requestLogRoutes(services.requestLogs),
+  ];
+}
+
+function expressPath(specPath: string): string {
+  return specPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** The middleware chain of one operation, in order; the handler comes last. */
+function chain(op: Operation, route: RouteDef, ctx: AppContext): RequestHandler[] {
+  const { services } = ctx;
+  const setOperation: RequestHandler = (_req, res, next) => {
+    locals(res).operation = op;
+    next();
+  };
+  const authDeps = {
+    keys: services.keys,
+    accounts: services.accounts,
+    operatorKey: ctx.config.operatorKey,
+    checkoutKey: ctx.checkoutKey,
+    findApplication: (id: string) => services.applications.findById(id),
+  };
+  return [
+    setOperation,
+    ...(isBrowserFacing(op) ? [cors] : []),
+    authenticate(op, authDeps),
+    rateLimit(ctx.rateLimiter),
+    bodyParser(op),
+    validateRequest(op, ctx.validator),
+    idempotency(op, services.idempotency),
+    route.handler,
+  ];
+}
+
+function mountRoutes(app: Express, ctx: AppContext): void {
+  const routes = [...routeTable(ctx.services), ...(ctx.extraRoutes?.(ctx.services) ?? [])];
+  const byId = new Map(ctx.spec.operations.map((op) => [op.operationId, op]));
+  const preflightPaths = new Set<string>();
+  for (const route of routes) {
+    const op = byId.get(route.operationId);
+    if (!op) {
+      ctx.logger.warn({ operationId: route.operationId }, 'route has no operation in the spec; not mounted');
+      continue;
+    }
+    for (const path of pathAliases(op.path)) {
+      app[op.method as 'get'](expressPath(path), ...chain(op, route, ctx));
+      if (isBrowserFacing(op)) preflightPaths.add(expressPath(path));
+    }
+  }
+  for (const path of preflightPaths) app.options(path, preflight);
+  const missing = ctx.spec.operations.filter((op) => !routes.some((r) => r.operationId === op.operationId) && !op.operationId.startsWith('on'));
+  ctx.logger.debug({ operations: missing.map((op) => op.operationId) }, 'operations not implemented yet');
+}
+
+/** Builds the Express app; never listens (see index.ts and main.ts). */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(accessLog(ctx.logger));
+  app.use(requestLog(ctx.services.requestLogs, ctx.logger));
+  mountRoutes(app, ctx);
+  app.use(notFoundHandler);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

@@ -1,0 +1,81 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { ConfigError } from './config.js';
+import type { Db } from './db/connection.js';
+import { inTransaction } from './db/transaction.js';
+import type { Services } from './services.js';
+
+/** FUNDKIT_BOOTSTRAP: applications and their keys, applied idempotently at every start. */
+export interface BootstrapFile {
+  applications: {
+    name: string;
+    secret_keys?: string[];
+    publishable_keys?: string[];
+    settlement_address?: string | null;
+  }[];
+}
+
+const KEY = /^(sk|pk)_(test|live)_[A-Za-z0-9]{16,128}$/;
+
+function fail(message: string): never {
+  throw new ConfigError(`FUNDKIT_BOOTSTRAP: ${message}`);
+}
+
+/** Checks the shape by hand: a bad bootstrap file must stop start-up with one clear line. */
+export function parseBootstrap(value: unknown): BootstrapFile {
+  const file = value as BootstrapFile;
+  if (!file || typeof file !== 'object' || !Array.isArray(file.applications)) fail('expected {"applications": [...]}');
+  file.applications.forEach((app, i) => {
+    if (!app || typeof app.name !== 'string' || app.name.length === 0) fail(`applications[${i}].name must be a non-empty string`);
+    for (const [field, prefix] of [['secret_keys', 'sk'], ['publishable_keys', 'pk']] as const) {
+      const keys = app[field] ?? [];
+      if (!Array.isArray(keys)) fail(`applications[${i}].${field} must be an array`);
+      keys.forEach((key, k) => {
+        if (typeof key !== 'string' || !KEY.test(key) || !key.startsWith(`${prefix}_`)) {
+          fail(`applications[${i}].${field}[${k}] must look like ${prefix}_test_… or ${prefix}_live_… (16+ letters or digits)`);
+        }
+      });
+    }
+  });
+  return file;
+}
+
+export function readBootstrapFile(path: string): BootstrapFile {
+  if (!existsSync(path)) fail(`file ${path} does not exist`);
+  try {
+    return parseBootstrap(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    return fail(`file ${path} is not valid JSON`);
+  }
+}
+
+export function applyBootstrap(db: Db, services: Services, file: BootstrapFile): void {
+  inTransaction(db, () => {
+    for (const entry of file.applications) {
+      const app = services.applications.ensureUnowned(entry.name, entry.settlement_address ?? null);
+      for (const key of [...(entry.secret_keys ?? []), ...(entry.publishable_keys ?? [])]) services.keys.importKey(app.id, key);
+    }
+  });
+}
+
+/**
+ * First start without a bootstrap file: a "Sandbox application" with a test secret and
+ * publishable key, printed once and saved under the data directory for later starts.
+ */
+export function ensureSandboxApplication(db: Db, services: Services, dataDir: string, logger: Logger): void {
+  const saved = join(dataDir, 'sandbox-keys.json');
+  if (existsSync(saved)) {
+    applyBootstrap(db, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
+    return;
+  }
+  const created = inTransaction(db, () => {
+    const app = services.applications.ensureUnowned('Sandbox application', null);
+    return { app, secret: services.keys.create(app.id, 'test', 'secret').plaintext, publishable: services.keys.create(app.id, 'test', 'publishable').plaintext };
+  });
+  mkdirSync(dataDir, { recursive: true });
+  const file: BootstrapFile = { applications: [{ name: 'Sandbox application', secret_keys: [created.secret], publishable_keys: [created.publishable] }] };
+  writeFileSync(saved, JSON.stringify(file, null, 2), { mode: 0o600 });
+  logger.info({ application_id: created.app.id, secret_key: created.secret, publishable_key: created.publishable, saved_to: saved }, 'created the sandbox application');
+}

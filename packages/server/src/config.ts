@@ -1,0 +1,111 @@
+import { parseDuration } from './lib/time.js';
+
+export type StellarMode = 'sandbox' | 'testnet' | 'pubnet';
+
+export interface RateLimitConfig {
+  /** tokens added per second */
+  ratePerSecond: number;
+  /** bucket size */
+  burst: number;
+}
+
+export interface Config {
+  port: number;
+  /** SQLite path, or ':memory:' */
+  dbPath: string;
+  /** Directory for generated files (.fundkit): sandbox keys, dev master key, logos. */
+  dataDir: string;
+  logoDir: string;
+  bootstrapPath: string | null;
+  operatorKey: string | null;
+  stellar: StellarMode;
+  horizonUrl: string | null;
+  /** 32-byte key for AES-256-GCM; null means "generate one under dataDir" (dev only). */
+  masterKey: Buffer | null;
+  quoteTtlSeconds: number;
+  webhookRetryScheduleMs: number[];
+  rateLimit: RateLimitConfig;
+  logLevel: string;
+}
+
+/** Thrown for invalid configuration; the message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function positiveInt(env: Env, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new ConfigError(`${name} must be an integer between 1 and ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
+function parseMasterKey(raw: string | undefined): Buffer | null {
+  if (raw === undefined || raw === '') return null;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError('FUNDKIT_MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
+  }
+  return key;
+}
+
+function parseSchedule(raw: string | undefined): number[] {
+  const text = raw === undefined || raw === '' ? DEFAULT_RETRY_SCHEDULE : raw;
+  try {
+    return text.split(',').map((part) => parseDuration(part));
+  } catch (error) {
+    throw new ConfigError(`FUNDKIT_WEBHOOK_RETRY_SCHEDULE is invalid: ${(error as Error).message}`);
+  }
+}
+
+function parseStellar(raw: string | undefined): StellarMode {
+  const mode = raw === undefined || raw === '' ? 'sandbox' : raw;
+  if (mode !== 'sandbox' && mode !== 'testnet' && mode !== 'pubnet') {
+    throw new ConfigError(`FUNDKIT_STELLAR must be sandbox, testnet or pubnet, got "${raw}"`);
+  }
+  return mode;
+}
+
+function parseHorizonUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return raw;
+  } catch {
+    throw new ConfigError(`FUNDKIT_HORIZON_URL must be an http(s) URL, got "${raw}"`);
+  }
+}
+
+function parseLogLevel(raw: string | undefined): string {
+  const level = raw === undefined || raw === '' ? 'info' : raw;
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
+
+/** Reads configuration from the environment (flags are mapped onto the same names by the CLI). */
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = env.FUNDKIT_DATA_DIR || '.fundkit';
+  const rate = positiveInt(env, 'FUNDKIT_RATE_LIMIT', 100);
+  return {
+    port: positiveInt(env, 'PORT', 4010, 65535),
+    dbPath: env.FUNDKIT_DB || `${dataDir}/fundkit.db`,
+    dataDir,
+    logoDir: env.FUNDKIT_LOGO_DIR || `${dataDir}/logos`,
+    bootstrapPath: env.FUNDKIT_BOOTSTRAP || null,
+    operatorKey: env.FUNDKIT_OPERATOR_KEY || null,
+    stellar: parseStellar(env.FUNDKIT_STELLAR),
+    horizonUrl: parseHorizonUrl(env.FUNDKIT_HORIZON_URL),
+    masterKey: parseMasterKey(env.FUNDKIT_MASTER_KEY),
+    quoteTtlSeconds: positiveInt(env, 'FUNDKIT_QUOTE_TTL_SECONDS', 60, 86_400),
+    webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),
+    rateLimit: { ratePerSecond: rate, burst: positiveInt(env, 'FUNDKIT_RATE_LIMIT_BURST', rate * 2) },
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+  };
+}

@@ -1,0 +1,39 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { resolveAsset } from '../package-root.js';
+
+export type Db = Database.Database;
+
+/** Opens the database in WAL mode with foreign keys on, and applies pending migrations. */
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+function migrationsDir(): string {
+  // src/db/migrations when run from source; dist/migrations when run from the build.
+  return resolveAsset(['src/db/migrations', 'dist/migrations']);
+}
+
+/** Applies numbered migrations (NNN_name.sql) not yet recorded, each in its own transaction. */
+export function migrate(db: Db): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const dir = migrationsDir();
+  const files = readdirSync(dir).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+  for (const file of files) {
+    const version = Number(file.split('_')[0]);
+    if (applied.has(version)) continue;
+    const sql = readFileSync(join(dir, file), 'utf8');
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());
+    })();
+  }
+}

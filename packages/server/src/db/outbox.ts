@@ -1,0 +1,28 @@
+import type { Db } from './connection.js';
+import type { Environment } from '../http/context.js';
+import { newId } from '../lib/ids.js';
+import { isoNow } from '../lib/time.js';
+
+export interface OutboxEvent {
+  type: string;
+  applicationId: string;
+  environment: Environment;
+  data: Record<string, unknown>;
+}
+
+/** Inserts an event row; call it inside the transaction that made the state change. */
+export function insertEvent(db: Db, event: OutboxEvent): string {
+  const id = newId('event');
+  const createdAt = isoNow();
+  const payload = {
+    id,
+    object: 'event',
+    type: event.type,
+    created_at: createdAt,
+    livemode: event.environment === 'live',
+    data: event.data,
+  };
+  db.prepare('INSERT INTO events (id, type, application_id, environment, created_at, payload) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(id, event.type, event.applicationId, event.environment, createdAt, JSON.stringify(payload));
+  return id;
+}

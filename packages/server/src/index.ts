@@ -1,0 +1,111 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { pino, type Logger } from 'pino';
+import { createApp, type AppContext } from './app.js';
+import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type BootstrapFile } from './bootstrap.js';
+import { loadConfig, type Config } from './config.js';
+import { openDatabase, type Db } from './db/connection.js';
+import { RateLimiter } from './http/rate-limit.js';
+import type { RouteDef } from './http/route.js';
+import { deriveKey } from './lib/crypto.js';
+import { resolveMasterKey } from './master-key.js';
+import type { DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
+import { createServices, type Services } from './services.js';
+import { loadSpec } from './spec/operations.js';
+import { SpecValidator } from './spec/validator.js';
+import { startMaintenance } from './workers/maintenance.js';
+
+export interface ServerOptions {
+  /** environment variables to read configuration from (default process.env) */
+  env?: Record<string, string | undefined>;
+  /** overrides on top of the environment */
+  config?: Partial<Config>;
+  /** bootstrap content; overrides FUNDKIT_BOOTSTRAP. null = none (sandbox application on first start) */
+  bootstrap?: BootstrapFile | null;
+  specPath?: string;
+  logger?: Logger;
+  /** replaces the deposit-account source (the Stellar layer plugs in here) */
+  provisionDepositAccount?: DepositAccountProvisioner;
+  extraRoutes?: (services: Services) => RouteDef[];
+  /** base URL for links in responses; default http://localhost:<port> */
+  publicUrl?: string;
+}
+
+export interface FundkitServer {
+  app: Express;
+  db: Db;
+  config: Config;
+  context: AppContext;
+  services: Services;
+  logger: Logger;
+  /** listens (port 0 = ephemeral) and starts the background loops */
+  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+}
+
+function bootstrap(db: Db, services: Services, config: Config, options: ServerOptions, logger: Logger): void {
+  if (options.bootstrap) return applyBootstrap(db, services, options.bootstrap);
+  if (options.bootstrap === undefined && config.bootstrapPath) return applyBootstrap(db, services, readBootstrapFile(config.bootstrapPath));
+  if (config.dbPath !== ':memory:') ensureSandboxApplication(db, services, config.dataDir, logger);
+}
+
+/** Builds everything (config, database, services, app) without listening. Throws ConfigError on bad configuration. */
+export function createServer(options: ServerOptions = {}): FundkitServer {
+  const config: Config = { ...loadConfig(options.env ?? process.env), ...options.config };
+  const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'fundkit-server' } });
+  const spec = loadSpec(options.specPath);
+  const validator = new SpecValidator(spec);
+  validator.compileAll();
+  const masterKey = resolveMasterKey(config, logger);
+  const db = openDatabase(config.dbPath);
+  let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
+  const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount });
+  services.idempotency.releaseAllInProgress();
+  bootstrap(db, services, config, options, logger);
+  const context: AppContext = {
+    config, logger, spec, validator, services,
+    rateLimiter: new RateLimiter(config.rateLimit),
+    checkoutKey: deriveKey(masterKey, 'checkout-session-tokens'),
+    extraRoutes: options.extraRoutes,
+  };
+  const app = createApp(context);
+  let server: Server | null = null;
+  let stopMaintenance: (() => void) | null = null;
+
+  return {
+    app, db, config, context, services, logger,
+    listen(port = config.port, host = '0.0.0.0') {
+      return new Promise((resolve, reject) => {
+        server = app.listen(port, host, (error?: Error) => {
+          if (error) return reject(error);
+          const actual = (server!.address() as AddressInfo).port;
+          if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
+          stopMaintenance = startMaintenance(services, logger);
+          resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
+        });
+      });
+    },
+    async close() {
+      stopMaintenance?.();
+      if (server) {
+        server.closeIdleConnections?.();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      db.close();
+    },
+  };
+}
+
+/** createServer + listen on config.port. */
+export async function startServer(options: ServerOptions = {}): Promise<FundkitServer & { url: string }> {
+  const server = createServer(options);
+  const { url } = await server.listen();
+  return { ...server, url };
+}
+
+export { ConfigError, loadConfig, type Config } from './config.js';
+export type { BootstrapFile } from './bootstrap.js';
+export type { DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
+export type { RouteDef } from './http/route.js';
+export type { Services } from './services.js';

@@ -1,0 +1,34 @@
+import { ConfigError } from './config.js';
+import { createServer } from './index.js';
+
+/** The `fundkit-server` process: configuration from the environment, graceful shutdown. */
+async function main(): Promise<void> {
+  let server;
+  try {
+    server = createServer();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`fundkit-server: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { url } = await server.listen();
+  server.logger.info({ url, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.logger.info({ signal }, 'shutting down');
+    // in-flight requests finish; a stuck one cannot hold the process forever
+    setTimeout(() => process.exit(1), 10_000).unref();
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fundkit-server: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

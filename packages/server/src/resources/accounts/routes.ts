@@ -1,0 +1,42 @@
+import { auth } from '../../http/context.js';
+import { body, type RouteDef } from '../../http/route.js';
+import type { AccountsService } from './service.js';
+
+interface Credentials {
+  email: string;
+  password: string;
+}
+
+function session(res: Parameters<RouteDef['handler']>[1]) {
+  const context = auth(res);
+  if (context.kind !== 'account') throw new Error('auth route reached without an account session');
+  return context;
+}
+
+export function accountRoutes(service: AccountsService): RouteDef[] {
+  return [
+    {
+      operationId: 'signUp',
+      handler: async (req, res) => {
+        const { email, password } = body<Credentials>(req);
+        res.status(201).json((await service.signUp(email, password)).account);
+      },
+    },
+    { operationId: 'verifyEmail', handler: (req, res) => void res.json(service.verifyEmail(body<{ token: string }>(req).token)) },
+    {
+      operationId: 'signIn',
+      handler: async (req, res) => {
+        const { email, password } = body<Credentials>(req);
+        res.json(await service.signIn(email, password));
+      },
+    },
+    {
+      operationId: 'signOut',
+      handler: (_req, res) => {
+        service.signOut(session(res).sessionId);
+        res.status(204).end();
+      },
+    },
+    { operationId: 'retrieveAccountSession', handler: (_req, res) => void res.json(service.currentSession(session(res).sessionId)) },
+  ];
+}

@@ -1,0 +1,91 @@
+import type { Response } from 'express';
+import { ApiError } from '../../http/api-error.js';
+import { auth, type Environment } from '../../http/context.js';
+import { pageRequest } from '../../http/pagination.js';
+import { body, type RouteDef } from '../../http/route.js';
+import { input } from '../../http/validate.js';
+import type { KeysService } from '../keys/service.js';
+import { presentKey } from '../keys/service.js';
+import type { KeyType } from '../keys/repo.js';
+import { presentApplication, type ApplicationInput, type ApplicationsService, type Owner } from './service.js';
+
+function owner(res: Response): Owner {
+  const context = auth(res);
+  if (context.kind === 'operator') return 'operator';
+  if (context.kind === 'account') return { accountId: context.accountId };
+  throw new Error(`applications route reached with a ${context.kind} credential`);
+}
+
+function accountId(res: Response): string {
+  const context = auth(res);
+  if (context.kind !== 'account') throw new Error('createApplication needs an account session');
+  return context.accountId;
+}
+
+const id = (res: Response) => String(input(res).path.id);
+
+/** Dashboard operations (account session); keys live under their application. */
+export function applicationRoutes(service: ApplicationsService, keys: KeysService): RouteDef[] {
+  return [
+    {
+      operationId: 'createApplication',
+      handler: (req, res) => {
+        const app = service.create(accountId(res), body<ApplicationInput & { name: string }>(req));
+        res.status(201).json(presentApplication(app));
+      },
+    },
+    { operationId: 'listApplications', handler: (_req, res) => void res.json(service.list(owner(res), pageRequest(input(res).query))) },
+    { operationId: 'retrieveApplication', handler: (_req, res) => void res.json(presentApplication(service.get(owner(res), id(res)))) },
+    {
+      operationId: 'updateApplication',
+      handler: (req, res) => void res.json(presentApplication(service.update(owner(res), id(res), body<ApplicationInput>(req)))),
+    },
+    {
+      operationId: 'uploadApplicationLogo',
+      handler: (req, res) => {
+        if (!Buffer.isBuffer(req.body) || req.body.length === 0) throw new ApiError('LOGO_FORMAT_UNSUPPORTED', 'send the image bytes as the request body');
+        res.json(presentApplication(service.uploadLogo(owner(res), id(res), req.body)));
+      },
+    },
+    {
+      operationId: 'retrieveApplicationLogo',
+      handler: (_req, res) => {
+        const logo = service.logo(id(res));
+        res.type(logo.contentType).sendFile(logo.path, { dotfiles: 'allow' });
+      },
+    },
+    {
+      operationId: 'createApiKey',
+      handler: (req, res) => {
+        const app = service.get(owner(res), id(res));
+        const { type, environment } = body<{ type: KeyType; environment: Environment }>(req);
+        const created = keys.create(app.id, environment, type);
+        res.status(201).json(presentKey(created.record, created.plaintext));
+      },
+    },
+    {
+      operationId: 'listApiKeys',
+      handler: (_req, res) => {
+        const app = service.get(owner(res), id(res));
+        res.json(keys.list(app.id, pageRequest(input(res).query)));
+      },
+    },
+    {
+      operationId: 'revokeApiKey',
+      handler: (_req, res) => {
+        const app = service.get(owner(res), id(res));
+        res.json(keys.revoke(app.id, String(input(res).path.keyId)));
+      },
+    },
+    // platform operator
+    {
+      operationId: 'listPlatformApplications',
+      handler: (_req, res) => {
+        const { query } = input(res);
+        res.json(service.list('operator', pageRequest(query), query.status));
+      },
+    },
+    { operationId: 'deactivateApplication', handler: (_req, res) => void res.json(presentApplication(service.setStatus(id(res), 'inactive'))) },
+    { operationId: 'reactivateApplication', handler: (_req, res) => void res.json(presentApplication(service.setStatus(id(res), 'active'))) },
+  ];
+}

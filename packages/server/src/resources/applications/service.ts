@@ -1,0 +1,110 @@
+import { StrKey } from '@stellar/stellar-sdk';
+import type { ApplicationRecord } from '../../http/context.js';
+import { ApiError, notFound } from '../../http/api-error.js';
+import { toList, type PageRequest } from '../../http/pagination.js';
+import { newId } from '../../lib/ids.js';
+import { isoNow } from '../../lib/time.js';
+import type { ApplicationsRepo } from './repo.js';
+import { join } from 'node:path';
+import { checkLogo, storeLogo } from './logo.js';
+
+export interface ApplicationInput {
+  name?: string;
+  settlement_address?: string | null;
+}
+
+/** Who is asking: an account sees its own applications, the operator sees all. */
+export type Owner = { accountId: string } | 'operator';
+
+export function presentApplication(app: ApplicationRecord) {
+  return {
+    id: app.id,
+    object: 'application' as const,
+    name: app.name,
+    settlement_address: app.settlement_address,
+    status: app.status,
+    logo_url: app.logo_url,
+    created_at: app.created_at,
+    updated_at: app.updated_at,
+  };
+}
+
+function checkSettlementAddress(address: string | null | undefined): void {
+  if (address && !StrKey.isValidEd25519PublicKey(address)) {
+    throw new ApiError('INVALID_DESTINATION', 'settlement_address is not a valid Stellar account (G…)', {
+      details: [{ path: 'body.settlement_address', message: 'is not a valid Stellar public key' }],
+    });
+  }
+}
+
+export class ApplicationsService {
+  constructor(
+    private readonly repo: ApplicationsRepo,
+    private readonly logoDir: string,
+    private readonly publicBaseUrl: () => string,
+  ) {}
+
+  create(accountId: string | null, input: ApplicationInput & { name: string }): ApplicationRecord {
+    checkSettlementAddress(input.settlement_address);
+    const now = isoNow();
+    const app: ApplicationRecord = { id: newId('application'), account_id: accountId, name: input.name, settlement_address: input.settlement_address ?? null, status: 'active', logo_url: null, logo_file: null, logo_content_type: null, created_at: now, updated_at: now };
+    this.repo.insert(app);
+    return app;
+  }
+
+  findById(id: string): ApplicationRecord | undefined {
+    return this.repo.findById(id);
+  }
+
+  /** Another account's application is 404, never 403: its existence is not disclosed. */
+  get(owner: Owner, id: string): ApplicationRecord {
+    const app = this.repo.findById(id);
+    if (!app || (owner !== 'operator' && app.account_id !== owner.accountId)) throw notFound('application');
+    return app;
+  }
+
+  list(owner: Owner, page: PageRequest, status?: 'active' | 'inactive') {
+    const filter = owner === 'operator' ? { status } : { accountId: owner.accountId };
+    return toList(this.repo.list(filter, page), page, presentApplication);
+  }
+
+  update(owner: Owner, id: string, input: ApplicationInput): ApplicationRecord {
+    this.get(owner, id);
+    checkSettlementAddress(input.settlement_address);
+    this.repo.update(id, { name: input.name, settlement_address: input.settlement_address }, isoNow());
+    return this.repo.findById(id)!;
+  }
+
+  setStatus(id: string, status: 'active' | 'inactive'): ApplicationRecord {
+    this.get('operator', id);
+    this.repo.update(id, { status }, isoNow());
+    return this.repo.findById(id)!;
+  }
+
+  uploadLogo(owner: Owner, id: string, bytes: Buffer): ApplicationRecord {
+    this.get(owner, id);
+    const logo = checkLogo(bytes);
+    const file = storeLogo(this.logoDir, id, bytes, logo.extension);
+    const url = `${this.publicBaseUrl()}/v1/applications/${id}/logo`;
+    this.repo.update(id, { logo_url: url, logo_file: file, logo_content_type: logo.contentType }, isoNow());
+    return this.repo.findById(id)!;
+  }
+
+  /** Public (the checkout shows it): the stored image, or 404. */
+  logo(id: string): { path: string; contentType: string } {
+    const app = this.repo.findById(id);
+    if (!app?.logo_file || !app.logo_content_type) throw notFound('logo');
+    return { path: join(this.logoDir, app.logo_file), contentType: app.logo_content_type };
+  }
+
+  /** Bootstrap: the unowned application of that name, created when missing. */
+  ensureUnowned(name: string, settlementAddress: string | null): ApplicationRecord {
+    const existing = this.repo.findUnownedByName(name);
+    if (!existing) return this.create(null, { name, settlement_address: settlementAddress });
+    if (settlementAddress !== existing.settlement_address && settlementAddress !== null) {
+      checkSettlementAddress(settlementAddress);
+      this.repo.update(existing.id, { settlement_address: settlementAddress }, isoNow());
+    }
+    return this.repo.findById(existing.id)!;
+  }
+}

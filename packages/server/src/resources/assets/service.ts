@@ -1,0 +1,42 @@
+import type { StellarMode } from '../../config.js';
+import { notFound } from '../../http/api-error.js';
+import type { Environment } from '../../http/context.js';
+import { isoNow } from '../../lib/time.js';
+import { findAsset, listAssets, networkFor, type AssetInfo, type StellarNetworkName } from './registry.js';
+import type { AssetsRepo } from './repo.js';
+
+export type PresentedAsset = AssetInfo & { enabled: boolean };
+
+export class AssetsService {
+  constructor(private readonly repo: AssetsRepo, private readonly mode: StellarMode) {}
+
+  network(environment: Environment): StellarNetworkName {
+    return networkFor(environment, this.mode);
+  }
+
+  list(environment: Environment) {
+    const disabled = this.repo.disabledCodes();
+    const data = listAssets(this.network(environment)).map((a) => ({ ...a, enabled: !disabled.has(a.code) }));
+    return { object: 'list' as const, data, next_cursor: null };
+  }
+
+  get(environment: Environment, id: string): PresentedAsset {
+    const asset = findAsset(id, this.network(environment));
+    if (!asset) throw notFound('asset');
+    return { ...asset, enabled: !this.repo.disabledCodes().has(asset.code) };
+  }
+
+  /** An enabled asset of the registry, or undefined (the caller names the error). */
+  findEnabled(environment: Environment, code: string): AssetInfo | undefined {
+    const asset = findAsset(code, this.network(environment));
+    return asset && !this.repo.disabledCodes().has(asset.code) ? asset : undefined;
+  }
+
+  /** Operator: enable or disable; answered in the test network's terms. */
+  setEnabled(id: string, enabled: boolean): PresentedAsset {
+    const asset = findAsset(id, this.network('test'));
+    if (!asset) throw notFound('asset');
+    this.repo.setEnabled(asset.code, enabled, isoNow());
+    return { ...asset, enabled };
+  }
+}

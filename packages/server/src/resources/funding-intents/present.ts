@@ -1,0 +1,98 @@
+import { fromStroops } from '../../lib/money.js';
+import { Networks } from '@stellar/stellar-sdk';
+import { findAsset, type AssetInfo, type StellarNetworkName } from '../assets/registry.js';
+import type { DepositAccountRecord, FundingIntentRecord } from './repo.js';
+
+function presentDepositAccount(account: DepositAccountRecord) {
+  return {
+    id: account.id,
+    object: 'deposit_account' as const,
+    network: account.network,
+    address: account.address,
+    asset: account.asset,
+    status: account.status,
+    created_at: account.created_at,
+    activated_at: account.activated_at,
+    retired_at: account.retired_at,
+  };
+}
+
+/** SEP-7 `web+stellar:pay` URI, so wallets and QR codes carry the exact payment. */
+function paymentUri(address: string, amount: string, asset: AssetInfo): string {
+  const params = new URLSearchParams({ destination: address, amount });
+  if (asset.issuer) {
+    params.set('asset_code', asset.code);
+    params.set('asset_issuer', asset.issuer);
+  }
+  if (asset.stellar_network !== 'pubnet') {
+    params.set('network_passphrase', asset.stellar_network === 'sandbox' ? Networks.STANDALONE : Networks.TESTNET);
+  }
+  return `web+stellar:pay?${params.toString().replace(/\+/g, '%20')}`;
+}
+
+function fundingInstructions(intent: FundingIntentRecord, account: DepositAccountRecord) {
+  const asset = findAsset(intent.requirement_asset, account.stellar_network as StellarNetworkName)!;
+  const remaining = intent.requirement_amount - intent.received_amount;
+  const amount = fromStroops(remaining > 0n ? remaining : 0n);
+  return {
+    network: 'stellar',
+    stellar_network: asset.stellar_network,
+    deposit: { address: account.address, type: 'account' },
+    asset: { id: asset.id, symbol: asset.symbol, stellar_asset: asset.stellar_asset, code: asset.code, issuer: asset.issuer, contract: asset.contract, decimals: asset.decimals },
+    amount,
+    required_amount: fromStroops(intent.requirement_amount),
+    received_amount: fromStroops(intent.received_amount),
+    expires_at: intent.expires_at,
+    payment_uri: paymentUri(account.address, amount, asset),
+  };
+}
+
+/** The wire shape of a funding intent; later issues fill quote, payment, settlement and protocol. */
+export function presentFundingIntent(intent: FundingIntentRecord, account: DepositAccountRecord, publicBaseUrl: string) {
+  const amount = fromStroops(intent.requirement_amount);
+  return {
+    id: intent.id,
+    object: 'funding_intent' as const,
+    application_id: intent.application_id,
+    requirement: { amount, asset: intent.requirement_asset },
+    destination: { network: intent.destination_network, asset: intent.destination_asset, address: intent.destination_address },
+    // the requirement itself until a quote in another asset is accepted (issue: quotes)
+    source: { network: 'stellar', asset: intent.requirement_asset, amount },
+    quote: null,
+    route: { type: 'DIRECT_STELLAR', provider: 'stellar' },
+    status: intent.status,
+    received_amount: fromStroops(intent.received_amount),
+    deposit_account: presentDepositAccount(account),
+    reference: intent.reference,
+    metadata: JSON.parse(intent.metadata) as Record<string, unknown>,
+    protocol: { intent_id: null, contract_id: null, status: 'PENDING', transaction_hash: null },
+    funding_instructions: fundingInstructions(intent, account),
+    payment: null,
+    settlement: null,
+    failure: null,
+    hosted_funding_url: `${publicBaseUrl}/pay/${intent.id}`,
+    livemode: intent.environment === 'live',
+    expires_at: intent.expires_at,
+    created_at: intent.created_at,
+    updated_at: intent.updated_at,
+  };
+}
+
+/** `data` of payment.* events (DESIGN §8): numbers where INTERFACE.md says number, exact strings beside. */
+export function paymentEventData(intent: FundingIntentRecord) {
+  const amount = fromStroops(intent.requirement_amount);
+  return {
+    payment_id: intent.id,
+    funding_intent_id: intent.id,
+    status: intent.status,
+    reference: intent.reference,
+    amount: Number(amount),
+    amount_decimal: amount,
+    currency: intent.requirement_asset,
+    settlement_amount: 0,
+    settlement_amount_decimal: '0.0000000',
+    settlement_asset: intent.destination_asset,
+    stellar_txn_hash: null,
+    metadata: JSON.parse(intent.metadata) as Record<string, unknown>,
+  };
+}

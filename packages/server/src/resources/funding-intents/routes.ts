@@ -1,0 +1,41 @@
+import { applicationAuth } from '../../http/context.js';
+import { pageRequest } from '../../http/pagination.js';
+import { body, type RouteDef } from '../../http/route.js';
+import { input } from '../../http/validate.js';
+import type { FundingIntentsService, CreateIntentInput, Caller } from './service.js';
+import type { Response } from 'express';
+
+function caller(res: Response): Caller {
+  const context = applicationAuth(res);
+  return { applicationId: context.application.id, environment: context.environment, settlementAddress: context.application.settlement_address };
+}
+
+export function fundingIntentRoutes(service: FundingIntentsService): RouteDef[] {
+  return [
+    {
+      operationId: 'createFundingIntent',
+      handler: async (req, res) => {
+        res.status(201).json(await service.create(caller(res), body<CreateIntentInput>(req)));
+      },
+    },
+    {
+      operationId: 'listFundingIntents',
+      handler: (_req, res) => {
+        const { query } = input(res);
+        res.json(service.list(caller(res), { status: query.status, reference: query.reference }, pageRequest(query)));
+      },
+    },
+    {
+      operationId: 'retrieveFundingIntent',
+      handler: (_req, res) => {
+        res.json(service.get(caller(res), String(input(res).path.id)));
+      },
+    },
+    {
+      operationId: 'cancelFundingIntent',
+      handler: (_req, res) => {
+        res.json(service.cancel(caller(res), String(input(res).path.id)));
+      },
+    },
+  ];
+}

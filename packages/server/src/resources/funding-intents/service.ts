@@ -1,0 +1,177 @@
+import { StrKey } from '@stellar/stellar-sdk';
+import type { Db } from '../../db/connection.js';
+import { insertEvent } from '../../db/outbox.js';
+import { inTransaction } from '../../db/transaction.js';
+import { ApiError, notFound } from '../../http/api-error.js';
+import type { Environment } from '../../http/context.js';
+import { toList, type PageRequest } from '../../http/pagination.js';
+import { encryptSecret } from '../../lib/crypto.js';
+import { newId } from '../../lib/ids.js';
+import { AmountError, toStroops } from '../../lib/money.js';
+import { isoNow } from '../../lib/time.js';
+import type { AssetsService } from '../assets/service.js';
+import type { DepositAccountProvisioner } from './deposit-accounts.js';
+import { paymentEventData, presentFundingIntent } from './present.js';
+import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
+import { assertTransition, eventFor, type FundingIntentStatus } from './transitions.js';
+
+/** The body of createFundingIntent (spec: CreateFundingIntentRequest). */
+export interface CreateIntentInput {
+  amount: string;
+  asset: string;
+  destination_address?: string;
+  reference?: string;
+  metadata?: Record<string, string>;
+  expires_at?: string;
+}
+
+/** The application and environment acting: objects of others are invisible or forbidden. */
+export interface Caller {
+  applicationId: string;
+  environment: Environment;
+  /** the application's default destination */
+  settlementAddress?: string | null;
+}
+
+const DEFAULT_TTL_MS = 24 * 3_600_000;
+const MIN_TTL_MS = 60_000;
+const MAX_TTL_MS = 30 * 86_400_000;
+
+export interface FundingIntentsDeps {
+  db: Db;
+  repo: FundingIntentsRepo;
+  provision: DepositAccountProvisioner;
+  /** AES-256-GCM key for deposit-account secrets */
+  secretsKey: Buffer;
+  publicBaseUrl: () => string;
+  assets: AssetsService;
+}
+
+function parseAmount(amount: string): bigint {
+  try {
+    return toStroops(amount);
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    throw new ApiError('INVALID_AMOUNT', `amount ${error.message}`, { details: [{ path: 'body.amount', message: error.message }] });
+  }
+}
+
+function parseExpiry(expiresAt: string | undefined, now: number): string {
+  if (expiresAt === undefined) return isoNow(now + DEFAULT_TTL_MS);
+  const ms = Date.parse(expiresAt);
+  if (Number.isNaN(ms) || ms < now + MIN_TTL_MS || ms > now + MAX_TTL_MS) {
+    throw new ApiError('INVALID_EXPIRATION', 'expires_at must be between 1 minute and 30 days from now', {
+      details: [{ path: 'body.expires_at', message: 'must be between 1 minute and 30 days from now' }],
+    });
+  }
+  return isoNow(ms);
+}
+
+function checkDestination(address: string | null | undefined): string {
+  if (!address) {
+    throw new ApiError('INVALID_DESTINATION', 'destination_address is required: the application has no settlement address', {
+      details: [{ path: 'body.destination_address', message: 'is required when the application has no settlement address' }],
+    });
+  }
+  if (!StrKey.isValidEd25519PublicKey(address)) {
+    throw new ApiError('INVALID_DESTINATION', 'destination_address is not a valid Stellar account (G…, checksum included)', {
+      details: [{ path: 'body.destination_address', message: 'is not a valid Stellar public key' }],
+    });
+  }
+  return address;
+}
+
+export class FundingIntentsService {
+  constructor(private readonly deps: FundingIntentsDeps) {}
+
+  async create(caller: Caller, input: CreateIntentInput) {
+    const now = Date.now();
+    const amount = parseAmount(input.amount);
+    const asset = this.checkAsset(input.asset, caller.environment);
+    const destinationAddress = checkDestination(input.destination_address ?? caller.settlementAddress);
+    const expiresAt = parseExpiry(input.expires_at, now);
+    const provisioned = await this.deps.provision({ applicationId: caller.applicationId, environment: caller.environment, asset });
+    const createdAt = isoNow();
+    const account: DepositAccountRecord = {
+      id: newId('deposit_account'), application_id: caller.applicationId, environment: caller.environment, network: 'stellar',
+      stellar_network: this.deps.assets.network(caller.environment), address: provisioned.address, asset,
+      secret_encrypted: encryptSecret(this.deps.secretsKey, provisioned.secret), status: provisioned.status,
+      created_at: createdAt, activated_at: provisioned.status === 'ACTIVE' ? createdAt : null, retired_at: null,
+    };
+    const intent: FundingIntentRecord = {
+      id: newId('funding_intent'), application_id: caller.applicationId, environment: caller.environment, status: 'CREATED',
+      requirement_amount: amount, requirement_asset: asset, destination_network: 'stellar', destination_asset: asset,
+      destination_address: destinationAddress, received_amount: 0n, reference: input.reference ?? null,
+      metadata: JSON.stringify(input.metadata ?? {}), deposit_account_id: account.id, expires_at: expiresAt, created_at: createdAt, updated_at: createdAt,
+    };
+    inTransaction(this.deps.db, () => {
+      this.deps.repo.insertDepositAccount(account);
+      this.deps.repo.insert(intent);
+      this.deps.repo.insertHistory(intent.id, null, 'CREATED', null, createdAt);
+      // the deposit account is ready at once in the sandbox: the intent awaits payment immediately
+      if (account.status === 'ACTIVE') this.transition(intent.id, 'AWAITING_PAYMENT', 'deposit account active');
+    });
+    return this.present(this.deps.repo.findById(intent.id)!);
+  }
+
+  private checkAsset(code: string, environment: Environment): string {
+    const asset = this.deps.assets.findEnabled(environment, code);
+    if (!asset) {
+      throw new ApiError('UNSUPPORTED_ASSET', `asset ${code} is not supported; use USDC, EURC or XLM`, { details: [{ path: 'body.asset', message: 'is not a supported asset' }] });
+    }
+    return asset.code;
+  }
+
+  /** Moves an intent along the transition table, writing its history row and event; call inside a transaction. */
+  transition(id: string, to: FundingIntentStatus, reason: string | null): FundingIntentRecord {
+    const intent = this.deps.repo.findById(id);
+    if (!intent) throw new Error(`funding intent ${id} vanished`);
+    assertTransition(intent.status, to);
+    const at = isoNow();
+    this.deps.repo.setStatus(id, to, at);
+    this.deps.repo.insertHistory(id, intent.status, to, reason, at);
+    const updated = { ...intent, status: to, updated_at: at };
+    const type = eventFor(to);
+    if (type) insertEvent(this.deps.db, { type, applicationId: intent.application_id, environment: intent.environment, data: paymentEventData(updated) });
+    return updated;
+  }
+
+  /** Another application's intent is 404; the other environment's is 403 naming it. */
+  load(caller: Caller, id: string): FundingIntentRecord {
+    const intent = this.deps.repo.findById(id);
+    if (!intent || intent.application_id !== caller.applicationId) throw notFound('funding intent');
+    if (intent.environment !== caller.environment) {
+      throw new ApiError('FORBIDDEN', `this funding intent belongs to the ${intent.environment} environment; use a ${intent.environment} key`);
+    }
+    return intent;
+  }
+
+  get(caller: Caller, id: string) {
+    return this.present(this.load(caller, id));
+  }
+
+  list(caller: Caller, filters: IntentFilters, page: PageRequest) {
+    const rows = this.deps.repo.list(caller.applicationId, caller.environment, filters, page);
+    return toList(rows, page, (row) => this.present(row));
+  }
+
+  /** Only while nothing was received (DESIGN §4); otherwise 409. */
+  cancel(caller: Caller, id: string) {
+    const intent = this.load(caller, id);
+    if (intent.received_amount > 0n || (intent.status !== 'CREATED' && intent.status !== 'AWAITING_PAYMENT')) {
+      throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot be cancelled; only one that has received nothing can`);
+    }
+    inTransaction(this.deps.db, () => this.transition(id, 'CANCELLED', 'cancelled by the application'));
+    return this.present(this.deps.repo.findById(id)!);
+  }
+
+  history(id: string) {
+    return this.deps.repo.history(id);
+  }
+
+  private present(intent: FundingIntentRecord) {
+    const account = this.deps.repo.findDepositAccount(intent.deposit_account_id!);
+    if (!account) throw new Error(`deposit account of ${intent.id} missing`);
+    return presentFundingIntent(intent, account, this.deps.publicBaseUrl());
+  }
+}

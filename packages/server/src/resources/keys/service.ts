@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { ApplicationRecord, Environment } from '../../http/context.js';
+import { ApiError, notFound } from '../../http/api-error.js';
+import { toList, type PageRequest } from '../../http/pagination.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { newId } from '../../lib/ids.js';
+import { isoNow } from '../../lib/time.js';
+import type { ApiKeyRecord, KeyType, KeysRepo } from './repo.js';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_FORM = /^(sk|pk)_(test|live)_[A-Za-z0-9]{16,128}$/;
+
+function randomBase62(length: number): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  // 248 = 4 * 62: rejecting bytes above it keeps every character equally likely
+  for (const b of bytes) if (b < 248 && out.length < length) out += BASE62[b % 62];
+  return out.length === length ? out : out + randomBase62(length - out.length);
+}
+
+/** What a key's form says: type and environment follow its prefix. */
+export function parseKeyForm(key: string): { type: KeyType; environment: Environment } | null {
+  const match = KEY_FORM.exec(key);
+  if (!match) return null;
+  return { type: match[1] === 'sk' ? 'secret' : 'publishable', environment: match[2] as Environment };
+}
+
+export class KeysService {
+  constructor(private readonly repo: KeysRepo) {}
+
+  /** Stores only the SHA-256 of the key; the plaintext is returned once. */
+  create(applicationId: string, environment: Environment, type: KeyType): { record: ApiKeyRecord; plaintext: string } {
+    const plaintext = `${type === 'secret' ? 'sk' : 'pk'}_${environment}_${randomBase62(32)}`;
+    return { record: this.store(applicationId, plaintext), plaintext };
+  }
+
+  /** Bootstrap: registers a given key unless it is already known (idempotent across starts). */
+  importKey(applicationId: string, plaintext: string): ApiKeyRecord {
+    const existing = this.repo.findByHash(sha256Hex(plaintext));
+    if (existing) {
+      if (existing.key.application_id !== applicationId) throw new Error(`key …${plaintext.slice(-4)} belongs to another application`);
+      return existing.key;
+    }
+    return this.store(applicationId, plaintext);
+  }
+
+  private store(applicationId: string, plaintext: string): ApiKeyRecord {
+    const form = parseKeyForm(plaintext);
+    if (!form) throw new Error(`"${plaintext.slice(0, 8)}…" is not a sk_/pk_ test/live key`);
+    const record: ApiKeyRecord = {
+      id: newId('api_key'),
+      application_id: applicationId,
+      environment: form.environment,
+      type: form.type,
+      key_hash: sha256Hex(plaintext),
+      prefix: plaintext.slice(0, 8),
+      last4: plaintext.slice(-4),
+      created_at: isoNow(),
+      last_used_at: null,
+      exposed_at: null,
+      revoked_at: null,
+    };
+    this.repo.insert(record);
+    return record;
+  }
+
+  authenticate(plaintext: string): { key: ApiKeyRecord; application: ApplicationRecord } | undefined {
+    const found = this.repo.findByHash(sha256Hex(plaintext));
+    if (found) this.repo.touch(found.key.id, isoNow());
+    return found;
+  }
+
+  markExposed(keyId: string): void {
+    this.repo.markExposed(keyId, isoNow());
+  }
+
+  list(applicationId: string, page: PageRequest) {
+    return toList(this.repo.list(applicationId, page), page, (key) => presentKey(key));
+  }
+
+  revoke(applicationId: string, keyId: string) {
+    const key = this.repo.findById(keyId);
+    if (!key || key.application_id !== applicationId) throw notFound('api key');
+    if (key.revoked_at) throw new ApiError('CONFLICT', 'this key is already revoked');
+    this.repo.revoke(keyId, isoNow());
+    return presentKey(this.repo.findById(keyId)!);
+  }
+}
+
+/** Masked: the key itself is shown only by `create`, as `secret`. */
+export function presentKey(key: ApiKeyRecord, plaintext?: string) {
+  return {
+    id: key.id,
+    object: 'api_key' as const,
+    application_id: key.application_id,
+    type: key.type,
+    environment: key.environment,
+    masked_key: `${key.prefix}…${key.last4}`,
+    ...(plaintext ? { secret: plaintext } : {}),
+    created_at: key.created_at,
+    last_used_at: key.last_used_at,
+    exposed_at: key.exposed_at,
+    revoked_at: key.revoked_at,
+  };
+}

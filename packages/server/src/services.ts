@@ -1,0 +1,62 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './db/connection.js';
+import { IdempotencyRepo } from './db/idempotency-repo.js';
+import { AccountsRepo } from './resources/accounts/repo.js';
+import { AccountsService } from './resources/accounts/service.js';
+import { ApplicationsRepo } from './resources/applications/repo.js';
+import { ApplicationsService } from './resources/applications/service.js';
+import { AssetsRepo } from './resources/assets/repo.js';
+import { AssetsService } from './resources/assets/service.js';
+import { randomKeypairProvisioner, type DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
+import { FundingIntentsRepo } from './resources/funding-intents/repo.js';
+import { FundingIntentsService } from './resources/funding-intents/service.js';
+import { KeysRepo } from './resources/keys/repo.js';
+import { KeysService } from './resources/keys/service.js';
+import { RequestLogsRepo } from './resources/request-logs/repo.js';
+import { RequestLogsService } from './resources/request-logs/service.js';
+import { deriveKey } from './lib/crypto.js';
+
+/**
+ * The service registry handed to route factories and workers. Later issues add their services
+ * here (payments, settlements, refunds, ledger, quotes, checkout sessions, webhooks).
+ */
+export interface Services {
+  accounts: AccountsService;
+  applications: ApplicationsService;
+  keys: KeysService;
+  assets: AssetsService;
+  fundingIntents: FundingIntentsService;
+  requestLogs: RequestLogsService;
+  idempotency: IdempotencyRepo;
+}
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  masterKey: Buffer;
+  publicBaseUrl: () => string;
+  provisionDepositAccount?: DepositAccountProvisioner;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const { config, db, logger } = deps;
+  const assets = new AssetsService(new AssetsRepo(db), config.stellar);
+  return {
+    accounts: new AccountsService(new AccountsRepo(db), logger, deps.publicBaseUrl),
+    applications: new ApplicationsService(new ApplicationsRepo(db), config.logoDir, deps.publicBaseUrl),
+    keys: new KeysService(new KeysRepo(db)),
+    assets,
+    fundingIntents: new FundingIntentsService({
+      db,
+      repo: new FundingIntentsRepo(db),
+      provision: deps.provisionDepositAccount ?? randomKeypairProvisioner,
+      secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
+      publicBaseUrl: deps.publicBaseUrl,
+      assets,
+    }),
+    requestLogs: new RequestLogsService(new RequestLogsRepo(db)),
+    idempotency: new IdempotencyRepo(db),
+  };
+}

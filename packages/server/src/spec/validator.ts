@@ -1,0 +1,113 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ErrorDetail } from '../http/api-error.js';
+import type { JsonObject, Operation, Parameter, Spec } from './operations.js';
+
+const DOCUMENT_ID = 'openapi.json';
+
+function newAjv(coerceTypes: boolean): Ajv2020 {
+  // strict: false because OpenAPI adds keywords JSON Schema does not know (example, discriminator)
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, logger: false, validateSchema: false });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addKeyword({ keyword: 'example' });
+  return ajv;
+}
+
+/** Ajv "instancePath + property" as a dotted path: body.requirement.amount */
+function detailOf(prefix: string, error: ErrorObject): ErrorDetail {
+  const segments = error.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = error.params as Record<string, unknown>;
+  const extra = (params.missingProperty ?? params.additionalProperty) as string | undefined;
+  if (extra) segments.push(extra);
+  const path = [prefix, ...segments].filter(Boolean).join('.');
+  const message = params.additionalProperty ? `unknown field ${String(extra)}` : error.message ?? 'is invalid';
+  return { path, message: params.missingProperty ? 'is required' : message };
+}
+
+function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
+  const seen = new Set<string>();
+  return details.filter((d) => {
+    const key = `${d.path}|${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export interface RequestParts {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  header: Record<string, unknown>;
+  body: unknown;
+  hasBody: boolean;
+}
+
+/** Compiles the spec's schemas once (lazily per operation) and validates requests and responses. */
+export class SpecValidator {
+  private readonly strictAjv = newAjv(false);
+  private readonly coercingAjv = newAjv(true);
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(readonly spec: Spec) {
+    this.strictAjv.addSchema(spec.document, DOCUMENT_ID);
+    this.coercingAjv.addSchema(spec.document, DOCUMENT_ID);
+  }
+
+  /** Compiles every operation's request schemas now, so a broken spec fails start-up. */
+  compileAll(): void {
+    for (const op of this.spec.operations) {
+      for (const location of ['path', 'query', 'header'] as const) this.parametersValidator(op, location);
+      if (op.body?.schemaPointer) this.schema(op.body.schemaPointer);
+    }
+  }
+
+  private schema(pointer: string, coerce = false): ValidateFunction {
+    const cacheKey = `${coerce}:${pointer}`;
+    let validate = this.cache.get(cacheKey);
+    if (!validate) {
+      const ajv = coerce ? this.coercingAjv : this.strictAjv;
+      validate = ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
+      this.cache.set(cacheKey, validate);
+    }
+    return validate;
+  }
+
+  private parametersValidator(op: Operation, location: Parameter['in']): ValidateFunction {
+    const cacheKey = `params:${op.pointer}:${location}`;
+    let validate = this.cache.get(cacheKey);
+    if (!validate) {
+      const params = op.parameters.filter((p) => p.in === location);
+      const properties: JsonObject = {};
+      for (const p of params) properties[p.name] = { $ref: `${DOCUMENT_ID}${p.schemaPointer}` };
+      const required = params.filter((p) => p.required).map((p) => p.name);
+      validate = this.coercingAjv.compile({ type: 'object', properties, required });
+      this.cache.set(cacheKey, validate);
+    }
+    return validate;
+  }
+
+  /** Returns every failing field; coerces path, query and header values in place. */
+  validateRequest(op: Operation, parts: RequestParts): ErrorDetail[] {
+    const details: ErrorDetail[] = [];
+    for (const location of ['path', 'query', 'header'] as const) {
+      const validate = this.parametersValidator(op, location);
+      if (!validate(parts[location])) details.push(...(validate.errors ?? []).map((e) => detailOf(location, e)));
+    }
+    if (op.body) {
+      if (!parts.hasBody) {
+        if (op.body.required) details.push({ path: 'body', message: 'a JSON request body is required' });
+      } else if (op.body.schemaPointer) {
+        const validate = this.schema(op.body.schemaPointer);
+        if (!validate(parts.body)) details.push(...(validate.errors ?? []).map((e) => detailOf('body', e)));
+      }
+    }
+    return uniqueDetails(details);
+  }
+
+  /** Validates a value against a schema pointer of the document (used by the contract check). */
+  validateSchema(pointer: string, value: unknown): string[] {
+    const validate = this.schema(pointer);
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'} ${JSON.stringify(e.params)}`);
+  }
+}
