@@ -6,14 +6,24 @@ import {
   Asset, BASE_FEE, Horizon, Keypair, Memo, Networks, TransactionBuilder, type xdr,
 } from '@stellar/stellar-sdk';
 import {
-  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger,
+  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, type SandboxKeys,
 } from '../../src/stellar/index.js';
 
 export const USDC = new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!);
 export const EURC = new Asset('EURC', SANDBOX_ASSETS.EURC.issuer!);
 export const PASSPHRASE = Networks.STANDALONE;
 
-export async function startSandbox(now?: () => number) {
+export interface Sandbox {
+  db: Database.Database;
+  ledger: SandboxLedger;
+  keys: SandboxKeys;
+  horizon: Horizon.Server;
+  url: string;
+  close: () => Promise<void>;
+  treasury: Keypair;
+}
+
+export async function startSandbox(now?: () => number): Promise<Sandbox> {
   const db = new Database(':memory:');
   const ledger = new SandboxLedger(db, now ? { now } : {});
   const keys = bootstrapSandbox(ledger);
@@ -31,7 +41,6 @@ export async function startSandbox(now?: () => number) {
   return { db, ledger, keys, horizon, url, close, treasury: Keypair.fromSecret(keys.treasury.secret) };
 }
 
-export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 export interface BuildOptions {
   fee?: string;
