@@ -3,7 +3,23 @@ import addFormats from 'ajv-formats';
 import type { ErrorDetail } from '../http/api-error.js';
 import type { JsonObject, Operation, Parameter, Spec } from './operations.js';
 
-const DOCUMENT_ID = 'openapi.json';
+const COMPONENT = /^#\/components\/schemas\/([^/]+)(\/.*)?$/;
+
+/** `#/components/schemas/X/rest` → `X.json#/rest`: each component is its own Ajv schema. */
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    const match = key === '$ref' && typeof value === 'string' ? COMPONENT.exec(value) : null;
+    out[key] = match ? `${decodeURIComponent(match[1]!)}.json${match[2] ? `#${match[2]}` : ''}` : rewriteRefs(value);
+  }
+  return out;
+}
+
+function nodeAt(document: JsonObject, pointer: string): unknown {
+  return pointer.slice(2).split('/').reduce((at: any, seg: string) => at?.[decodeURIComponent(seg).replace(/~1/g, '/').replace(/~0/g, '~')], document);
+}
 
 function newAjv(coerceTypes: boolean): Ajv2020 {
   // strict: false because OpenAPI adds keywords JSON Schema does not know (example, discriminator)
@@ -49,8 +65,10 @@ export class SpecValidator {
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(readonly spec: Spec) {
-    this.strictAjv.addSchema(spec.document, DOCUMENT_ID);
-    this.coercingAjv.addSchema(spec.document, DOCUMENT_ID);
+    for (const [name, schema] of Object.entries((spec.document.components?.schemas ?? {}) as JsonObject)) {
+      this.strictAjv.addSchema(rewriteRefs(schema) as JsonObject, `${name}.json`);
+      this.coercingAjv.addSchema(rewriteRefs(schema) as JsonObject, `${name}.json`);
+    }
   }
 
   /** Compiles every operation's request schemas now, so a broken spec fails start-up. */
@@ -66,7 +84,9 @@ export class SpecValidator {
     let validate = this.cache.get(cacheKey);
     if (!validate) {
       const ajv = coerce ? this.coercingAjv : this.strictAjv;
-      validate = ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
+      const node = nodeAt(this.spec.document, pointer);
+      if (node === undefined) throw new Error(`spec has no schema at ${pointer}`);
+      validate = ajv.compile(rewriteRefs(node) as JsonObject);
       this.cache.set(cacheKey, validate);
     }
     return validate;
@@ -78,7 +98,7 @@ export class SpecValidator {
     if (!validate) {
       const params = op.parameters.filter((p) => p.in === location);
       const properties: JsonObject = {};
-      for (const p of params) properties[p.name] = { $ref: `${DOCUMENT_ID}${p.schemaPointer}` };
+      for (const p of params) properties[p.name] = rewriteRefs(nodeAt(this.spec.document, p.schemaPointer) ?? {});
       const required = params.filter((p) => p.required).map((p) => p.name);
       validate = this.coercingAjv.compile({ type: 'object', properties, required });
       this.cache.set(cacheKey, validate);

@@ -20,14 +20,9 @@ export function presentAccount(account: AccountRecord) {
   };
 }
 
-export function presentSession(session: SessionRecord, account: AccountRecord) {
-  return {
-    id: session.id,
-    object: 'account_session' as const,
-    account: presentAccount(account),
-    created_at: session.created_at,
-    expires_at: session.expires_at,
-  };
+/** The token appears only in the sign-in response. */
+export function presentSession(session: SessionRecord, account: AccountRecord, token: string | null) {
+  return { object: 'account_session' as const, token, expires_at: session.expires_at, account: presentAccount(account) };
 }
 
 export class AccountsService {
@@ -69,7 +64,7 @@ export class AccountsService {
     const token = `acs_${randomToken(32)}`;
     const session: SessionRecord = { id: `ses_${ulid()}`, token_hash: sha256Hex(token), account_id: account.id, created_at: isoNow(), expires_at: isoNow(Date.now() + SESSION_TTL_MS), revoked_at: null };
     this.repo.insertSession(session);
-    return { ...presentSession(session, account), token };
+    return presentSession(session, account, token);
   }
 
   signOut(sessionId: string): void {
@@ -88,6 +83,6 @@ export class AccountsService {
   currentSession(sessionId: string) {
     const session = this.repo.findSessionById(sessionId)!;
     const account = this.repo.findById(session.account_id)!;
-    return presentSession(session, account);
+    return presentSession(session, account, null);
   }
 }

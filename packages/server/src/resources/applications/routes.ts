@@ -82,7 +82,8 @@ export function applicationRoutes(service: ApplicationsService, keys: KeysServic
       operationId: 'listPlatformApplications',
       handler: (_req, res) => {
         const { query } = input(res);
-        res.json(service.list('operator', pageRequest(query), query.status));
+        const status = query.status === 'ACTIVE' ? 'active' : query.status === 'INACTIVE' ? 'inactive' : undefined;
+        res.json(service.list('operator', pageRequest(query), status));
       },
     },
     { operationId: 'deactivateApplication', handler: (_req, res) => void res.json(presentApplication(service.setStatus(id(res), 'inactive'))) },

@@ -20,9 +20,10 @@ export function presentApplication(app: ApplicationRecord) {
   return {
     id: app.id,
     object: 'application' as const,
+    account_id: app.account_id,
     name: app.name,
     settlement_address: app.settlement_address,
-    status: app.status,
+    status: app.status === 'active' ? ('ACTIVE' as const) : ('INACTIVE' as const),
     logo_url: app.logo_url,
     created_at: app.created_at,
     updated_at: app.updated_at,

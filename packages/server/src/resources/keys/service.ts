@@ -87,7 +87,7 @@ export class KeysService {
   }
 }
 
-/** Masked: the key itself is shown only by `create`, as `secret`. */
+/** Masked: the key itself is shown only by `create`, as `key`. */
 export function presentKey(key: ApiKeyRecord, plaintext?: string) {
   return {
     id: key.id,
@@ -95,11 +95,12 @@ export function presentKey(key: ApiKeyRecord, plaintext?: string) {
     application_id: key.application_id,
     type: key.type,
     environment: key.environment,
-    masked_key: `${key.prefix}…${key.last4}`,
-    ...(plaintext ? { secret: plaintext } : {}),
-    created_at: key.created_at,
-    last_used_at: key.last_used_at,
+    masked: `${key.prefix}…${key.last4}`,
+    status: key.revoked_at ? ('revoked' as const) : ('active' as const),
+    ...(plaintext ? { key: plaintext } : {}),
     exposed_at: key.exposed_at,
+    last_used_at: key.last_used_at,
+    created_at: key.created_at,
     revoked_at: key.revoked_at,
   };
 }

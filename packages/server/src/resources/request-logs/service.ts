@@ -11,15 +11,14 @@ export function presentRequestLog(log: RequestLogRecord) {
   return {
     id: log.id,
     object: 'request_log' as const,
-    application_id: log.application_id,
-    livemode: log.environment === 'live',
+    request_id: log.request_id,
     method: log.method,
     path: log.path,
     status: log.status,
-    request_id: log.request_id,
-    key_id: log.key_id,
+    api_key_id: log.key_id,
     duration_ms: log.duration_ms,
     idempotency_key: log.idempotency_key,
+    livemode: log.environment === 'live',
     created_at: log.created_at,
   };
 }
