@@ -35,7 +35,7 @@ export function fundAccount(store: SandboxStore, clock: Clock, address: string, 
   const account = ensureAccount(store, clock, address, asset === 'native' ? 0n : 10_000_000n);
   if (asset === 'native') {
     if (account.balance + amount > MAX_STROOPS) throw new FaucetError('balance would overflow');
-    store.putAccount({ ...store.getAccount(address)!, balance: store.getAccount(address)!.balance + amount, lastModifiedLedger: clock.ledger });
+    store.putAccount({ ...account, balance: account.balance + amount, lastModifiedLedger: clock.ledger });
     return;
   }
   const line = ensureTrustline(store, clock, address, asset);

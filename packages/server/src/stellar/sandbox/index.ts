@@ -1,3 +1,11 @@
+/**
+ * The embedded sandbox ledger. Wiring, in the server:
+ *   const ledger = new SandboxLedger(db);          // runs migrateSandbox(db) itself
+ *   const keys = bootstrapSandbox(ledger);         // idempotent: issuers, market maker, treasury
+ *   app.use('/sandbox/horizon', createSandboxHorizonRouter(ledger));
+ *   const network = new SandboxNetwork(ledger, `${publicUrl}/sandbox/horizon`);
+ *   ledger.fund(address, SANDBOX_ASSETS.USDC, 25_0000000n);  // faucet (test helpers)
+ */
 export { migrateSandbox } from './schema.js';
 export { SandboxLedger, SANDBOX_PASSPHRASE, type SandboxLedgerOptions, type SubmitOutcome } from './ledger.js';
 export { bootstrapSandbox, DEFAULT_RATES, type BootstrapOptions, type SandboxKeys } from './genesis.js';
