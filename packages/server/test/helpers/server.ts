@@ -1,6 +1,9 @@
 import { createServer, type FundkitServer, type ServerOptions } from '../../src/index.js';
 import type { BootstrapFile } from '../../src/bootstrap.js';
 import { checkResponse } from '../../src/spec/contract.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 
 /** Keys of the default bootstrap: application Alpha (test and live) and Beta (test). */
@@ -45,6 +48,8 @@ export interface TestResponse<T = any> {
 
 export interface TestServer {
   url: string;
+  /** lines the server logged (JSON), for tests that read what it prints (verification links) */
+  logs: Record<string, unknown>[];
   server: FundkitServer;
   /** an HTTP request over the real socket; every response is checked against the spec */
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
@@ -69,11 +74,19 @@ function encodeBody(body: unknown): { payload?: string | Buffer; json: boolean }
  * response: an undocumented status, a missing X-Request-ID or a body off the schema fails the test.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const logs: Record<string, unknown>[] = [];
   const server = createServer({
     ...options,
-    env: { FUNDKIT_DB: ':memory:', FUNDKIT_OPERATOR_KEY: OPERATOR_KEY, LOG_LEVEL: 'silent', ...options.env },
+    env: {
+      FUNDKIT_DB: ':memory:',
+      // logos and other files go to a fresh directory, never into the working tree
+      FUNDKIT_DATA_DIR: mkdtempSync(join(tmpdir(), 'fundkit-test-')),
+      FUNDKIT_OPERATOR_KEY: OPERATOR_KEY,
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    },
     bootstrap: options.bootstrap ?? DEFAULT_BOOTSTRAP,
-    logger: options.logger ?? pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }),
   });
   const { url } = await server.listen(0, '127.0.0.1');
   const violations: string[] = [];
@@ -99,5 +112,5 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { status: response.status, headers: responseHeaders, body: parsed as T, text };
   }
 
-  return { url, server, request, violations, close: () => server.close() };
+  return { url, logs, server, request, violations, close: () => server.close() };
 }
