@@ -15,6 +15,7 @@ import { validateRequest } from './http/validate.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
 import { assetRoutes } from './resources/assets/routes.js';
+import { checkoutRoutes, hostedCheckoutRouter } from './resources/checkout/index.js';
 import { fundingIntentRoutes } from './resources/funding-intents/routes.js';
 import { requestLogRoutes } from './resources/request-logs/routes.js';
 import type { Services } from './services.js';
@@ -43,6 +44,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...assetRoutes(services.assets),
     ...fundingIntentRoutes(services.fundingIntents),
     ...requestLogRoutes(services.requestLogs),
+    ...checkoutRoutes(services.checkout),
   ];
 }
 
@@ -106,6 +108,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(accessLog(ctx.logger));
   app.use(requestLog(ctx.services.requestLogs, ctx.logger));
   mountRoutes(app, ctx);
+  app.use(hostedCheckoutRouter(ctx.services.checkout));
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger));
   return app;

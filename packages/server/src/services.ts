@@ -15,6 +15,7 @@ import { KeysRepo } from './resources/keys/repo.js';
 import { KeysService } from './resources/keys/service.js';
 import { RequestLogsRepo } from './resources/request-logs/repo.js';
 import { RequestLogsService } from './resources/request-logs/service.js';
+import { createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
 import { deriveKey } from './lib/crypto.js';
 
 /**
@@ -28,6 +29,7 @@ export interface Services {
   assets: AssetsService;
   fundingIntents: FundingIntentsService;
   requestLogs: RequestLogsService;
+  checkout: CheckoutService;
   idempotency: IdempotencyRepo;
 }
 
@@ -43,7 +45,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const { config, db, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(db), config.stellar);
-  return {
+  const services: Services = {
     accounts: new AccountsService(new AccountsRepo(db), logger, deps.publicBaseUrl),
     applications: new ApplicationsService(new ApplicationsRepo(db), config.logoDir, deps.publicBaseUrl),
     keys: new KeysService(new KeysRepo(db)),
@@ -58,5 +60,7 @@ export function createServices(deps: ServiceDeps): Services {
     }),
     requestLogs: new RequestLogsService(new RequestLogsRepo(db)),
     idempotency: new IdempotencyRepo(db),
+    checkout: createCheckoutService(deps, () => services.fundingIntents),
   };
+  return services;
 }

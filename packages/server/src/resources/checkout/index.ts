@@ -1,0 +1,25 @@
+import type { Db } from '../../db/connection.js';
+import { deriveKey } from '../../lib/crypto.js';
+import type { FundingIntentsService } from '../funding-intents/service.js';
+import { CheckoutRepo } from './repo.js';
+import { CheckoutService } from './service.js';
+
+export { checkoutRoutes } from './routes.js';
+export { hostedCheckoutRouter } from './hosted-page.js';
+export type { CheckoutService } from './service.js';
+
+/**
+ * Wired from services.ts. The intent service is passed lazily because the registry is one object
+ * literal; the token key is derived exactly as createServer derives the key auth verifies with.
+ */
+export function createCheckoutService(
+  deps: { db: Db; masterKey: Buffer; publicBaseUrl: () => string },
+  fundingIntents: () => FundingIntentsService,
+): CheckoutService {
+  return new CheckoutService({
+    repo: new CheckoutRepo(deps.db),
+    fundingIntents,
+    checkoutKey: deriveKey(deps.masterKey, 'checkout-session-tokens'),
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+}
