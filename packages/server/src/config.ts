@@ -36,12 +36,12 @@ type Env = Record<string, string | undefined>;
 const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function positiveInt(env: Env, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+function positiveInt(env: Env, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) {
-    throw new ConfigError(`${name} must be an integer between 1 and ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return n;
 }
@@ -94,7 +94,8 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.FUNDKIT_DATA_DIR || '.fundkit';
   const rate = positiveInt(env, 'FUNDKIT_RATE_LIMIT', 100);
   return {
-    port: positiveInt(env, 'PORT', 4010, 65535),
+    // 0 = an ephemeral port (tests, embedding)
+    port: positiveInt(env, 'PORT', 4010, 65535, 0),
     dbPath: env.FUNDKIT_DB || `${dataDir}/fundkit.db`,
     dataDir,
     logoDir: env.FUNDKIT_LOGO_DIR || `${dataDir}/logos`,

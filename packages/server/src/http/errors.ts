@@ -5,16 +5,15 @@ import { locals } from './context.js';
 
 const DOCS_BASE = 'https://docs.fundkit.dev/errors/';
 
-/** The checkout envelope's `type`, by status family. */
+/** The checkout envelope's `type` (spec: CheckoutErrorType), by status family. */
 function checkoutType(error: ApiError): string {
-  if (error.code.startsWith('IDEMPOTENCY_')) return 'idempotency_error';
   if (error.status === 401) return 'authentication_error';
   if (error.status === 403) return 'permission_error';
   if (error.status === 404) return 'not_found_error';
-  if (error.status === 409) return 'conflict_error';
   if (error.status === 429) return 'rate_limit_error';
   if (error.status >= 500) return 'api_error';
-  return 'validation_error';
+  // a field is invalid (param names it); everything else cannot be done as asked
+  return error.code === 'VALIDATION_ERROR' ? 'validation_error' : 'invalid_request_error';
 }
 
 function checkoutEnvelope(error: ApiError, requestId: string): object {

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, OPERATOR_KEY, startTestServer, type TestServer } from './helpers/server.js';
+
+describe('rate limits', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { FUNDKIT_RATE_LIMIT: '1', FUNDKIT_RATE_LIMIT_BURST: '2' } });
+  });
+  afterAll(() => t.close());
+
+  it('a key over its bucket gets 429 RATE_LIMITED with Retry-After; other keys are unaffected', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const limited = await t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest });
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(limited.body.error).toMatchObject({ code: 'RATE_LIMITED', retryable: true });
+    expect((await t.request('GET', '/v1/assets', { key: KEYS.alphaPublishableTest })).status).toBe(200);
+    expect((await t.request('GET', '/v1/platform/applications', { key: OPERATOR_KEY })).status).toBe(200);
+  });
+
+  it('the bucket refills', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest })).status).toBe(200);
+  });
+});
+
+describe('request logs', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it('records application-key requests without secrets, per environment', async () => {
+    await t.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '1', asset: 'USDC' }, headers: { 'idempotency-key': 'log-1', 'x-request-id': 'log-trace-1' } });
+    await t.request('GET', '/v1/funding-intents/fi_missing?expand=x', { key: KEYS.alphaSecretTest });
+    await t.request('GET', '/v1/assets', { key: KEYS.alphaSecretLive });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const list = await t.request('GET', '/v1/request_logs', { key: KEYS.alphaSecretTest });
+    const logs = list.body.data;
+    expect(logs.map((l: { path: string; status: number }) => [l.path, l.status])).toEqual([
+      ['/v1/funding-intents/fi_missing', 404],
+      ['/v1/funding-intents', 201],
+    ]);
+    expect(logs[1]).toMatchObject({ method: 'POST', request_id: 'log-trace-1', idempotency_key: 'log-1', livemode: false });
+    expect(logs[1].api_key_id).toMatch(/^key_/);
+    const raw = JSON.stringify(t.server.db.prepare('SELECT * FROM request_logs').all());
+    expect(raw).not.toContain(KEYS.alphaSecretTest);
+    const only404 = await t.request('GET', '/v1/request_logs?status=404', { key: KEYS.alphaSecretTest });
+    expect(only404.body.data).toHaveLength(1);
+    const one = await t.request('GET', `/v1/request_logs/${logs[0].id}`, { key: KEYS.alphaSecretTest });
+    expect(one.body.id).toBe(logs[0].id);
+    const otherEnv = await t.request('GET', `/v1/request_logs/${logs[0].id}`, { key: KEYS.alphaSecretLive });
+    expect(otherEnv.status).toBe(403);
+    expect((await t.request('GET', `/v1/request_logs/${logs[0].id}`, { key: KEYS.betaSecretTest })).status).toBe(404);
+  });
+
+  it('does not log operator or dashboard requests', async () => {
+    await t.request('GET', '/v1/platform/applications', { key: OPERATOR_KEY });
+    const count = (t.server.db.prepare("SELECT COUNT(*) AS n FROM request_logs WHERE path LIKE '/v1/platform/%'").get() as { n: number }).n;
+    expect(count).toBe(0);
+  });
+
+  it('purges logs older than 30 days', () => {
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    t.server.db.prepare("INSERT INTO request_logs (id, application_id, environment, key_id, method, path, status, request_id, duration_ms, idempotency_key, created_at) VALUES ('rl_old', 'app_x', 'test', 'key_x', 'GET', '/v1/assets', 200, 'req_x', 1, NULL, ?)").run(old);
+    expect(t.server.services.requestLogs.purgeExpired()).toBe(1);
+    expect(t.server.db.prepare("SELECT id FROM request_logs WHERE id = 'rl_old'").get()).toBeUndefined();
+  });
+});

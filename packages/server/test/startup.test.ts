@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, createServer, loadConfig } from '../src/index.js';
+import { KEYS } from './helpers/server.js';
+
+const silent = pino({ level: 'silent' });
+const tmp = () => mkdtempSync(join(tmpdir(), 'fundkit-start-'));
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 4010, dbPath: '.fundkit/fundkit.db', stellar: 'sandbox', quoteTtlSeconds: 60, rateLimit: { ratePerSecond: 100, burst: 200 } });
+    expect(config.webhookRetryScheduleMs.slice(0, 3)).toEqual([60_000, 300_000, 1_800_000]);
+    expect(loadConfig({ FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' }).webhookRetryScheduleMs).toEqual([1000, 1000, 1000]);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT /],
+    [{ PORT: '70000' }, /^PORT /],
+    [{ FUNDKIT_STELLAR: 'mainnet' }, /^FUNDKIT_STELLAR /],
+    [{ FUNDKIT_HORIZON_URL: 'ftp://x' }, /^FUNDKIT_HORIZON_URL /],
+    [{ FUNDKIT_MASTER_KEY: 'short' }, /^FUNDKIT_MASTER_KEY /],
+    [{ FUNDKIT_QUOTE_TTL_SECONDS: '0' }, /^FUNDKIT_QUOTE_TTL_SECONDS /],
+    [{ FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1m,soon' }, /^FUNDKIT_WEBHOOK_RETRY_SCHEDULE /],
+    [{ FUNDKIT_RATE_LIMIT: '-5' }, /^FUNDKIT_RATE_LIMIT /],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
+  ])('%j stops start-up with a line naming the variable', (env, pattern) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(pattern);
+  });
+
+  it('pubnet without a master key is refused', () => {
+    expect(() => createServer({ env: { FUNDKIT_STELLAR: 'pubnet', FUNDKIT_DB: ':memory:' }, logger: silent })).toThrow(/FUNDKIT_MASTER_KEY/);
+  });
+});
+
+describe('bootstrap', () => {
+  it('is applied idempotently at every start', () => {
+    const dir = tmp();
+    const bootstrapPath = join(dir, 'bootstrap.json');
+    writeFileSync(bootstrapPath, JSON.stringify({ applications: [{ name: 'Alpha', secret_keys: [KEYS.alphaSecretTest], publishable_keys: [KEYS.alphaPublishableTest] }] }));
+    const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: bootstrapPath };
+    for (let i = 0; i < 2; i++) {
+      const server = createServer({ env, logger: silent });
+      const counts = server.db.prepare('SELECT (SELECT COUNT(*) FROM applications) AS apps, (SELECT COUNT(*) FROM api_keys) AS keys').get();
+      expect(counts).toEqual({ apps: 1, keys: 2 });
+      expect(server.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      void server.close();
+    }
+  });
+
+  it('a malformed bootstrap file stops start-up naming FUNDKIT_BOOTSTRAP', () => {
+    const dir = tmp();
+    const path = join(dir, 'b.json');
+    writeFileSync(path, JSON.stringify({ applications: [{ name: 'A', secret_keys: ['pk_test_wrongKind0000000000'] }] }));
+    expect(() => createServer({ env: { FUNDKIT_DB: ':memory:', FUNDKIT_BOOTSTRAP: path }, logger: silent })).toThrow(/^FUNDKIT_BOOTSTRAP: applications\[0\]\.secret_keys\[0\]/);
+  });
+
+  it('without a bootstrap file the first start creates and saves a sandbox application', () => {
+    const dir = tmp();
+    const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir };
+    const first = createServer({ env, logger: silent });
+    const saved = JSON.parse(readFileSync(join(dir, 'sandbox-keys.json'), 'utf8'));
+    expect(saved.applications[0].secret_keys[0]).toMatch(/^sk_test_/);
+    expect(saved.applications[0].publishable_keys[0]).toMatch(/^pk_test_/);
+    void first.close();
+    const second = createServer({ env, logger: silent });
+    expect(second.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get()).toEqual({ n: 2 });
+    void second.close();
+  });
+});
+
+describe('the process', () => {
+  const main = join(import.meta.dirname, '..', 'src', 'main.ts');
+  function run(env: Record<string, string>) {
+    // cwd at the repository root, where tsx resolves; every path the server writes is set in env
+    return spawn(process.execPath, ['--import', 'tsx', main], { env: { ...process.env, ...env }, cwd: join(import.meta.dirname, '..', '..', '..') });
+  }
+
+  it('invalid configuration: exit code 2 and one clear line', async () => {
+    const child = run({ PORT: 'nope' });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual(['fundkit-server: PORT must be an integer between 0 and 65535, got "nope"']);
+  });
+
+  it('serves, then shuts down gracefully on SIGTERM', async () => {
+    const dir = tmp();
+    const child = run({ PORT: '0', FUNDKIT_DB: join(dir, 'db.sqlite'), FUNDKIT_DATA_DIR: dir });
+    let stdout = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        const match = /"url":"(http:[^"]+)"/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${stdout}`)));
+    });
+    const res = await fetch(`${url}/v1/unknown`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toContain('shutting down');
+  }, 30_000);
+});
