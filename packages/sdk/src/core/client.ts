@@ -1,0 +1,85 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../generated/openapi.js';
+import { mergeHeaders } from '../internal/headers.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { errorFromResponse } from './error-envelope.js';
+import type { ResolvedConfig } from './config.js';
+import type { RequestOptions } from './options.js';
+import { PagePromise, type ListEnvelope } from './pagination.js';
+import { createRetryingFetch } from './retry.js';
+
+/** The openapi-fetch client over the whole contract. */
+export type RawClient = Client<paths, 'application/json'>;
+
+/** What a resource spreads into its openapi-fetch call: the per-call transport and headers. */
+export interface SendInit {
+  fetch: (input: Request) => Promise<Response>;
+  headers: Record<string, string>;
+}
+
+/** openapi-fetch's result, loosened so `T` is inferred from the success branch. */
+export interface SendResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+export type Send<T> = (init: SendInit) => Promise<SendResult<T>>;
+
+/** Resource-agnostic machinery shared by every resource: transport, errors, pagination. */
+export class ApiClient {
+  readonly raw: RawClient;
+  readonly config: ResolvedConfig;
+
+  constructor(config: ResolvedConfig) {
+    this.config = config;
+    this.raw = createClient<paths>({
+      baseUrl: config.baseUrl,
+      fetch: this.transport(undefined),
+      headers: mergeHeaders(config.defaultHeaders, this.authorization(config.apiKey)),
+    });
+  }
+
+  private authorization(token: string | undefined): Record<string, string> {
+    return token ? { authorization: `Bearer ${token}` } : {};
+  }
+
+  private transport(options: RequestOptions | undefined): SendInit['fetch'] {
+    const maxRetries = options?.maxRetries ?? this.config.maxRetries;
+    const timeoutMs = options?.timeoutMs ?? this.config.timeoutMs;
+    return createRetryingFetch({
+      fetch: this.config.fetch,
+      maxRetries,
+      timeoutMs,
+      totalTimeoutMs: options?.totalTimeoutMs ?? this.config.totalTimeoutMs ?? timeoutMs * (maxRetries + 1),
+      signal: options?.signal,
+      logger: this.config.logger,
+    });
+  }
+
+  private init(options: RequestOptions | undefined): SendInit {
+    return {
+      fetch: this.transport(options),
+      headers: mergeHeaders(options?.headers, options?.authToken ? this.authorization(options.authToken) : undefined),
+    };
+  }
+
+  private async execute<T>(options: RequestOptions | undefined, send: Send<T>): Promise<WithResponse<T>> {
+    const { data, error, response } = await send(this.init(options));
+    if (!response.ok) throw errorFromResponse(response.status, error, response.headers);
+    return { data: data as T, response, requestId: response.headers.get('x-request-id') };
+  }
+
+  /** Runs one typed call; non-2xx answers become FundkitError subclasses. */
+  request<T>(options: RequestOptions | undefined, send: Send<T>): APIPromise<T> {
+    return new APIPromise(this.execute(options, send));
+  }
+
+  /** Runs a list call page by page; `send` gets the cursor of the page to fetch. */
+  paginate<Item>(
+    options: RequestOptions | undefined,
+    send: (cursor: string | undefined, init: SendInit) => Promise<SendResult<ListEnvelope<Item>>>,
+  ): PagePromise<Item> {
+    return new PagePromise<Item>((cursor) => this.execute(options, (init) => send(cursor, init)));
+  }
+}

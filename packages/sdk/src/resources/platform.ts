@@ -1,0 +1,35 @@
+import type { RequestOptions } from '../core/options.js';
+import { APIResource } from '../core/resource.js';
+import type { QueryParams, RequestBody } from '../core/types.js';
+
+/** Operator operations (`/v1/platform/*`); authenticate with the operator key. */
+export class Platform extends APIResource {
+  readonly applications = new PlatformApplications(this._client);
+  readonly assets = new PlatformAssets(this._client);
+}
+
+export class PlatformApplications extends APIResource {
+  /** Applications of every account. */
+  list(query: QueryParams<'listPlatformApplications'> = {}, options?: RequestOptions) {
+    return this._client.paginate(options, (cursor, init) =>
+      this._client.raw.GET('/v1/platform/applications', { params: { query: { ...query, cursor } }, ...init }));
+  }
+
+  deactivate(id: string, options?: RequestOptions) {
+    return this._client.request(options, (init) =>
+      this._client.raw.POST('/v1/platform/applications/{id}/deactivate', { params: { path: { id } }, ...init }));
+  }
+
+  reactivate(id: string, options?: RequestOptions) {
+    return this._client.request(options, (init) =>
+      this._client.raw.POST('/v1/platform/applications/{id}/reactivate', { params: { path: { id } }, ...init }));
+  }
+}
+
+export class PlatformAssets extends APIResource {
+  /** Changes a supported asset (e.g. enables or disables it). */
+  update(id: string, body: RequestBody<'updatePlatformAsset'>, options?: RequestOptions) {
+    return this._client.request(options, (init) =>
+      this._client.raw.PATCH('/v1/platform/assets/{id}', { params: { path: { id } }, body, ...init }));
+  }
+}
