@@ -18,6 +18,7 @@ import { assetRoutes } from './resources/assets/routes.js';
 import { checkoutRoutes, hostedCheckoutRouter } from './resources/checkout/index.js';
 import { fundingIntentRoutes } from './resources/funding-intents/routes.js';
 import { requestLogRoutes } from './resources/request-logs/routes.js';
+import { eventRoutes, webhookRoutes } from './resources/webhooks/index.js';
 import type { Services } from './services.js';
 import { pathAliases, type Operation, type Spec } from './spec/operations.js';
 import type { SpecValidator } from './spec/validator.js';
@@ -45,6 +46,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...fundingIntentRoutes(services.fundingIntents),
     ...requestLogRoutes(services.requestLogs),
     ...checkoutRoutes(services.checkout),
+    ...webhookRoutes(services.webhooks.endpoints, services.webhooks.deliveries), ...eventRoutes(services.webhooks.events),
   ];
 }
 
@@ -79,7 +81,8 @@ function chain(op: Operation, route: RouteDef, ctx: AppContext): RequestHandler[
 }
 
 function mountRoutes(app: Express, ctx: AppContext): void {
-  const routes = [...routeTable(ctx.services), ...(ctx.extraRoutes?.(ctx.services) ?? [])];
+  // extra routes first: Express answers with the first match, so a test stub can stand in for a real route
+  const routes = [...(ctx.extraRoutes?.(ctx.services) ?? []), ...routeTable(ctx.services)];
   const byId = new Map(ctx.spec.operations.map((op) => [op.operationId, op]));
   const preflightPaths = new Set<string>();
   for (const route of routes) {
