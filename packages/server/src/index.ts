@@ -15,6 +15,8 @@ import { createServices, type Services } from './services.js';
 import { loadSpec } from './spec/operations.js';
 import { SpecValidator } from './spec/validator.js';
 import { startMaintenance } from './workers/maintenance.js';
+import type { WebhookOptions } from './resources/webhooks/index.js';
+import { startWebhookDelivery, type WebhookWorker } from './workers/webhook-delivery.js';
 
 export interface ServerOptions {
   /** environment variables to read configuration from (default process.env) */
@@ -28,6 +30,8 @@ export interface ServerOptions {
   /** replaces the deposit-account source (the Stellar layer plugs in here) */
   provisionDepositAccount?: DepositAccountProvisioner;
   extraRoutes?: (services: Services) => RouteDef[];
+  /** webhook delivery tunables: tests inject a clock and shorten the timeout */
+  webhooks?: Partial<WebhookOptions>;
   /** base URL for links in responses; default http://localhost:<port> */
   publicUrl?: string;
 }
@@ -60,7 +64,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
   const masterKey = resolveMasterKey(config, logger);
   const db = openDatabase(config.dbPath);
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
-  const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount });
+  const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks });
   services.idempotency.releaseAllInProgress();
   bootstrap(db, services, config, options, logger);
   const context: AppContext = {
@@ -72,6 +76,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
   const app = createApp(context);
   let server: Server | null = null;
   let stopMaintenance: (() => void) | null = null;
+  let webhookWorker: WebhookWorker | null = null;
 
   return {
     app, db, config, context, services, logger,
@@ -82,12 +87,15 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
           const actual = (server!.address() as AddressInfo).port;
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           stopMaintenance = startMaintenance(services, logger);
+          webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
           resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
         });
       });
     },
     async close() {
       stopMaintenance?.();
+      // attempts in flight give their claims back before the database closes
+      await webhookWorker?.stop();
       if (server) {
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));

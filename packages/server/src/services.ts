@@ -16,6 +16,7 @@ import { KeysService } from './resources/keys/service.js';
 import { RequestLogsRepo } from './resources/request-logs/repo.js';
 import { RequestLogsService } from './resources/request-logs/service.js';
 import { createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
+import { createWebhookServices, type WebhookOptions, type WebhookServices } from './resources/webhooks/index.js';
 import { deriveKey } from './lib/crypto.js';
 
 /**
@@ -30,6 +31,7 @@ export interface Services {
   fundingIntents: FundingIntentsService;
   requestLogs: RequestLogsService;
   checkout: CheckoutService;
+  webhooks: WebhookServices;
   idempotency: IdempotencyRepo;
 }
 
@@ -40,6 +42,8 @@ export interface ServiceDeps {
   masterKey: Buffer;
   publicBaseUrl: () => string;
   provisionDepositAccount?: DepositAccountProvisioner;
+  /** webhook delivery tunables (clock, timeout, pool size) */
+  webhooks?: Partial<WebhookOptions>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -61,6 +65,7 @@ export function createServices(deps: ServiceDeps): Services {
     requestLogs: new RequestLogsService(new RequestLogsRepo(db)),
     idempotency: new IdempotencyRepo(db),
     checkout: createCheckoutService(deps, () => services.fundingIntents),
+    webhooks: createWebhookServices(deps, deps.webhooks),
   };
   return services;
 }

@@ -1,0 +1,24 @@
+import { ApiError, notFound } from '../../http/api-error.js';
+import type { Environment } from '../../http/context.js';
+import { toList, type PageRequest } from '../../http/pagination.js';
+import type { EventRecord, EventsRepo } from './repo.js';
+
+/** The event exactly as its deliveries carry it: the stored body, parsed. */
+export function presentEvent(event: EventRecord): unknown {
+  return JSON.parse(event.payload);
+}
+
+export class EventsService {
+  constructor(private readonly repo: EventsRepo) {}
+
+  list(applicationId: string, environment: Environment, type: string | undefined, page: PageRequest) {
+    return toList(this.repo.list(applicationId, environment, type, page), page, presentEvent);
+  }
+
+  get(applicationId: string, environment: Environment, id: string) {
+    const event = this.repo.findById(id);
+    if (!event || event.application_id !== applicationId) throw notFound('event');
+    if (event.environment !== environment) throw new ApiError('FORBIDDEN', `this event belongs to the ${event.environment} environment; use a ${event.environment} key`);
+    return presentEvent(event);
+  }
+}

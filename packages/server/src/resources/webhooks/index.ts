@@ -1,0 +1,60 @@
+import type { Db } from '../../db/connection.js';
+import { deriveKey } from '../../lib/crypto.js';
+import { EventsRepo } from '../events/repo.js';
+import { EventsService } from '../events/service.js';
+import { WebhookDeliveriesRepo } from './deliveries-repo.js';
+import { WebhookDeliveriesService } from './deliveries-service.js';
+import { WebhookEndpointsRepo } from './endpoints-repo.js';
+import { WebhookEndpointsService } from './service.js';
+
+export { webhookRoutes } from './routes.js';
+export { eventRoutes } from '../events/routes.js';
+
+/** Tunables of webhook delivery; tests inject the clock and shorten the timeout. */
+export interface WebhookOptions {
+  /** milliseconds since the epoch */
+  clock: () => number;
+  /** per attempt; the spec promises receivers 10 s */
+  timeoutMs: number;
+  /** attempts in flight at once, so a hanging endpoint holds one slot, not the queue */
+  concurrency: number;
+  pollIntervalMs: number;
+  /** a claim older than this is presumed dead (process killed) and claimed again */
+  leaseMs: number;
+}
+
+export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
+  clock: Date.now,
+  timeoutMs: 10_000,
+  concurrency: 16,
+  pollIntervalMs: 1_000,
+  leaseMs: 30_000,
+};
+
+export interface WebhookServices {
+  endpoints: WebhookEndpointsService;
+  deliveries: WebhookDeliveriesService;
+  events: EventsService;
+  options: WebhookOptions;
+}
+
+/** Wired from services.ts; the worker (workers/webhook-delivery.ts) uses `deliveries`. */
+export function createWebhookServices(
+  deps: { db: Db; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] } },
+  overrides: Partial<WebhookOptions> = {},
+): WebhookServices {
+  const options = { ...DEFAULT_WEBHOOK_OPTIONS, ...overrides };
+  const { db } = deps;
+  const secretsKey = deriveKey(deps.masterKey, 'webhook-secrets');
+  const endpoints = new WebhookEndpointsRepo(db);
+  const deliveries = new WebhookDeliveriesRepo(db);
+  const events = new EventsRepo(db);
+  return {
+    endpoints: new WebhookEndpointsService({ db, endpoints, deliveries, secretsKey, clock: options.clock }),
+    deliveries: new WebhookDeliveriesService({
+      db, endpoints, deliveries, events, secretsKey, clock: options.clock, retryScheduleMs: deps.config.webhookRetryScheduleMs,
+    }),
+    events: new EventsService(events),
+    options,
+  };
+}

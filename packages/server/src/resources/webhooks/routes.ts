@@ -1,0 +1,46 @@
+import type { Response } from 'express';
+import { applicationAuth } from '../../http/context.js';
+import { pageRequest } from '../../http/pagination.js';
+import { body, type RouteDef } from '../../http/route.js';
+import { input } from '../../http/validate.js';
+import type { WebhookDeliveriesService } from './deliveries-service.js';
+import type { CreateEndpointInput, UpdateEndpointInput, WebhookCaller, WebhookEndpointsService } from './service.js';
+
+function caller(res: Response): WebhookCaller {
+  const context = applicationAuth(res);
+  return { applicationId: context.application.id, environment: context.environment };
+}
+
+const id = (res: Response) => String(input(res).path.id);
+
+function endpointRoutes(endpoints: WebhookEndpointsService): RouteDef[] {
+  return [
+    { operationId: 'createWebhookEndpoint', handler: (req, res) => void res.status(201).json(endpoints.create(caller(res), body<CreateEndpointInput>(req))) },
+    { operationId: 'listWebhookEndpoints', handler: (_req, res) => void res.json(endpoints.list(caller(res), pageRequest(input(res).query))) },
+    { operationId: 'retrieveWebhookEndpoint', handler: (_req, res) => void res.json(endpoints.get(caller(res), id(res))) },
+    { operationId: 'updateWebhookEndpoint', handler: (req, res) => void res.json(endpoints.update(caller(res), id(res), body<UpdateEndpointInput>(req))) },
+    { operationId: 'deleteWebhookEndpoint', handler: (_req, res) => void res.json(endpoints.remove(caller(res), id(res))) },
+    { operationId: 'rotateWebhookSecret', handler: (_req, res) => void res.json(endpoints.rotate(caller(res), id(res))) },
+  ];
+}
+
+function deliveryRoutes(deliveries: WebhookDeliveriesService): RouteDef[] {
+  return [
+    { operationId: 'sendTestWebhook', handler: (_req, res) => void res.status(201).json(deliveries.sendTest(caller(res), id(res))) },
+    {
+      operationId: 'listWebhookDeliveries',
+      handler: (_req, res) => {
+        const { query } = input(res);
+        res.json(deliveries.list(caller(res), id(res), { status: query.status, eventId: query.event_id }, pageRequest(query)));
+      },
+    },
+    {
+      operationId: 'redeliverWebhook',
+      handler: (_req, res) => void res.status(202).json(deliveries.redeliver(caller(res), id(res), String(input(res).path.deliveryId))),
+    },
+  ];
+}
+
+export function webhookRoutes(endpoints: WebhookEndpointsService, deliveries: WebhookDeliveriesService): RouteDef[] {
+  return [...endpointRoutes(endpoints), ...deliveryRoutes(deliveries)];
+}

@@ -1,0 +1,129 @@
+import type { Db } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import { ApiError, notFound } from '../../http/api-error.js';
+import type { Environment } from '../../http/context.js';
+import { toList, type PageRequest } from '../../http/pagination.js';
+import { encryptSecret } from '../../lib/crypto.js';
+import { newId } from '../../lib/ids.js';
+import { isoNow } from '../../lib/time.js';
+import type { WebhookDeliveriesRepo } from './deliveries-repo.js';
+import type { EndpointChanges, EndpointRecord, WebhookEndpointsRepo } from './endpoints-repo.js';
+import { presentEndpoint } from './present.js';
+import { newWebhookSecret, ROTATION_OVERLAP_MS } from './secrets.js';
+import { checkWebhookUrl } from './url.js';
+
+/** The application and environment acting (from the API key). */
+export interface WebhookCaller {
+  applicationId: string;
+  environment: Environment;
+}
+
+export interface CreateEndpointInput {
+  url: string;
+  events: string[];
+  description?: string;
+}
+
+export interface UpdateEndpointInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+export interface WebhookEndpointsDeps {
+  db: Db;
+  endpoints: WebhookEndpointsRepo;
+  deliveries: WebhookDeliveriesRepo;
+  /** AES-256-GCM key for endpoint secrets */
+  secretsKey: Buffer;
+  /** milliseconds since the epoch; injected so tests can move past the rotation overlap */
+  clock: () => number;
+}
+
+/** An endpoint of the caller: another application's is invisible, another environment's forbidden. */
+export function ownEndpoint(repo: WebhookEndpointsRepo, caller: WebhookCaller, id: string): EndpointRecord {
+  const endpoint = repo.findLive(id);
+  if (!endpoint || endpoint.application_id !== caller.applicationId) throw notFound('webhook endpoint');
+  if (endpoint.environment !== caller.environment) {
+    throw new ApiError('FORBIDDEN', `this webhook endpoint belongs to the ${endpoint.environment} environment; use a ${endpoint.environment} key`);
+  }
+  return endpoint;
+}
+
+export class WebhookEndpointsService {
+  constructor(private readonly deps: WebhookEndpointsDeps) {}
+
+  private present(endpoint: EndpointRecord) {
+    return presentEndpoint(endpoint, this.deps.clock());
+  }
+
+  private withSecret(endpoint: EndpointRecord, secret: string) {
+    return { ...this.present(endpoint), secret };
+  }
+
+  create(caller: WebhookCaller, input: CreateEndpointInput) {
+    const now = isoNow(this.deps.clock());
+    const secret = newWebhookSecret();
+    const endpoint: EndpointRecord = {
+      id: newId('webhook_endpoint'),
+      application_id: caller.applicationId,
+      environment: caller.environment,
+      url: checkWebhookUrl(input.url, caller.environment),
+      events: JSON.stringify(input.events),
+      description: input.description ?? null,
+      enabled: 1,
+      secret_encrypted: encryptSecret(this.deps.secretsKey, secret),
+      previous_secret_encrypted: null,
+      previous_secret_expires_at: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    this.deps.endpoints.insert(endpoint);
+    return this.withSecret(endpoint, secret);
+  }
+
+  list(caller: WebhookCaller, page: PageRequest) {
+    return toList(this.deps.endpoints.list(caller.applicationId, caller.environment, page), page, (e) => this.present(e));
+  }
+
+  get(caller: WebhookCaller, id: string) {
+    return this.present(ownEndpoint(this.deps.endpoints, caller, id));
+  }
+
+  update(caller: WebhookCaller, id: string, input: UpdateEndpointInput) {
+    const endpoint = ownEndpoint(this.deps.endpoints, caller, id);
+    const changes: EndpointChanges = {};
+    if (input.url !== undefined) changes.url = checkWebhookUrl(input.url, caller.environment);
+    if (input.events !== undefined) changes.events = JSON.stringify(input.events);
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
+    this.deps.endpoints.update(endpoint.id, changes, isoNow(this.deps.clock()));
+    return this.present(this.deps.endpoints.findLive(endpoint.id)!);
+  }
+
+  /** Soft delete: past deliveries keep their endpoint; pending ones are abandoned (FAILED). */
+  remove(caller: WebhookCaller, id: string) {
+    const endpoint = ownEndpoint(this.deps.endpoints, caller, id);
+    const now = isoNow(this.deps.clock());
+    inTransaction(this.deps.db, () => {
+      this.deps.endpoints.update(endpoint.id, { deleted_at: now, enabled: 0 }, now);
+      this.deps.deliveries.abandonForEndpoint(endpoint.id, now);
+    });
+    return { id: endpoint.id, object: 'webhook_endpoint', deleted: true as const };
+  }
+
+  /** The current secret becomes the previous one for 24 h (a rotation within the overlap drops the oldest). */
+  rotate(caller: WebhookCaller, id: string) {
+    const endpoint = ownEndpoint(this.deps.endpoints, caller, id);
+    const nowMs = this.deps.clock();
+    const secret = newWebhookSecret();
+    this.deps.endpoints.update(endpoint.id, {
+      secret_encrypted: encryptSecret(this.deps.secretsKey, secret),
+      previous_secret_encrypted: endpoint.secret_encrypted,
+      previous_secret_expires_at: isoNow(nowMs + ROTATION_OVERLAP_MS),
+    }, isoNow(nowMs));
+    return this.withSecret(this.deps.endpoints.findLive(endpoint.id)!, secret);
+  }
+}
