@@ -1,3 +1,4 @@
+import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
 import { createServer } from './index.js';
 
@@ -5,9 +6,9 @@ import { createServer } from './index.js';
 async function main(): Promise<void> {
   let server;
   try {
-    server = createServer();
+    server = createServer({ env: { ...process.env, ...flagsToEnv(process.argv.slice(2)) } });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof FlagError) {
       process.stderr.write(`fundkit-server: ${error.message}\n`);
       process.exit(2);
     }
