@@ -19,6 +19,12 @@ describe('rate limits', () => {
     expect((await t.request('GET', '/v1/platform/applications', { key: OPERATOR_KEY })).status).toBe(200);
   });
 
+  it('public operations are limited per client address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await t.request('POST', '/v1/auth/sign-in', { body: { email: 'a@example.org', password: 'x' } })).status);
+    expect(statuses).toEqual([401, 401, 429]);
+  });
+
   it('the bucket refills', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest })).status).toBe(200);

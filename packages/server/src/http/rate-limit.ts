@@ -30,17 +30,18 @@ export class RateLimiter {
   }
 }
 
-function bucketKey(context: AuthContext | undefined): string | null {
+/** One bucket per credential; public operations (sign-in, sign-up) per client address, against guessing. */
+function bucketKey(context: AuthContext | undefined, req: Request): string | null {
   if (!context) return null;
   if ('keyId' in context) return `key:${context.keyId}`;
   if (context.kind === 'account') return `session:${context.sessionId}`;
   if (context.kind === 'operator') return 'operator';
-  return null;
+  return `ip:${req.ip ?? 'unknown'}`;
 }
 
 export function rateLimit(limiter: RateLimiter) {
-  return (_req: Request, res: Response, next: NextFunction): void => {
-    const key = bucketKey(locals(res).auth);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const key = bucketKey(locals(res).auth, req);
     const wait = key ? limiter.take(key) : 0;
     if (wait > 0) throw new ApiError('RATE_LIMITED', `too many requests with this credential; retry after ${wait} s`, { retryAfterSeconds: wait });
     next();
