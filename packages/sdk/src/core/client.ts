@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.js';
+import { MAX_BACKOFF_MS } from '../internal/backoff.js';
 import { mergeHeaders } from '../internal/headers.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { errorFromResponse } from './error-envelope.js';
@@ -26,6 +27,11 @@ export interface SendResult<T> {
 
 export type Send<T> = (init: SendInit) => Promise<SendResult<T>>;
 
+/** Every attempt at its full time plus the longest backoff between them (8 s each). */
+function defaultDeadline(timeoutMs: number, maxRetries: number): number {
+  return timeoutMs * (maxRetries + 1) + MAX_BACKOFF_MS * maxRetries;
+}
+
 /** Resource-agnostic machinery shared by every resource: transport, errors, pagination. */
 export class ApiClient {
   readonly raw: RawClient;
@@ -51,7 +57,7 @@ export class ApiClient {
       fetch: this.config.fetch,
       maxRetries,
       timeoutMs,
-      totalTimeoutMs: options?.totalTimeoutMs ?? this.config.totalTimeoutMs ?? timeoutMs * (maxRetries + 1),
+      totalTimeoutMs: options?.totalTimeoutMs ?? this.config.totalTimeoutMs ?? defaultDeadline(timeoutMs, maxRetries),
       signal: options?.signal,
       logger: this.config.logger,
     });

@@ -27,7 +27,9 @@ export interface ClientOptions {
   timeoutMs?: number | undefined;
   /**
    * Time limit of a whole call, attempts and backoff waits included, in milliseconds.
-   * Default `timeoutMs × (maxRetries + 1)`. No retry starts that would end past it.
+   * Default `timeoutMs × (maxRetries + 1) + 8 s × maxRetries` (every attempt plus the longest
+   * backoff). No retry starts whose wait would end past it; a server asking to wait longer
+   * (Retry-After) gets the error thrown at once, with `retryAfterSeconds`.
    */
   totalTimeoutMs?: number | undefined;
   /** A `fetch` implementation; defaults to `globalThis.fetch`. */

@@ -1,7 +1,7 @@
 /** Longest wait the SDK accepts from a server hint; longer hints are cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const INITIAL_DELAY_MS = 500;
-const MAX_BACKOFF_MS = 8_000;
+export const MAX_BACKOFF_MS = 8_000;
 
 /**
  * Reads `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3). Returns milliseconds,
