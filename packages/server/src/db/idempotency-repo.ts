@@ -27,7 +27,7 @@ export class IdempotencyRepo {
     })();
   }
 
-  complete(scope: string, key: string, status: number, body: string): void {
+  complete(scope: string, key: string, status: number, body: string | null): void {
     this.db.prepare("UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ? WHERE scope = ? AND key = ?")
       .run(status, body, scope, key);
   }

@@ -39,7 +39,8 @@ function requestHash(op: Operation, req: Request): string {
 export function idempotency(op: Operation, repo: IdempotencyRepo) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const key = req.get('idempotency-key');
-    if (!key) return next();
+    // only operations that declare the header take part (a stray header on a GET is ignored)
+    if (!key || !op.idempotencyKey) return next();
     const scope = scopeOf(locals(res).auth);
     const hash = requestHash(op, req);
     const now = Date.now();
@@ -58,21 +59,31 @@ function answerExisting(res: Response, existing: NonNullable<ReturnType<Idempote
     throw new ApiError('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'a request with this Idempotency-Key is still running; retry shortly', { param: 'Idempotency-Key' });
   }
   res.setHeader('Idempotent-Replayed', 'true');
-  res.status(existing.response_status ?? 200).type('application/json').send(existing.response_body ?? 'null');
+  if (existing.response_body === null) return void res.status(existing.response_status ?? 204).end();
+  res.status(existing.response_status ?? 200).type('application/json').send(existing.response_body);
 }
 
 function recordResponse(res: Response, repo: IdempotencyRepo, scope: string, key: string): void {
   let settled = false;
+  const settle = (body: string | null) => {
+    if (settled) return;
+    settled = true;
+    if (res.statusCode >= 500) repo.release(scope, key);
+    else repo.complete(scope, key, res.statusCode, body);
+  };
+  // stored as the JSON is sent, so a concurrent retry replays it at once
   const originalJson = res.json.bind(res);
   res.json = (body: unknown) => {
-    if (!settled) {
-      settled = true;
-      if (res.statusCode >= 500) repo.release(scope, key);
-      else repo.complete(scope, key, res.statusCode, JSON.stringify(body));
-    }
+    settle(JSON.stringify(body));
     return originalJson(body);
   };
+  // bodiless answers (204) never pass through res.json
+  res.on('finish', () => settle(null));
   res.on('close', () => {
-    if (!settled) repo.release(scope, key);
+    // the client left before any answer: free the key rather than hold it for 24 h
+    if (!settled && !res.writableFinished) {
+      settled = true;
+      repo.release(scope, key);
+    }
   });
 }
