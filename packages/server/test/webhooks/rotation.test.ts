@@ -1,0 +1,65 @@
+import { createHmac } from 'node:crypto';
+import { verifyWebhook, WebhookVerificationError } from '@fundkit/webhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const key = KEYS.alphaSecretTest;
+const DAY = 24 * 3_600_000;
+// the server's clock: real time plus an offset the test moves forward
+let offset = 0;
+const clock = () => Date.now() + offset;
+let t: TestServer;
+let r: Receiver;
+
+beforeAll(async () => {
+  t = await startTestServer({ webhooks: { clock } });
+  r = await startReceiver();
+});
+afterAll(async () => {
+  await r.close();
+  await t.close();
+});
+
+const v1Of = (secret: string, timestamp: string, body: string) => createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+
+async function sendTest(endpointId: string, count: number) {
+  expect((await t.request('POST', `/v1/webhooks/${endpointId}/test`, { key })).status).toBe(201);
+  return (await r.waitFor(count))[count - 1]!;
+}
+
+describe('secret rotation', () => {
+  it('signs with both secrets during the overlap and only the new one after it', async () => {
+    const created = await t.request('POST', '/v1/webhooks', { key, body: { url: r.url, events: ['payment.pending'] } });
+    const oldSecret: string = created.body.secret;
+    const rotated = await t.request('POST', `/v1/webhooks/${created.body.id}/rotate-secret`, { key });
+    const newSecret: string = rotated.body.secret;
+
+    const during = await sendTest(created.body.id, 1);
+    const headers = during.headers as Record<string, string>;
+    const timestamp = headers['service-webhook-timestamp']!;
+    // Service-Signature-V2 carries one v1 per valid secret, newest first
+    expect(headers['service-signature-v2']).toBe(`t=${timestamp},v1=${v1Of(newSecret, timestamp, during.body)},v1=${v1Of(oldSecret, timestamp, during.body)}`);
+    // Service-Signature (one sha256=, the spec's pattern) is by the newest secret
+    expect(headers['service-signature']).toBe(`sha256=${createHmac('sha256', newSecret).update(during.body).digest('hex')}`);
+    await expect(verifyWebhook(during.body, headers, [newSecret, oldSecret])).resolves.toMatchObject({ type: 'webhook.test' });
+    await expect(verifyWebhook(during.body, headers, newSecret)).resolves.toMatchObject({ type: 'webhook.test' });
+    await expect(verifyWebhook(during.body, headers, [oldSecret, newSecret])).resolves.toMatchObject({ type: 'webhook.test' });
+    // a receiver holding only the old secret fails on Service-Signature (one sha256=, by the newest
+    // secret): the @fundkit/webhooks README tells receivers to configure both during the overlap
+    const oldOnly = await verifyWebhook(during.body, headers, oldSecret).catch((error: unknown) => error);
+    expect((oldOnly as WebhookVerificationError).reason).toBe('signature_mismatch');
+
+    offset = DAY + 60_000;
+    const after = await sendTest(created.body.id, 2);
+    const afterHeaders = after.headers as Record<string, string>;
+    const now = new Date(clock());
+    expect(afterHeaders['service-signature-v2']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    await expect(verifyWebhook(after.body, afterHeaders, newSecret, { now })).resolves.toMatchObject({ type: 'webhook.test' });
+    const old = await verifyWebhook(after.body, afterHeaders, oldSecret, { now }).catch((error: unknown) => error);
+    expect(old).toBeInstanceOf(WebhookVerificationError);
+    expect((old as WebhookVerificationError).reason).toBe('signature_mismatch');
+    const endpoint = await t.request('GET', `/v1/webhooks/${created.body.id}`, { key });
+    expect(endpoint.body.secret_rotation_expires_at).toBeNull();
+  });
+});
