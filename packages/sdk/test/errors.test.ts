@@ -11,7 +11,7 @@ const server = useMsw();
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
   server.use(http.all(`${BASE}/*`, () => (typeof body === 'string'
     ? new HttpResponse(body, { status, headers: { 'content-type': 'text/html', ...headers } })
-    : HttpResponse.json(body, { status, headers: { 'x-request-id': 'req_header', ...headers } }))));
+    : HttpResponse.json(body as Record<string, unknown>, { status, headers: { 'x-request-id': 'req_header', ...headers } }))));
 }
 
 async function caught(promise: PromiseLike<unknown>): Promise<FundkitError> {
