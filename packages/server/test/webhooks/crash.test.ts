@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { verifyWebhook } from '@fundkit/webhooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually, startReceiver, type Receiver } from './receiver.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const key = KEYS.alphaSecretTest;
+const cleanup: (() => Promise<unknown> | void)[] = [];
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+});
+
+function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'crash-server.ts')], {
+    cwd: join(here, '../..'), env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  cleanup.push(() => void child.kill('SIGKILL'));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n')) resolve({ child, url: (JSON.parse(line!) as { url: string }).url });
+    });
+    child.on('exit', (code) => reject(new Error(`server process exited early (${code})`)));
+  });
+}
+
+async function call(url: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(url + path, {
+    method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+  });
+  return res.json() as Promise<any>;
+}
+
+describe('a server killed mid-delivery', () => {
+  it('loses nothing: the restarted server re-claims the expired lease and delivers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fundkit-crash-'));
+    const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex') };
+    // the first request is never answered: the server dies holding it
+    const receiver: Receiver = await startReceiver((n) => (n === 0 ? 'hang' : { status: 200, body: 'ok' }));
+    cleanup.push(() => receiver.close());
+
+    const { child, url } = await startChild(env);
+    const endpoint = await call(url, 'POST', '/v1/webhooks', { url: receiver.url, events: ['payment.pending'] });
+    const delivery = await call(url, 'POST', `/v1/webhooks/${endpoint.id}/test`);
+    await receiver.waitFor(1);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+
+    const restarted: TestServer = await startTestServer({ env, webhooks: { leaseMs: 1_500 } });
+    cleanup.push(() => restarted.close());
+    const [first, second] = await receiver.waitFor(2, 10_000);
+    expect(second!.headers['service-webhook-id']).toBe(first!.headers['service-webhook-id']);
+    expect(second!.headers['service-webhook-attempt']).toBe('2');
+    await expect(verifyWebhook(second!.body, second!.headers as Record<string, string>, endpoint.secret)).resolves.toMatchObject({ type: 'webhook.test' });
+    const done = await eventually(async () => {
+      const page = await restarted.request('GET', `/v1/webhooks/${endpoint.id}/deliveries`, { key });
+      const found = page.body.data.find((d: { id: string }) => d.id === delivery.id);
+      return found?.status === 'SUCCEEDED' ? found : undefined;
+    });
+    // attempt 1 died with the process (no answer was ever recorded); attempt 2 is the redelivery
+    expect(done.attempts.map((a: { number: number; status_code: number }) => [a.number, a.status_code])).toEqual([[2, 200]]);
+  });
+});
