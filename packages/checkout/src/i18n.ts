@@ -47,6 +47,7 @@ const en = {
   cancelled_body: 'Ask the merchant for a new payment link.',
   error_title: 'Something went wrong',
   retry: 'Try again',
+  handoff_used: 'This link has expired or was already used. Go back to the first device and continue on another device again.',
   testmode: 'Test mode',
 };
 
@@ -100,6 +101,7 @@ const es: Messages = {
   cancelled_body: 'Pide al comercio un nuevo enlace de pago.',
   error_title: 'Algo salió mal',
   retry: 'Reintentar',
+  handoff_used: 'Este enlace caducó o ya se usó. Vuelve al primer dispositivo y pide un código nuevo.',
   testmode: 'Modo de prueba',
 };
 

@@ -31,6 +31,7 @@ export const CSS = `
 :host{all:initial !important;display:block !important;width:100% !important;max-width:100% !important;min-width:0 !important;box-sizing:border-box !important;visibility:visible !important;opacity:1 !important}
 .fk{all:initial;display:block;box-sizing:border-box;font-family:var(--fk-font);font-size:15px;line-height:1.45;color:var(--fk-fg);background:var(--fk-bg);border:1px solid var(--fk-line);border-radius:var(--fk-radius);padding:20px;max-width:480px;margin:0 auto;text-align:left;-webkit-font-smoothing:antialiased}
 .fk *,.fk *::before,.fk *::after{box-sizing:border-box;font:inherit;color:inherit;margin:0;padding:0}
+.fk strong,.fk b{font-weight:650}
 .fk h2{font-size:17px;font-weight:650;margin:0 0 4px}
 .fk p{margin:0}
 .fk section{margin-top:18px}

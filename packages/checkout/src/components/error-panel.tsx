@@ -5,9 +5,9 @@ export function ErrorPanel({ error, onRetry, t }: { error: CheckoutError; onRetr
   return (
     <section class="err" role="alert" data-testid="error">
       <p><strong>{t('error_title')}</strong></p>
-      <p class="muted">{error.message}</p>
+      <p class="muted">{error.code === 'invalid_token' ? t('handoff_used') : error.message}</p>
       {error.requestId && <p class="muted">{error.requestId}</p>}
-      <button type="button" class="btn" onClick={onRetry}>{t('retry')}</button>
+      {error.retryable && <button type="button" class="btn" onClick={onRetry}>{t('retry')}</button>}
     </section>
   );
 }
