@@ -1,4 +1,5 @@
-import createClient, { type Client } from 'openapi-fetch';
+import * as openapiFetch from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.js';
 import { MAX_BACKOFF_MS } from '../internal/backoff.js';
 import { mergeHeaders } from '../internal/headers.js';
@@ -8,6 +9,12 @@ import type { ResolvedConfig } from './config.js';
 import type { RequestOptions } from './options.js';
 import { PagePromise, type ListEnvelope } from './pagination.js';
 import { createRetryingFetch } from './retry.js';
+
+/**
+ * openapi-fetch's CJS build sets `exports.default` without `__esModule`, so from our CJS bundle
+ * the default import is the whole exports object; unwrap it once here.
+ */
+const createClient = ((openapiFetch.default as unknown as { default?: unknown }).default ?? openapiFetch.default) as typeof openapiFetch.default;
 
 /** The openapi-fetch client over the whole contract. */
 export type RawClient = Client<paths, 'application/json'>;
