@@ -20,6 +20,7 @@ import { fundingIntentRoutes } from './resources/funding-intents/routes.js';
 import { requestLogRoutes } from './resources/request-logs/routes.js';
 import { eventRoutes, webhookRoutes } from './resources/webhooks/index.js';
 import type { Services } from './services.js';
+import { pipelineRoutes } from './pipeline/routes.js';
 import { pathAliases, type Operation, type Spec } from './spec/operations.js';
 import type { SpecValidator } from './spec/validator.js';
 
@@ -47,6 +48,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...requestLogRoutes(services.requestLogs),
     ...checkoutRoutes(services.checkout),
     ...webhookRoutes(services.webhooks.endpoints, services.webhooks.deliveries), ...eventRoutes(services.webhooks.events),
+    ...pipelineRoutes(services.pipeline),
   ];
 }
 
@@ -110,6 +112,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestId);
   app.use(accessLog(ctx.logger));
   app.use(requestLog(ctx.services.requestLogs, ctx.logger));
+  // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
+  if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
   mountRoutes(app, ctx);
   app.use(hostedCheckoutRouter(ctx.services.checkout));
   app.use(notFoundHandler);

@@ -15,6 +15,7 @@ import { createServices, type Services } from './services.js';
 import { loadSpec } from './spec/operations.js';
 import { SpecValidator } from './spec/validator.js';
 import { startMaintenance } from './workers/maintenance.js';
+import { pipelineSettings } from './pipeline/index.js';
 import type { WebhookOptions } from './resources/webhooks/index.js';
 import { startWebhookDelivery, type WebhookWorker } from './workers/webhook-delivery.js';
 
@@ -64,7 +65,8 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
   const masterKey = resolveMasterKey(config, logger);
   const db = openDatabase(config.dbPath);
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
-  const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks });
+  const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
+    pipeline: pipelineSettings(options.env ?? process.env) });
   services.idempotency.releaseAllInProgress();
   bootstrap(db, services, config, options, logger);
   const context: AppContext = {
@@ -88,6 +90,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           stopMaintenance = startMaintenance(services, logger);
           webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
+          services.pipeline.pipeline.start();
           resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
         });
       });
@@ -96,6 +99,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
       stopMaintenance?.();
       // attempts in flight give their claims back before the database closes
       await webhookWorker?.stop();
+      await services.pipeline.pipeline.stop();
       if (server) {
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));

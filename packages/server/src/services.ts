@@ -18,6 +18,8 @@ import { RequestLogsService } from './resources/request-logs/service.js';
 import { createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
 import { createWebhookServices, type WebhookOptions, type WebhookServices } from './resources/webhooks/index.js';
 import { deriveKey } from './lib/crypto.js';
+import { createPipelineServices, intentExtras, type PipelineServices } from './pipeline/services.js';
+import type { PipelineSettings } from './pipeline/index.js';
 
 /**
  * The service registry handed to route factories and workers. Later issues add their services
@@ -33,6 +35,8 @@ export interface Services {
   checkout: CheckoutService;
   webhooks: WebhookServices;
   idempotency: IdempotencyRepo;
+  /** payments, settlements, ledger, refunds, test helpers and the pipeline behind them */
+  pipeline: PipelineServices;
 }
 
 export interface ServiceDeps {
@@ -44,11 +48,14 @@ export interface ServiceDeps {
   provisionDepositAccount?: DepositAccountProvisioner;
   /** webhook delivery tunables (clock, timeout, pool size) */
   webhooks?: Partial<WebhookOptions>;
+  /** worker intervals of the payment pipeline */
+  pipeline?: Partial<PipelineSettings>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const { config, db, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(db), config.stellar);
+  const pipeline = createPipelineServices(deps);
   const services: Services = {
     accounts: new AccountsService(new AccountsRepo(db), logger, deps.publicBaseUrl),
     applications: new ApplicationsService(new ApplicationsRepo(db), config.logoDir, deps.publicBaseUrl),
@@ -57,7 +64,7 @@ export function createServices(deps: ServiceDeps): Services {
     fundingIntents: new FundingIntentsService({
       db,
       repo: new FundingIntentsRepo(db),
-      provision: deps.provisionDepositAccount ?? randomKeypairProvisioner,
+      provision: deps.provisionDepositAccount ?? pipeline.provisioner ?? randomKeypairProvisioner,
       secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
       publicBaseUrl: deps.publicBaseUrl,
       assets,
@@ -66,6 +73,8 @@ export function createServices(deps: ServiceDeps): Services {
     idempotency: new IdempotencyRepo(db),
     checkout: createCheckoutService(deps, () => services.fundingIntents),
     webhooks: createWebhookServices(deps, deps.webhooks),
+    pipeline: pipeline.services(() => services.fundingIntents),
   };
+  services.fundingIntents.decorate = intentExtras(services.pipeline);
   return services;
 }

@@ -1,6 +1,103 @@
+/**
+ * A small worker loop (after graphile-worker / pg-boss): claim a job, run it, complete it or fail
+ * it with one backoff function; idle waits `intervalMs` unless `nudge()` wakes it; `stop()` lets
+ * the job in hand finish. Jobs are rows in their resource's own table, claimed by state.
+ */
 import type { Logger } from 'pino';
 
+export interface JobSpec<J> {
+  name: string;
+  claim(): J | undefined;
+  run(job: J): Promise<void>;
+  /** the job threw (network down, not visible yet): retry at `retryAt` */
+  fail(job: J, error: unknown, retryAt: string): void;
+  attempts(job: J): number;
+}
+
+export interface Worker {
+  readonly name: string;
+  nudge(): void;
+  stop(): Promise<void>;
+  /** resolves when nothing is claimable (tests) */
+  drain(): Promise<void>;
+}
+
+/** The one backoff: 1 s, 2 s, 4 s … capped at 5 minutes (scaled down in tests). */
+export function backoffMs(attempts: number, baseMs = 1000): number {
+  return Math.min(baseMs * 2 ** Math.min(attempts, 16), 300_000);
+}
+
 export interface LoopOptions {
+  intervalMs: number;
+  backoffBaseMs?: number;
+  logger: Logger;
+}
+
+export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
+  let running = true;
+  let wake: (() => void) | null = null;
+  let woken = false;
+  const idleWaiters: (() => void)[] = [];
+
+  const sleep = () => new Promise<void>((resolve) => {
+    if (woken) { woken = false; return resolve(); }
+    const timer = setTimeout(() => { wake = null; resolve(); }, options.intervalMs);
+    timer.unref();
+    wake = () => { clearTimeout(timer); wake = null; resolve(); };
+  });
+
+  async function step(): Promise<boolean> {
+    let job: J | undefined;
+    try {
+      job = spec.claim();
+    } catch (error) {
+      options.logger.error({ err: error, worker: spec.name }, 'claim failed');
+      return false;
+    }
+    if (job === undefined) return false;
+    try {
+      await spec.run(job);
+    } catch (error) {
+      const retryAt = new Date(Date.now() + backoffMs(spec.attempts(job), options.backoffBaseMs)).toISOString();
+      options.logger.warn({ err: error, worker: spec.name }, 'job failed; retrying later');
+      try { spec.fail(job, error, retryAt); } catch (inner) { options.logger.error({ err: inner, worker: spec.name }, 'could not record the failure'); }
+    }
+    return true;
+  }
+
+  const done = (async () => {
+    while (running) {
+      const worked = await step();
+      if (!worked) {
+        idleWaiters.splice(0).forEach((resolve) => resolve());
+        if (running) await sleep();
+      }
+    }
+  })();
+
+  return {
+    name: spec.name,
+    nudge() {
+      if (wake) wake();
+      else woken = true;
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await done;
+    },
+    drain() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        this.nudge();
+      });
+    },
+  };
+}
+
+/* ---- the tick loop (webhook delivery at its last commit); kept until every caller uses startWorker ---- */
+
+export interface TickLoopOptions {
   name: string;
   logger: Logger;
   /** Longest sleep between passes; new work normally arrives through nudge(). */
@@ -21,7 +118,7 @@ export interface Loop {
  * time or the poll interval, whichever is sooner; nudge() cuts the sleep short. A failing pass
  * is logged and retried after the poll interval, so a locked or broken database cannot spin it.
  */
-export function startLoop(options: LoopOptions): Loop {
+export function startLoop(options: TickLoopOptions): Loop {
   let stopped = false;
   let nudged = false;
   let wake: (() => void) | null = null;

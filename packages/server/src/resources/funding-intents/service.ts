@@ -82,6 +82,9 @@ function checkDestination(address: string | null | undefined): string {
 }
 
 export class FundingIntentsService {
+  /** The payment pipeline fills payment, settlement, protocol and failure (set by createServices). */
+  decorate: ((intent: FundingIntentRecord) => Record<string, unknown>) | null = null;
+
   constructor(private readonly deps: FundingIntentsDeps) {}
 
   async create(caller: Caller, input: CreateIntentInput) {
@@ -172,6 +175,6 @@ export class FundingIntentsService {
   private present(intent: FundingIntentRecord) {
     const account = this.deps.repo.findDepositAccount(intent.deposit_account_id!);
     if (!account) throw new Error(`deposit account of ${intent.id} missing`);
-    return presentFundingIntent(intent, account, this.deps.publicBaseUrl());
+    return { ...presentFundingIntent(intent, account, this.deps.publicBaseUrl()), ...this.decorate?.(intent) };
   }
 }

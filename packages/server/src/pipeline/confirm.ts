@@ -1,0 +1,59 @@
+/**
+ * PAYMENT_DETECTED → PAYMENT_CONFIRMED: each applied payment is re-read from the network (asset,
+ * amount, destination) before it counts as confirmed; the intent is confirmed once every payment
+ * applied to it is.
+ */
+import type { Db } from '../db/connection.js';
+import { inTransaction } from '../db/transaction.js';
+import { isoNow } from '../lib/time.js';
+import type { PaymentRecord, PaymentsRepo } from '../resources/payments/repo.js';
+import type { StellarNetwork } from '../stellar/index.js';
+import type { PipelineIntentsRepo } from './intents-repo.js';
+import type { StateMachine } from './state-machine.js';
+import { verifyTransfer } from './verify.js';
+
+export interface ConfirmDeps {
+  db: Db;
+  network: StellarNetwork;
+  payments: PaymentsRepo;
+  intents: PipelineIntentsRepo;
+  machine: StateMachine;
+  onConfirmed: () => void;
+}
+
+export class PaymentConfirmer {
+  constructor(private readonly deps: ConfirmDeps) {}
+
+  claim(): PaymentRecord | undefined {
+    return this.deps.payments.nextToConfirm(isoNow());
+  }
+
+  async confirm(payment: PaymentRecord): Promise<void> {
+    const view = await this.deps.network.getTransaction(payment.transaction_hash);
+    // not visible yet (a lagging Horizon): the worker retries with backoff
+    if (!view) throw new Error(`transaction ${payment.transaction_hash} not found yet`);
+    const verdict = verifyTransfer(view, { destination: payment.destination_address, stellarAsset: payment.stellar_asset, amount: payment.amount }, this.deps.network.passphrase);
+    inTransaction(this.deps.db, () => (verdict.ok ? this.confirmed(payment) : this.rejected(payment, verdict.code, verdict.message)));
+    if (verdict.ok) this.deps.onConfirmed();
+  }
+
+  private confirmed(payment: PaymentRecord): void {
+    this.deps.payments.markConfirmed(payment.id, isoNow());
+    const intent = this.deps.machine.load(payment.funding_intent_id);
+    const waiting = this.deps.payments.byIntent(intent.id).some((p) => p.status === 'DETECTED');
+    if (intent.status === 'PAYMENT_DETECTED' && !waiting) this.deps.machine.transition(intent.id, 'PAYMENT_CONFIRMED', `payment ${payment.id} verified`);
+  }
+
+  /** The announced payment is not what the ledger says: it stops counting. */
+  private rejected(payment: PaymentRecord, code: string, message: string): void {
+    const at = isoNow();
+    this.deps.payments.markFailed(payment.id, code, message, at);
+    this.deps.intents.addReceived(payment.funding_intent_id, -payment.amount, at);
+    const intent = this.deps.machine.load(payment.funding_intent_id);
+    if (intent.status === 'PAYMENT_DETECTED') this.deps.machine.transition(intent.id, 'FAILED', `payment ${payment.id} failed verification: ${code}`);
+  }
+
+  retryLater(payment: PaymentRecord, at: string): void {
+    this.deps.payments.retryLater(payment.id, payment.attempts + 1, at);
+  }
+}

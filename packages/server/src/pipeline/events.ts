@@ -1,0 +1,74 @@
+/**
+ * Event payloads exactly as the spec's PaymentEventData / PayoutEventData / RefundEventData:
+ * numbers where INTERFACE.md says number, the exact decimal strings beside them.
+ */
+import type { Db } from '../db/connection.js';
+import { insertEvent } from '../db/outbox.js';
+import { fromStroops, toNumber } from '../lib/money.js';
+import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { PaymentsRepo } from '../resources/payments/repo.js';
+import type { RefundRecord } from '../resources/refunds/repo.js';
+import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
+
+export class EventWriter {
+  constructor(
+    private readonly db: Db,
+    private readonly payments: PaymentsRepo,
+    private readonly settlements: SettlementsRepo,
+  ) {}
+
+  /** The latest relevant Stellar transaction: the settlement transfer, else the latest applied payment. */
+  private latestHash(intent: FundingIntentRecord, settlement: SettlementRecord | undefined): string | null {
+    if (settlement?.transfer_transaction_hash) return settlement.transfer_transaction_hash;
+    const applied = this.payments.byIntent(intent.id).filter((p) => p.status === 'CONFIRMED' || p.status === 'DETECTED');
+    return applied.at(-1)?.transaction_hash ?? null;
+  }
+
+  paymentData(intent: FundingIntentRecord) {
+    const settlement = this.settlements.byIntent(intent.id);
+    const settled = settlement && settlement.status !== 'FAILED' ? settlement.destination_amount : 0n;
+    return {
+      payment_id: intent.id,
+      funding_intent_id: intent.id,
+      status: intent.status,
+      reference: intent.reference,
+      amount: toNumber(intent.requirement_amount),
+      amount_decimal: fromStroops(intent.requirement_amount),
+      currency: intent.requirement_asset,
+      settlement_amount: toNumber(settled),
+      settlement_amount_decimal: fromStroops(settled),
+      settlement_asset: intent.destination_asset,
+      stellar_txn_hash: this.latestHash(intent, settlement),
+      metadata: JSON.parse(intent.metadata) as Record<string, unknown>,
+    };
+  }
+
+  intentEvent(type: string, intent: FundingIntentRecord): void {
+    insertEvent(this.db, { type, applicationId: intent.application_id, environment: intent.environment, data: this.paymentData(intent) });
+  }
+
+  payout(type: 'payout.initiated' | 'payout.completed' | 'payout.failed', s: SettlementRecord, metadata: string): void {
+    insertEvent(this.db, {
+      type, applicationId: s.application_id, environment: s.environment,
+      data: {
+        settlement_id: s.id, funding_intent_id: s.funding_intent_id, amount: toNumber(s.destination_amount),
+        amount_decimal: fromStroops(s.destination_amount), asset: s.destination_asset, destination_address: s.destination_address,
+        stellar_txn_hash: s.transfer_transaction_hash, status: s.status,
+        failure: s.failure_code ? { code: s.failure_code, message: s.failure_message ?? '' } : null,
+        metadata: JSON.parse(metadata) as Record<string, unknown>,
+      },
+    });
+  }
+
+  refund(type: 'refund.created' | 'refund.completed' | 'refund.failed', r: RefundRecord): void {
+    insertEvent(this.db, {
+      type, applicationId: r.application_id, environment: r.environment,
+      data: {
+        refund_id: r.id, funding_intent_id: r.funding_intent_id, payment_id: r.payment_id, amount: toNumber(r.amount),
+        amount_decimal: fromStroops(r.amount), asset: r.asset_code, reason: r.reason, status: r.status,
+        destination_address: r.destination_address, stellar_txn_hash: r.transaction_hash,
+        failure: r.failure_code ? { code: r.failure_code, message: r.failure_message ?? '' } : null,
+      },
+    });
+  }
+}

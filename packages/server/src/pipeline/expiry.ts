@@ -1,0 +1,36 @@
+/** AWAITING_PAYMENT / PARTIALLY_FUNDED past expires_at → EXPIRED (payment.failed + invoice.overdue). */
+import type { Db } from '../db/connection.js';
+import { inTransaction } from '../db/transaction.js';
+import { isoNow } from '../lib/time.js';
+import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { PipelineIntentsRepo } from './intents-repo.js';
+import type { StateMachine } from './state-machine.js';
+
+export class Expirer {
+  constructor(private readonly db: Db, private readonly intents: PipelineIntentsRepo, private readonly machine: StateMachine) {}
+
+  claim(): FundingIntentRecord | undefined {
+    return this.intents.nextExpired(isoNow());
+  }
+
+  /** Re-reads inside the transaction: a payment that landed first wins. */
+  expire(id: string): boolean {
+    return inTransaction(this.db, () => {
+      const intent = this.machine.load(id);
+      if (intent.status !== 'AWAITING_PAYMENT' && intent.status !== 'PARTIALLY_FUNDED') return false;
+      if (intent.expires_at > isoNow()) return false;
+      this.machine.transition(id, 'EXPIRED', 'expired before the requirement was met');
+      return true;
+    });
+  }
+
+  /** Test helper: expire now. */
+  expireNow(id: string): boolean {
+    return inTransaction(this.db, () => {
+      const intent = this.machine.load(id);
+      if (intent.status !== 'AWAITING_PAYMENT' && intent.status !== 'PARTIALLY_FUNDED') return false;
+      this.intents.setExpiresAt(id, isoNow());
+      return this.expire(id);
+    });
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Assembles the payment pipeline: the Stellar network, the observer, the state machine, the
+ * settlement, refund and expiry steps, and their worker loops.
+ */
+import type { Router } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { deriveKey } from '../lib/crypto.js';
+import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../resources/funding-intents/deposit-accounts.js';
+import { FundingIntentsRepo } from '../resources/funding-intents/repo.js';
+import { LedgerRepo } from '../resources/ledger/repo.js';
+import { PaymentsRepo } from '../resources/payments/repo.js';
+import { RefundsRepo } from '../resources/refunds/repo.js';
+import { SettlementsRepo } from '../resources/settlements/repo.js';
+import { startWorker, type JobSpec, type Worker } from '../workers/loop.js';
+import { expiryJob } from '../workers/expiry.js';
+import { observerBackfillJob } from '../workers/observer-backfill.js';
+import { paymentConfirmationJob } from '../workers/payment-confirmation.js';
+import { refundPayoutJob } from '../workers/refund-payout.js';
+import { settlementJob } from '../workers/settlement.js';
+import { PaymentConfirmer } from './confirm.js';
+import { DepositKeys } from './deposit-keys.js';
+import { EventWriter } from './events.js';
+import { Expirer } from './expiry.js';
+import { PipelineIntentsRepo } from './intents-repo.js';
+import { Observer } from './observer.js';
+import { networkProvisioner } from './provision.js';
+import { RefundPayer } from './refund-payout.js';
+import { SandboxTools } from './sandbox-tools.js';
+import { Settler } from './settlement.js';
+import { StateMachine } from './state-machine.js';
+import { setupSandbox, type StellarSetup } from './stellar.js';
+import { TreasurySigner } from './tx.js';
+import { WatchRepo } from './watch-repo.js';
+
+export interface PipelineSettings {
+  /** idle poll of each worker loop */
+  workerIntervalMs: number;
+  /** how often every watched account is paged from its cursor */
+  backfillIntervalMs: number;
+  /** base of the one backoff function */
+  backoffBaseMs: number;
+}
+
+export function pipelineSettings(env: Record<string, string | undefined>): PipelineSettings {
+  const num = (name: string, fallback: number) => (env[name] && Number(env[name]) > 0 ? Number(env[name]) : fallback);
+  return {
+    workerIntervalMs: num('FUNDKIT_WORKER_INTERVAL_MS', 1000),
+    backfillIntervalMs: num('FUNDKIT_BACKFILL_INTERVAL_MS', 5000),
+    backoffBaseMs: num('FUNDKIT_WORKER_BACKOFF_MS', 1000),
+  };
+}
+
+export interface PipelineDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  masterKey: Buffer;
+  publicBaseUrl: () => string;
+  settings: PipelineSettings;
+}
+
+export interface Pipeline {
+  repos: { payments: PaymentsRepo; settlements: SettlementsRepo; ledger: LedgerRepo; refunds: RefundsRepo; watch: WatchRepo; intents: PipelineIntentsRepo; fundingIntents: FundingIntentsRepo };
+  stellar: StellarSetup | null;
+  horizonRouter: Router | null;
+  provisioner: DepositAccountProvisioner;
+  machine: StateMachine;
+  events: EventWriter;
+  observer: Observer | null;
+  tools: SandboxTools | null;
+  depositKeys: DepositKeys;
+  expirer: Expirer;
+  nudge: { confirm(): void; settle(): void; refund(): void };
+  /** starts the worker loops (listen); returns nothing, stop() ends them */
+  start(): void;
+  stop(): Promise<void>;
+  /** waits until every worker found nothing to do (tests) */
+  drain(): Promise<void>;
+}
+
+function createRepos(db: Db) {
+  return {
+    payments: new PaymentsRepo(db), settlements: new SettlementsRepo(db), ledger: new LedgerRepo(db), refunds: new RefundsRepo(db),
+    watch: new WatchRepo(db), intents: new PipelineIntentsRepo(db), fundingIntents: new FundingIntentsRepo(db),
+  };
+}
+
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const { db, logger } = deps;
+  const repos = createRepos(db);
+  const secretsKey = deriveKey(deps.masterKey, 'deposit-account-secrets');
+  const events = new EventWriter(db, repos.payments, repos.settlements);
+  const machine = new StateMachine(repos.fundingIntents, events);
+  const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey);
+  const expirer = new Expirer(db, repos.intents, machine);
+  // no Horizon adapter yet: testnet/pubnet intents get plain keypairs and are not observed
+  const stellar = deps.config.stellar === 'sandbox'
+    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`) : null;
+  const workers: Worker[] = [];
+  const nudgeOf = (name: string) => () => workers.find((w) => w.name === name)?.nudge();
+  const nudge = { confirm: nudgeOf('payment-confirmation'), settle: nudgeOf('settlement'), refund: nudgeOf('refund-payout') };
+  const jobs: JobSpec<any>[] = [expiryJob(expirer)];
+  let observer: Observer | null = null;
+  let tools: SandboxTools | null = null;
+  let provisioner: DepositAccountProvisioner = randomKeypairProvisioner;
+
+  if (stellar) {
+    const networkName = stellar.network.kind;
+    const signer = new TreasurySigner(stellar.network, stellar.treasury);
+    observer = new Observer({ db, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
+    tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never, signer) : null;
+    const confirmer = new PaymentConfirmer({ db, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
+    const settler = new Settler({
+      db, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
+      machine, events, signer, depositKeys, ...(tools ? { prepareDestination: tools.prepareDestination.bind(tools) } : {}),
+    });
+    const payer = new RefundPayer({ db, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
+    const watcher = observer;
+    provisioner = networkProvisioner({
+      network: stellar.network, networkName, signer, watch: repos.watch, onProvisioned: (address) => watcher.watch(address),
+      serves: (environment) => environment === 'test', fallback: randomKeypairProvisioner,
+    });
+    jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements), refundPayoutJob(payer),
+      observerBackfillJob(observer, deps.settings.backfillIntervalMs));
+  }
+
+  return {
+    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, provisioner, machine, events, observer, tools, depositKeys, expirer, nudge,
+    start() {
+      if (workers.length > 0) return;
+      for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));
+    },
+    async stop() {
+      observer?.stop();
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+    },
+    async drain() {
+      await Promise.all(workers.map((w) => w.drain()));
+    },
+  };
+}

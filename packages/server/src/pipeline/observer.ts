@@ -1,0 +1,119 @@
+/**
+ * The observer: follows every watched deposit account (a push watcher per account plus a
+ * backfill that pages from the persisted cursor), records each incoming payment once
+ * (payments.operation_id is UNIQUE) and applies it to its intent. The cursor moves in the same
+ * transaction that processed the record, so a crash can only replay, never skip.
+ */
+import type { Logger } from 'pino';
+import type { Db } from '../db/connection.js';
+import { inTransaction } from '../db/transaction.js';
+import { newId } from '../lib/ids.js';
+import { isoNow } from '../lib/time.js';
+import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { PaymentRecord, PaymentsRepo } from '../resources/payments/repo.js';
+import type { AssetRef, HorizonPaymentRecord, StellarNetwork } from '../stellar/index.js';
+import { classify } from './classify.js';
+import type { PipelineIntentsRepo } from './intents-repo.js';
+import { incoming, type IncomingPayment } from './records.js';
+import type { StateMachine } from './state-machine.js';
+import type { WatchRepo } from './watch-repo.js';
+
+export interface ObserverDeps {
+  db: Db;
+  network: StellarNetwork;
+  networkName: string;
+  payments: PaymentsRepo;
+  intents: PipelineIntentsRepo;
+  watch: WatchRepo;
+  machine: StateMachine;
+  logger: Logger;
+  /** a payment was applied: wake the confirmation worker */
+  onApplied: () => void;
+}
+
+const PAGE = 200;
+
+export class Observer {
+  private readonly watchers = new Map<string, () => void>();
+
+  constructor(private readonly deps: ObserverDeps) {}
+
+  /** The asset an intent accepts; conversions (STELLAR_PATH_PAYMENT) arrive converted to it. */
+  private expectedAsset(intent: FundingIntentRecord): AssetRef {
+    return this.deps.network.assets[intent.requirement_asset as 'USDC' | 'EURC' | 'XLM'];
+  }
+
+  watch(address: string): void {
+    if (this.watchers.has(address)) return;
+    const cursor = this.deps.watch.find(address)?.cursor ?? '';
+    this.watchers.set(address, this.deps.network.watchPayments(address, cursor, (record) => this.handle(address, record)));
+  }
+
+  unwatch(address: string): void {
+    this.watchers.get(address)?.();
+    this.watchers.delete(address);
+  }
+
+  stop(): void {
+    for (const address of [...this.watchers.keys()]) this.unwatch(address);
+  }
+
+  /** One record, in its own transaction; false when its intent is not recorded yet (retry later). */
+  handle(address: string, record: HorizonPaymentRecord): boolean {
+    try {
+      return inTransaction(this.deps.db, () => this.process(address, record));
+    } catch (error) {
+      this.deps.logger.error({ err: error, address, operation: record.id }, 'observer could not process a record');
+      return false;
+    }
+  }
+
+  private process(address: string, record: HorizonPaymentRecord): boolean {
+    const intent = this.deps.intents.byDepositAddress(address);
+    if (!intent) return false;
+    const money = incoming(record, address);
+    if (money) this.record(intent, record, money);
+    this.deps.watch.advance(address, record.paging_token);
+    return true;
+  }
+
+  private record(intent: FundingIntentRecord, record: HorizonPaymentRecord, money: IncomingPayment): void {
+    const verdict = classify(intent, money.asset, money.amount, this.expectedAsset(intent));
+    const now = isoNow();
+    const payment: PaymentRecord = {
+      id: newId('payment'), funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment,
+      stellar_network: this.deps.networkName, asset_code: money.asset.code, stellar_asset: money.stellarAsset, amount: money.amount,
+      applied_amount: verdict.apply ? verdict.applied : 0n, payer_address: money.from, destination_address: money.to,
+      transaction_hash: record.transaction_hash, operation_id: record.id, paging_token: record.paging_token, operation_type: record.type,
+      ledger: record.transaction?.ledger ?? 0, memo_type: money.memoType, memo_value: money.memo,
+      status: verdict.apply ? 'DETECTED' : 'UNAPPLIED', failure_code: verdict.apply ? null : verdict.code,
+      failure_message: verdict.apply ? null : verdict.message, attempts: 0, next_attempt_at: now, detected_at: now, confirmed_at: null,
+      created_at: now, updated_at: now,
+    };
+    if (!this.deps.payments.insert(payment) || !verdict.apply) return;
+    this.deps.intents.addReceived(intent.id, money.amount, now);
+    const met = intent.received_amount + money.amount >= intent.requirement_amount;
+    this.deps.machine.transition(intent.id, met ? 'PAYMENT_DETECTED' : 'PARTIALLY_FUNDED', `payment ${payment.id} received`);
+    this.deps.onApplied();
+  }
+
+  /** Pages every watched account from its persisted cursor (restart, a silent stream, a missed push). */
+  async backfill(): Promise<void> {
+    for (const row of this.deps.watch.active(this.deps.networkName)) {
+      this.watch(row.address);
+      await this.backfillAccount(row.address, row.cursor);
+    }
+  }
+
+  private async backfillAccount(address: string, from: string): Promise<void> {
+    let cursor = from;
+    for (;;) {
+      const page = await this.deps.network.listPayments(address, { ...(cursor ? { cursor } : {}), limit: PAGE, order: 'asc' });
+      for (const record of page.records) {
+        if (!this.handle(address, record)) return;
+        cursor = record.paging_token;
+      }
+      if (page.records.length < PAGE) return;
+    }
+  }
+}

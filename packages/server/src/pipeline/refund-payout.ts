@@ -1,0 +1,95 @@
+/**
+ * Refund payouts: PENDING → PROCESSING → COMPLETED (a real payment from the deposit account, or
+ * from the treasury for MANUAL refunds of settled money) or FAILED. The intent follows only when
+ * its whole received value is being returned (REFUND_PENDING → REFUNDED).
+ */
+import { Memo, Operation } from '@stellar/stellar-sdk';
+import type { Db } from '../db/connection.js';
+import { inTransaction } from '../db/transaction.js';
+import { fromStroops } from '../lib/money.js';
+import { isoNow } from '../lib/time.js';
+import type { LedgerRepo } from '../resources/ledger/repo.js';
+import type { PaymentsRepo } from '../resources/payments/repo.js';
+import type { RefundRecord, RefundsRepo } from '../resources/refunds/repo.js';
+import { parseAssetKey, toSdkAsset } from '../stellar/index.js';
+import type { DepositKeys } from './deposit-keys.js';
+import type { EventWriter } from './events.js';
+import { postJournal } from './ledger-journal.js';
+import { coversIntent } from './refundable.js';
+import type { StateMachine } from './state-machine.js';
+import type { BuildSpec, TreasurySigner, TxOutcome } from './tx.js';
+
+export interface RefundPayoutDeps {
+  db: Db;
+  refunds: RefundsRepo;
+  payments: PaymentsRepo;
+  ledger: LedgerRepo;
+  machine: StateMachine;
+  events: EventWriter;
+  signer: TreasurySigner;
+  depositKeys: DepositKeys;
+}
+
+export function refundMemo(type: string | null, value: string | null): Memo | undefined {
+  if (!type || value === null) return undefined;
+  if (type === 'text') return Memo.text(value);
+  if (type === 'id') return Memo.id(value);
+  if (type === 'hash') return Memo.hash(value.toLowerCase());
+  return undefined;
+}
+
+export class RefundPayer {
+  constructor(private readonly deps: RefundPayoutDeps) {}
+
+  claim(): RefundRecord | undefined {
+    return this.deps.refunds.nextToRun(isoNow());
+  }
+
+  private spec(r: RefundRecord): BuildSpec {
+    const asset = toSdkAsset(parseAssetKey(r.stellar_asset));
+    const payment = { destination: r.destination_address, asset, amount: fromStroops(r.amount) };
+    const memo = refundMemo(r.memo_type, r.memo_value);
+    if (r.source === 'BALANCE') return { operations: [Operation.payment(payment)], ...(memo ? { memo } : {}) };
+    const deposit = this.deps.depositKeys.forIntent(r.funding_intent_id);
+    return { operations: [Operation.payment({ ...payment, source: deposit.address })], signers: [deposit.keypair], ...(memo ? { memo } : {}) };
+  }
+
+  async pay(r: RefundRecord): Promise<void> {
+    if (r.status === 'PENDING') this.deps.refunds.update(r.id, { status: 'PROCESSING', updated_at: isoNow() });
+    const out = await this.deps.signer.run(r.envelope_xdr, () => this.spec(r),
+      (envelope) => this.deps.refunds.update(r.id, { envelope_xdr: envelope, updated_at: isoNow() }));
+    inTransaction(this.deps.db, () => (out.successful ? this.completed(r, out) : this.failed(r, out)));
+  }
+
+  private completed(r: RefundRecord, out: TxOutcome): void {
+    const at = isoNow();
+    this.deps.refunds.update(r.id, { status: 'COMPLETED', transaction_hash: out.hash, completed_at: at, updated_at: at });
+    this.deps.events.refund('refund.completed', this.deps.refunds.findById(r.id)!);
+    const intent = this.deps.machine.load(r.funding_intent_id);
+    if (intent.status !== 'REFUND_PENDING') return;
+    const refunds = this.deps.refunds.byIntent(intent.id);
+    if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (x) => x.status === 'COMPLETED')) {
+      this.deps.machine.transition(intent.id, 'REFUNDED', `refund ${r.id} completed`);
+    }
+  }
+
+  private failed(r: RefundRecord, out: TxOutcome): void {
+    const at = isoNow();
+    const code = out.code?.split(': ').at(-1) ?? 'REFUND_FAILED';
+    this.deps.refunds.update(r.id, { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'})`, updated_at: at });
+    this.deps.events.refund('refund.failed', this.deps.refunds.findById(r.id)!);
+    // a MANUAL refund debited the balance when it was recorded; give it back
+    if (r.source === 'BALANCE') {
+      postJournal(this.deps.ledger, {
+        applicationId: r.application_id, environment: r.environment, type: 'ADJUSTMENT', asset: r.asset_code, amount: r.amount,
+        credit: 'APPLICATION_BALANCE', debit: 'REFUND_CLEARING', fundingIntentId: r.funding_intent_id, refundId: r.id, description: `refund ${r.id} failed; balance restored`,
+      });
+    }
+    const intent = this.deps.machine.load(r.funding_intent_id);
+    if (intent.status === 'REFUND_PENDING') this.deps.machine.transition(intent.id, 'FAILED', `refund ${r.id} failed: ${code}`);
+  }
+
+  retryLater(r: RefundRecord, at: string): void {
+    this.deps.refunds.update(r.id, { attempts: r.attempts + 1, next_attempt_at: at });
+  }
+}

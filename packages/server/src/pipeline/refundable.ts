@@ -1,0 +1,43 @@
+/**
+ * DESIGN §4 refund rules, as pure functions. Refundable = what the payment left in the deposit
+ * account and was not settled to the application, minus refunds completed or in progress.
+ */
+import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { FundingIntentStatus } from '../resources/funding-intents/transitions.js';
+import type { PaymentRecord } from '../resources/payments/repo.js';
+import type { RefundRecord } from '../resources/refunds/repo.js';
+
+/** Intents whose applied money will never be settled: all of it stays in the deposit account. */
+const UNSETTLED: FundingIntentStatus[] = ['EXPIRED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'];
+const SETTLED: FundingIntentStatus[] = ['SETTLED', 'CREDITED'];
+
+const live = (r: RefundRecord) => r.status !== 'FAILED';
+const sum = (rs: RefundRecord[]) => rs.reduce((total, r) => total + r.amount, 0n);
+
+function base(intent: FundingIntentRecord, payment: PaymentRecord): bigint {
+  if (payment.status === 'UNAPPLIED') return payment.amount;
+  if (payment.status !== 'CONFIRMED') return 0n;
+  return UNSETTLED.includes(intent.status) ? payment.amount : payment.amount - payment.applied_amount;
+}
+
+/** What can still be paid back from the deposit account. */
+export function refundableAmount(intent: FundingIntentRecord, payment: PaymentRecord, refunds: RefundRecord[]): bigint {
+  const left = base(intent, payment) - sum(refunds.filter((r) => live(r) && r.source === 'DEPOSIT'));
+  return left > 0n ? left : 0n;
+}
+
+/** The settled part not yet refunded from the ledger balance (reason MANUAL only). */
+export function settledRemaining(intent: FundingIntentRecord, payment: PaymentRecord, refunds: RefundRecord[]): bigint {
+  if (payment.status !== 'CONFIRMED' || !SETTLED.includes(intent.status)) return 0n;
+  const left = payment.applied_amount - sum(refunds.filter((r) => live(r) && r.source === 'BALANCE'));
+  return left > 0n ? left : 0n;
+}
+
+export const inProgress = (refunds: RefundRecord[]) => refunds.some((r) => r.status === 'PENDING' || r.status === 'PROCESSING');
+
+/** True when the refunds (in progress or done, per `count`) return the intent's whole received value. */
+export function coversIntent(intent: FundingIntentRecord, payments: PaymentRecord[], refunds: RefundRecord[], count: (r: RefundRecord) => boolean): boolean {
+  const applied = new Set(payments.filter((p) => p.status === 'CONFIRMED').map((p) => p.id));
+  const returned = sum(refunds.filter((r) => count(r) && r.source === 'DEPOSIT' && applied.has(r.payment_id)));
+  return intent.received_amount > 0n && returned >= intent.received_amount;
+}

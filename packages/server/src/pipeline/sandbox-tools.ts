@@ -1,0 +1,64 @@
+/**
+ * Sandbox-only conveniences: the faucet-funded payer of the test helpers, and destinations made
+ * to exist (the embedded ledger has no outside world, so a merchant's settlement address is
+ * materialised with a trustline the first time money is sent to it).
+ */
+import { Keypair, Operation, TransactionBuilder, BASE_FEE, Account, Memo } from '@stellar/stellar-sdk';
+import { fromStroops } from '../lib/money.js';
+import { parseAssetKey, SANDBOX_ASSETS, toSdkAsset, type AssetRef, type SandboxLedger, type SandboxNetwork } from '../stellar/index.js';
+import { ensureAccount, ensureTrustline } from '../stellar/sandbox/faucet.js';
+import type { TreasurySigner } from './tx.js';
+
+export class SandboxTools {
+  /** the lookalike issuer of `FAKE` payments (an asset with the right code and the wrong issuer) */
+  private readonly fakeIssuer = Keypair.random();
+
+  constructor(private readonly ledger: SandboxLedger, private readonly network: SandboxNetwork, private readonly signer: TreasurySigner) {}
+
+  prepareDestination(address: string, stellarAsset: string): void {
+    this.ledger.store.db.transaction(() => {
+      ensureAccount(this.ledger.store, this.ledger.closeLedger(), address, 10_000_000n);
+      if (stellarAsset !== 'native') ensureTrustline(this.ledger.store, this.ledger.closeLedger(), address, stellarAsset);
+    })();
+  }
+
+  /** What a test payment of `code` sends to an intent requiring `required`. */
+  assetFor(code: string, required: string): AssetRef {
+    if (code === 'FAKE') return { code: required === 'XLM' ? 'USDC' : required, issuer: this.fakeIssuer.publicKey() };
+    return SANDBOX_ASSETS[code as 'USDC' | 'EURC' | 'XLM'];
+  }
+
+  /** Deposit accounts trust only their asset; a wrong-asset test payment needs a (sponsored) line too. */
+  async ensureDepositTrust(deposit: Keypair, asset: AssetRef): Promise<void> {
+    if (asset.issuer === null || this.ledger.store.getTrustline(deposit.publicKey(), `${asset.code}:${asset.issuer}`)) return;
+    if (!this.ledger.store.getAccount(asset.issuer)) this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, 100_000_000n);
+    const treasury = this.signer.treasury.publicKey();
+    const out = await this.signer.run(null, () => ({
+      operations: [
+        Operation.beginSponsoringFutureReserves({ source: treasury, sponsoredId: deposit.publicKey() }),
+        Operation.changeTrust({ asset: toSdkAsset(asset), source: deposit.publicKey() }),
+        Operation.endSponsoringFutureReserves({ source: deposit.publicKey() }),
+      ],
+      signers: [deposit],
+    }), () => undefined);
+    if (!out.successful) throw new Error(`could not add the ${asset.code} trustline: ${out.code}`);
+  }
+
+  /** A fresh payer funded by the faucet signs and submits a real payment. */
+  async pay(destination: string, asset: AssetRef, amount: bigint, memo?: string) {
+    const payer = Keypair.random();
+    this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, 100_000_000n);
+    if (asset.issuer !== null) this.ledger.fund(payer.publicKey(), asset, amount);
+    else this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, amount);
+    const view = await this.network.loadAccount(payer.publicKey());
+    const builder = new TransactionBuilder(new Account(payer.publicKey(), view!.sequence.toString()), { fee: BASE_FEE, networkPassphrase: this.network.passphrase })
+      .addOperation(Operation.payment({ destination, asset: toSdkAsset(asset), amount: fromStroops(amount) }));
+    if (memo) builder.addMemo(Memo.text(memo));
+    const tx = builder.setTimeout(60).build();
+    tx.sign(payer);
+    const result = await this.network.submitTransaction(tx.toXDR());
+    return { payer: payer.publicKey(), result };
+  }
+}
+
+export { parseAssetKey };

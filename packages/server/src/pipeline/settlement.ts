@@ -1,0 +1,158 @@
+/**
+ * PAYMENT_CONFIRMED → SETTLING → SETTLED → CREDITED. The settlement pays the destination from
+ * the deposit account with a real transaction (PENDING → SUBMITTED → CONFIRMED/FAILED), is
+ * reconciled against the ledger credit by re-reading the transfer, and credits the application
+ * exactly once (UNIQUE credit per intent).
+ */
+import { Operation } from '@stellar/stellar-sdk';
+import type { Db } from '../db/connection.js';
+import { inTransaction } from '../db/transaction.js';
+import { newId } from '../lib/ids.js';
+import { fromStroops, MAX_STROOPS } from '../lib/money.js';
+import { isoNow } from '../lib/time.js';
+import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { LedgerRepo } from '../resources/ledger/repo.js';
+import type { PaymentsRepo } from '../resources/payments/repo.js';
+import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
+import { parseAssetKey, toSdkAsset, type StellarNetwork } from '../stellar/index.js';
+import type { DepositKeys } from './deposit-keys.js';
+import type { EventWriter } from './events.js';
+import type { PipelineIntentsRepo } from './intents-repo.js';
+import { postJournal } from './ledger-journal.js';
+import { protocolSettlementId, SANDBOX_REGISTRY_CONTRACT } from './protocol.js';
+import type { StateMachine } from './state-machine.js';
+import type { TreasurySigner, TxOutcome } from './tx.js';
+import { verifyTransfer } from './verify.js';
+
+/**
+ * The hook for route executions (quotes and conversion are a later issue): an intent whose route
+ * is STELLAR_PATH_PAYMENT passes through ROUTING; its settlement is recorded as `path_payment`.
+ * The conversion itself arrives already done (the payer's path payment credits what was received).
+ */
+export type RouteOf = (intent: FundingIntentRecord) => 'DIRECT_STELLAR' | 'STELLAR_PATH_PAYMENT';
+
+export interface SettlementDeps {
+  db: Db;
+  network: StellarNetwork;
+  networkName: string;
+  payments: PaymentsRepo;
+  settlements: SettlementsRepo;
+  ledger: LedgerRepo;
+  intents: PipelineIntentsRepo;
+  machine: StateMachine;
+  events: EventWriter;
+  signer: TreasurySigner;
+  depositKeys: DepositKeys;
+  /** sandbox: make sure the destination exists and trusts the asset (the sandbox has no outside world) */
+  prepareDestination?: (address: string, stellarAsset: string) => void;
+  routeOf?: RouteOf;
+}
+
+export class Settler {
+  constructor(private readonly deps: SettlementDeps) {}
+
+  /** Opens the settlement of a confirmed intent (one per intent) and moves it to SETTLING. */
+  open(intent: FundingIntentRecord): SettlementRecord {
+    return inTransaction(this.deps.db, () => {
+      const payment = this.deps.payments.byIntent(intent.id).filter((p) => p.status === 'CONFIRMED').at(-1);
+      if (!payment) throw new Error(`confirmed intent ${intent.id} has no confirmed payment`);
+      const now = isoNow();
+      const id = newId('settlement');
+      const converted = this.deps.routeOf?.(intent) === 'STELLAR_PATH_PAYMENT';
+      if (converted) this.deps.machine.transition(intent.id, 'ROUTING', 'converting by path payment');
+      const settlement: SettlementRecord = {
+        id, funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment, payment_id: payment.id,
+        stellar_network: this.deps.networkName, route: converted ? 'path_payment' : 'direct', source_asset: intent.requirement_asset, source_amount: intent.requirement_amount,
+        destination_asset: intent.destination_asset, destination_address: intent.destination_address, destination_amount: intent.requirement_amount,
+        transaction_hash: payment.transaction_hash, envelope_xdr: null, transfer_transaction_hash: null,
+        protocol_settlement_id: protocolSettlementId(id), protocol_contract_id: SANDBOX_REGISTRY_CONTRACT,
+        protocol_create_transaction_hash: payment.transaction_hash, protocol_confirm_transaction_hash: null,
+        status: 'PENDING', reconciliation_status: 'UNRECONCILED', fail_on_submit: this.deps.settlements.takeFailureFlag(intent.id) ? 1 : 0,
+        failure_code: null, failure_message: null, attempts: 0, next_attempt_at: now, submitted_at: null, confirmed_at: null, created_at: now, updated_at: now,
+      };
+      this.deps.settlements.insert(settlement);
+      this.deps.machine.transition(intent.id, 'SETTLING', `settlement ${id} opened`);
+      return settlement;
+    });
+  }
+
+  async run(s: SettlementRecord): Promise<void> {
+    if (s.status === 'PENDING') this.markSubmitted(s);
+    const asset = parseAssetKey(stellarAssetOf(this.deps.network, s.destination_asset));
+    this.deps.prepareDestination?.(s.destination_address, stellarAssetOf(this.deps.network, s.destination_asset));
+    const deposit = this.deps.depositKeys.forIntent(s.funding_intent_id);
+    // the fail_settlement helper: ask for more than the account holds, a real op_underfunded
+    const amount = s.fail_on_submit ? MAX_STROOPS : s.destination_amount;
+    const out = await this.deps.signer.run(s.envelope_xdr, () => ({
+      operations: [Operation.payment({ source: deposit.address, destination: s.destination_address, asset: toSdkAsset(asset), amount: fromStroops(amount) })],
+      signers: [deposit.keypair],
+    }), (envelope) => this.deps.settlements.update(s.id, { envelope_xdr: envelope, updated_at: isoNow() }));
+    if (out.successful) return this.confirmed(s, out);
+    this.failed(s, out);
+  }
+
+  private markSubmitted(s: SettlementRecord): void {
+    inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      this.deps.settlements.update(s.id, { status: 'SUBMITTED', submitted_at: at, updated_at: at });
+      this.deps.events.payout('payout.initiated', this.deps.settlements.findById(s.id)!, this.metadata(s));
+    });
+  }
+
+  private metadata(s: SettlementRecord): string {
+    return this.deps.machine.load(s.funding_intent_id).metadata;
+  }
+
+  private async confirmed(s: SettlementRecord, out: TxOutcome): Promise<void> {
+    const view = await this.deps.network.getTransaction(out.hash);
+    const expected = { destination: s.destination_address, stellarAsset: stellarAssetOf(this.deps.network, s.destination_asset), amount: s.destination_amount };
+    const verdict = verifyTransfer(view, expected, this.deps.network.passphrase);
+    inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      this.deps.settlements.update(s.id, {
+        status: 'CONFIRMED', transfer_transaction_hash: out.hash, protocol_confirm_transaction_hash: out.hash, confirmed_at: at, updated_at: at,
+      });
+      const settled = this.deps.settlements.findById(s.id)!;
+      this.deps.events.payout('payout.completed', settled, this.metadata(s));
+      this.deps.machine.transition(s.funding_intent_id, 'SETTLED', `settlement ${s.id} confirmed`);
+      this.credit(settled);
+      // RECONCILED only when the transfer re-read from the ledger matches the credit just written
+      const credit = this.deps.ledger.creditFor(s.funding_intent_id);
+      const matches = verdict.ok && credit?.amount === s.destination_amount;
+      this.deps.settlements.update(s.id, { reconciliation_status: matches ? 'RECONCILED' : 'MISMATCHED' });
+      this.deps.machine.transition(s.funding_intent_id, 'CREDITED', `ledger credited for settlement ${s.id}`);
+    });
+  }
+
+  private credit(s: SettlementRecord): void {
+    if (this.deps.ledger.hasIntentCredit(s.funding_intent_id)) return;
+    postJournal(this.deps.ledger, {
+      applicationId: s.application_id, environment: s.environment, type: 'INTENT_CREDIT', asset: s.destination_asset, amount: s.destination_amount,
+      credit: 'APPLICATION_BALANCE', debit: 'SETTLEMENT_CLEARING', fundingIntentId: s.funding_intent_id, settlementId: s.id,
+      description: `funding intent ${s.funding_intent_id} settled`,
+    });
+  }
+
+  private failed(s: SettlementRecord, out: TxOutcome): void {
+    inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      const code = out.code?.split(': ').at(-1) ?? 'SETTLEMENT_FAILED';
+      this.deps.settlements.update(s.id, {
+        status: 'FAILED', transfer_transaction_hash: out.applied ? out.hash : null, failure_code: code,
+        failure_message: `the settlement transfer failed (${out.code ?? 'rejected'}); the received funds are refundable (SETTLEMENT_FAILED)`, updated_at: at,
+      });
+      this.deps.events.payout('payout.failed', this.deps.settlements.findById(s.id)!, this.metadata(s));
+      this.deps.machine.transition(s.funding_intent_id, 'FAILED', `settlement ${s.id} failed: ${code}`);
+    });
+  }
+
+  retryLater(s: SettlementRecord, at: string): void {
+    this.deps.settlements.update(s.id, { attempts: s.attempts + 1, next_attempt_at: at });
+  }
+}
+
+/** "USDC" → "USDC:G…" / "native", as the network knows it. */
+export function stellarAssetOf(network: StellarNetwork, code: string): string {
+  const asset = network.assets[code as 'USDC' | 'EURC' | 'XLM'];
+  return asset.issuer === null ? 'native' : `${asset.code}:${asset.issuer}`;
+}

@@ -1,0 +1,33 @@
+/**
+ * Moves intents along THE transition table (resources/funding-intents/transitions.ts): the status,
+ * its append-only history row and its event (DESIGN §8) are written together; callers run it
+ * inside the transaction that made the change, so a state change and its event commit as one.
+ */
+import { isoNow } from '../lib/time.js';
+import type { FundingIntentRecord, FundingIntentsRepo } from '../resources/funding-intents/repo.js';
+import { assertTransition, eventFor, type FundingIntentStatus } from '../resources/funding-intents/transitions.js';
+import type { EventWriter } from './events.js';
+
+export class StateMachine {
+  constructor(private readonly intents: FundingIntentsRepo, private readonly events: EventWriter) {}
+
+  load(id: string): FundingIntentRecord {
+    const intent = this.intents.findById(id);
+    if (!intent) throw new Error(`funding intent ${id} vanished`);
+    return intent;
+  }
+
+  transition(id: string, to: FundingIntentStatus, reason: string): FundingIntentRecord {
+    const intent = this.load(id);
+    assertTransition(intent.status, to);
+    const at = isoNow();
+    this.intents.setStatus(id, to, at);
+    this.intents.insertHistory(id, intent.status, to, reason, at);
+    const updated = this.load(id);
+    const type = eventFor(to);
+    if (type) this.events.intentEvent(type, updated);
+    // only open intents expire, so an expiry always leaves the requirement unmet
+    if (to === 'EXPIRED') this.events.intentEvent('invoice.overdue', updated);
+    return updated;
+  }
+}

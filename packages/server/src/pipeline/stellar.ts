@@ -1,0 +1,52 @@
+/**
+ * Wires a StellarNetwork into the server: the embedded sandbox by default (its ledger lives in
+ * the server's own database, its Horizon router is mounted at /sandbox/horizon), and the
+ * platform's treasury key, persisted encrypted under the master key.
+ */
+import { Keypair } from '@stellar/stellar-sdk';
+import type { Router } from 'express';
+import type { Db } from '../db/connection.js';
+import { decryptSecret, encryptSecret } from '../lib/crypto.js';
+import { isoNow } from '../lib/time.js';
+import { toStroops } from '../lib/money.js';
+import {
+  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, SandboxNetwork, type StellarNetwork,
+} from '../stellar/index.js';
+
+export interface StellarSetup {
+  network: StellarNetwork;
+  /** present in sandbox mode only: the faucet and test helpers need it */
+  ledger: SandboxLedger | null;
+  treasury: Keypair;
+  horizonRouter: Router | null;
+}
+
+/** Float the sandbox treasury holds so MANUAL refunds from the ledger balance can be paid out. */
+const SANDBOX_FLOAT = toStroops('1000000');
+
+function loadTreasury(db: Db, key: Buffer, network: string): Keypair | null {
+  const row = db.prepare('SELECT secret_encrypted FROM stellar_keys WHERE role = ? AND network = ?').get('treasury', network) as { secret_encrypted: string } | undefined;
+  return row ? Keypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
+}
+
+function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): void {
+  db.prepare('INSERT INTO stellar_keys (role, network, public_key, secret_encrypted, created_at) VALUES (?, ?, ?, ?, ?)')
+    .run('treasury', network, keypair.publicKey(), encryptSecret(key, keypair.secret()), isoNow());
+}
+
+/** Sandbox: genesis (idempotent) with a treasury whose secret we keep encrypted. */
+export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string): StellarSetup {
+  const ledger = new SandboxLedger(db);
+  let treasury = loadTreasury(db, secretsKey, 'sandbox');
+  if (!treasury) {
+    treasury = Keypair.random();
+    saveTreasury(db, secretsKey, 'sandbox', treasury);
+  }
+  const keys = bootstrapSandbox(ledger, { treasurySecret: treasury.secret() });
+  if (keys.treasury.publicKey !== treasury.publicKey()) throw new Error('sandbox treasury differs from the stored treasury key');
+  for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
+    const line = ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
+    if (line && line.balance === 0n) ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
+  }
+  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
+}

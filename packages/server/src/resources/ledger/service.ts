@@ -1,0 +1,37 @@
+import { toList, type PageRequest } from '../../http/pagination.js';
+import { fromStroops } from '../../lib/money.js';
+import type { Caller } from '../funding-intents/service.js';
+import type { LedgerEntryRecord, LedgerRepo } from './repo.js';
+
+const ASSETS = ['USDC', 'EURC', 'XLM'];
+
+function presentEntry(e: LedgerEntryRecord) {
+  return {
+    id: e.id, object: 'ledger_entry' as const, application_id: e.application_id, journal_id: e.journal_id, account: e.account,
+    direction: e.direction, type: e.type, asset: e.asset, amount: fromStroops(e.amount), funding_intent_id: e.funding_intent_id,
+    settlement_id: e.settlement_id, refund_id: e.refund_id, description: e.description, created_at: e.created_at,
+  };
+}
+
+export class LedgerService {
+  constructor(private readonly repo: LedgerRepo) {}
+
+  /** available = the sum of the application's entries, always (no stored balance to drift). */
+  available(caller: Caller, asset: string): bigint {
+    return this.repo.balances(caller.applicationId, caller.environment).get(asset) ?? 0n;
+  }
+
+  balances(caller: Caller) {
+    const available = this.repo.balances(caller.applicationId, caller.environment);
+    const pending = this.repo.pending(caller.applicationId, caller.environment);
+    const assets = [...new Set([...ASSETS, ...available.keys(), ...pending.keys()])];
+    const data = assets.map((asset) => ({
+      object: 'ledger_balance' as const, asset, available: fromStroops(available.get(asset) ?? 0n), pending: fromStroops(pending.get(asset) ?? 0n),
+    }));
+    return { object: 'list' as const, data, next_cursor: null };
+  }
+
+  entries(caller: Caller, filters: { asset?: string; fundingIntentId?: string }, page: PageRequest) {
+    return toList(this.repo.list(caller.applicationId, caller.environment, filters, page), page, presentEntry);
+  }
+}

@@ -1,0 +1,25 @@
+import { pageRequest } from '../../http/pagination.js';
+import type { RouteDef } from '../../http/route.js';
+import { input } from '../../http/validate.js';
+import { callerOf } from '../../pipeline/caller.js';
+import type { PaymentsService } from './service.js';
+
+export function paymentRoutes(service: PaymentsService): RouteDef[] {
+  return [
+    {
+      operationId: 'listPayments',
+      handler: (_req, res) => {
+        const { query } = input(res);
+        res.json(service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, status: query.status }, pageRequest(query)));
+      },
+    },
+    { operationId: 'retrievePayment', handler: (_req, res) => void res.json(service.get(callerOf(res), String(input(res).path.id))) },
+    {
+      operationId: 'listFundingIntentPayments',
+      handler: (_req, res) => {
+        const { path, query } = input(res);
+        res.json(service.listForIntent(callerOf(res), String(path.id), pageRequest(query)));
+      },
+    },
+  ];
+}

@@ -1,0 +1,32 @@
+import { pageRequest } from '../../http/pagination.js';
+import { body, type RouteDef } from '../../http/route.js';
+import { input } from '../../http/validate.js';
+import { callerOf } from '../../pipeline/caller.js';
+import type { CreateRefundInput, RefundsService } from './service.js';
+
+export function refundRoutes(service: RefundsService): RouteDef[] {
+  return [
+    {
+      operationId: 'createRefund',
+      handler: (req, res) => {
+        const { path } = input(res);
+        res.status(201).json(service.create(callerOf(res), String(path.id), String(path.paymentId), body<CreateRefundInput>(req)));
+      },
+    },
+    {
+      operationId: 'listPaymentRefunds',
+      handler: (_req, res) => {
+        const { path, query } = input(res);
+        res.json(service.listForPayment(callerOf(res), String(path.id), String(path.paymentId), pageRequest(query)));
+      },
+    },
+    {
+      operationId: 'listRefunds',
+      handler: (_req, res) => {
+        const { query } = input(res);
+        res.json(service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, paymentId: query.payment_id, status: query.status }, pageRequest(query)));
+      },
+    },
+    { operationId: 'retrieveRefund', handler: (_req, res) => void res.json(service.get(callerOf(res), String(input(res).path.id))) },
+  ];
+}

@@ -1,0 +1,128 @@
+import type { Db } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import { ApiError, notFound } from '../../http/api-error.js';
+import { toList, type PageRequest } from '../../http/pagination.js';
+import { newId } from '../../lib/ids.js';
+import { fromStroops } from '../../lib/money.js';
+import { isoNow } from '../../lib/time.js';
+import type { EventWriter } from '../../pipeline/events.js';
+import { postJournal } from '../../pipeline/ledger-journal.js';
+import { coversIntent, inProgress, refundableAmount, settledRemaining } from '../../pipeline/refundable.js';
+import type { StateMachine } from '../../pipeline/state-machine.js';
+import type { FundingIntentRecord } from '../funding-intents/repo.js';
+import type { Caller } from '../funding-intents/service.js';
+import type { IntentAccess } from '../../pipeline/services.js';
+import type { LedgerRepo } from '../ledger/repo.js';
+import type { PaymentRecord, PaymentsRepo } from '../payments/repo.js';
+import { presentRefund } from './present.js';
+import type { RefundFilters, RefundRecord, RefundsRepo } from './repo.js';
+import { checkDestination, checkMemo, type MemoInput } from './rules.js';
+
+export interface CreateRefundInput {
+  reason: string;
+  destination_address?: string;
+  destination_memo?: MemoInput;
+}
+
+export interface RefundsDeps {
+  db: Db;
+  repo: RefundsRepo;
+  payments: PaymentsRepo;
+  ledger: LedgerRepo;
+  fundingIntents: IntentAccess;
+  machine: StateMachine;
+  events: EventWriter;
+  /** wake the payout worker */
+  nudge: () => void;
+}
+
+type Plan = { source: 'DEPOSIT' | 'BALANCE'; amount: bigint };
+
+export class RefundsService {
+  constructor(private readonly deps: RefundsDeps) {}
+
+  private payment(caller: Caller, intentId: string, paymentId: string): { intent: FundingIntentRecord; payment: PaymentRecord } {
+    const intent = this.deps.fundingIntents.load(caller, intentId);
+    const payment = this.deps.payments.findById(paymentId);
+    if (!payment || payment.funding_intent_id !== intent.id) throw notFound('payment');
+    return { intent, payment };
+  }
+
+  create(caller: Caller, intentId: string, paymentId: string, input: CreateRefundInput) {
+    const { payment } = this.payment(caller, intentId, paymentId);
+    const destination = checkDestination(input.destination_address ?? payment.payer_address);
+    checkMemo(input.destination_memo);
+    const refund = inTransaction(this.deps.db, () => {
+      // re-read inside the transaction: two requests can never both pass the checks
+      const intent = this.deps.machine.load(intentId);
+      const fresh = this.deps.payments.findById(paymentId)!;
+      const plan = this.plan(caller, intent, fresh, input.reason);
+      return this.record(intent, fresh, plan, input, destination);
+    });
+    this.deps.nudge();
+    return presentRefund(refund);
+  }
+
+  /** DESIGN §4, in order: in progress 409; from the deposit account; MANUAL from the balance; 422 when all returned. */
+  private plan(caller: Caller, intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Plan {
+    const refunds = this.deps.repo.byPayment(payment.id);
+    if (inProgress(refunds)) throw new ApiError('CONFLICT', 'a refund of this payment is in progress; wait for it to complete or fail');
+    const refundable = refundableAmount(intent, payment, refunds);
+    if (refundable > 0n) return { source: 'DEPOSIT', amount: refundable };
+    const settled = settledRemaining(intent, payment, refunds);
+    if (settled > 0n) {
+      if (reason !== 'MANUAL') throw new ApiError('CONFLICT', 'this payment was settled to the application; only a MANUAL refund (from the ledger balance) can return it');
+      const available = this.deps.ledger.balances(caller.applicationId, caller.environment).get(intent.destination_asset) ?? 0n;
+      if (available < settled) throw new ApiError('CONFLICT', `the ${intent.destination_asset} ledger balance (${fromStroops(available)}) is short of ${fromStroops(settled)}`);
+      return { source: 'BALANCE', amount: settled };
+    }
+    if (refunds.some((r) => r.status === 'COMPLETED')) throw new ApiError('INVALID_AMOUNT', 'this payment was already refunded in full', { status: 422 });
+    throw new ApiError('CONFLICT', `nothing of this ${payment.status} payment is refundable while the intent is ${intent.status}`);
+  }
+
+  private record(intent: FundingIntentRecord, payment: PaymentRecord, plan: Plan, input: CreateRefundInput, destination: string): RefundRecord {
+    const now = isoNow();
+    const refund: RefundRecord = {
+      id: newId('refund'), funding_intent_id: intent.id, payment_id: payment.id, application_id: intent.application_id, environment: intent.environment,
+      asset_code: payment.asset_code, stellar_asset: payment.stellar_asset, amount: plan.amount, source: plan.source, destination_network: 'stellar',
+      destination_address: destination, memo_type: input.destination_memo?.type ?? null, memo_value: input.destination_memo?.value ?? null,
+      reason: input.reason, status: 'PENDING', envelope_xdr: null, transaction_hash: null, failure_code: null, failure_message: null,
+      attempts: 0, next_attempt_at: now, created_at: now, completed_at: null, updated_at: now,
+    };
+    this.deps.repo.insert(refund);
+    this.deps.events.refund('refund.created', refund);
+    if (plan.source === 'BALANCE') {
+      postJournal(this.deps.ledger, {
+        applicationId: intent.application_id, environment: intent.environment, type: 'REFUND', asset: intent.destination_asset, amount: plan.amount,
+        credit: 'REFUND_CLEARING', debit: 'APPLICATION_BALANCE', fundingIntentId: intent.id, refundId: refund.id, description: `MANUAL refund ${refund.id}`,
+      });
+    }
+    this.followIntent(intent, refund);
+    return refund;
+  }
+
+  /** REFUND_PENDING only when the intent's WHOLE received value is being returned. */
+  private followIntent(intent: FundingIntentRecord, refund: RefundRecord): void {
+    if (intent.status !== 'FAILED' && intent.status !== 'EXPIRED') return;
+    const refunds = this.deps.repo.byIntent(intent.id);
+    if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
+      this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
+    }
+  }
+
+  get(caller: Caller, id: string) {
+    const refund = this.deps.repo.findById(id);
+    if (!refund || refund.application_id !== caller.applicationId) throw notFound('refund');
+    this.deps.fundingIntents.load(caller, refund.funding_intent_id);
+    return presentRefund(refund);
+  }
+
+  list(caller: Caller, filters: RefundFilters, page: PageRequest) {
+    return toList(this.deps.repo.list(caller.applicationId, caller.environment, filters, page), page, presentRefund);
+  }
+
+  listForPayment(caller: Caller, intentId: string, paymentId: string, page: PageRequest) {
+    this.payment(caller, intentId, paymentId);
+    return this.list(caller, { paymentId }, page);
+  }
+}

@@ -1,0 +1,18 @@
+import { pageRequest } from '../../http/pagination.js';
+import type { RouteDef } from '../../http/route.js';
+import { input } from '../../http/validate.js';
+import { callerOf } from '../../pipeline/caller.js';
+import type { SettlementsService } from './service.js';
+
+export function settlementRoutes(service: SettlementsService): RouteDef[] {
+  return [
+    {
+      operationId: 'listSettlements',
+      handler: (_req, res) => {
+        const { query } = input(res);
+        res.json(service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, status: query.status }, pageRequest(query)));
+      },
+    },
+    { operationId: 'retrieveSettlement', handler: (_req, res) => void res.json(service.get(callerOf(res), String(input(res).path.id))) },
+  ];
+}

@@ -1,0 +1,26 @@
+import { notFound } from '../../http/api-error.js';
+import { toList, type PageRequest } from '../../http/pagination.js';
+import type { Caller } from '../funding-intents/service.js';
+import type { IntentAccess } from '../../pipeline/services.js';
+import { presentSettlement } from './present.js';
+import type { SettlementsRepo } from './repo.js';
+
+export class SettlementsService {
+  constructor(private readonly repo: SettlementsRepo, private readonly fundingIntents: IntentAccess) {}
+
+  get(caller: Caller, id: string) {
+    const settlement = this.repo.findById(id);
+    if (!settlement || settlement.application_id !== caller.applicationId) throw notFound('settlement');
+    this.fundingIntents.load(caller, settlement.funding_intent_id);
+    return presentSettlement(settlement);
+  }
+
+  list(caller: Caller, filters: { fundingIntentId?: string; status?: string }, page: PageRequest) {
+    return toList(this.repo.list(caller.applicationId, caller.environment, filters, page), page, presentSettlement);
+  }
+
+  forIntent(intentId: string) {
+    const settlement = this.repo.byIntent(intentId);
+    return settlement ? presentSettlement(settlement) : null;
+  }
+}

@@ -1,0 +1,17 @@
+import { body, type RouteDef } from '../../http/route.js';
+import { input } from '../../http/validate.js';
+import { callerOf } from '../../pipeline/caller.js';
+import type { TestHelpersService, TestPaymentInput } from './service.js';
+
+export function testHelperRoutes(service: TestHelpersService): RouteDef[] {
+  return [
+    {
+      operationId: 'createTestPayment',
+      handler: async (req, res) => {
+        res.status(201).json(await service.pay(callerOf(res), String(input(res).path.id), body<TestPaymentInput>(req)));
+      },
+    },
+    { operationId: 'expireTestFundingIntent', handler: (_req, res) => void res.json(service.expire(callerOf(res), String(input(res).path.id))) },
+    { operationId: 'failTestSettlement', handler: (_req, res) => void res.json(service.failSettlement(callerOf(res), String(input(res).path.id))) },
+  ];
+}

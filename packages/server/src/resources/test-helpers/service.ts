@@ -1,0 +1,92 @@
+/**
+ * Sandbox test helpers (test keys only): a real payment from a faucet-funded payer (the observer
+ * applies it, exactly as for a wallet), expire now, and fail the next settlement.
+ */
+import { ApiError } from '../../http/api-error.js';
+import { AmountError, fromStroops, toStroops } from '../../lib/money.js';
+import { isoNow } from '../../lib/time.js';
+import type { DepositKeys } from '../../pipeline/deposit-keys.js';
+import type { Expirer } from '../../pipeline/expiry.js';
+import type { Observer } from '../../pipeline/observer.js';
+import type { SandboxTools } from '../../pipeline/sandbox-tools.js';
+import type { Caller } from '../funding-intents/service.js';
+import type { IntentAccess } from '../../pipeline/services.js';
+import type { SettlementsRepo } from '../settlements/repo.js';
+
+export interface TestPaymentInput {
+  amount: string;
+  asset: string;
+  memo?: string;
+}
+
+export interface TestHelpersDeps {
+  fundingIntents: IntentAccess;
+  tools: SandboxTools | null;
+  observer: Observer | null;
+  depositKeys: DepositKeys;
+  expirer: Expirer;
+  settlements: SettlementsRepo;
+}
+
+const ASSETS = ['USDC', 'EURC', 'XLM', 'FAKE'];
+
+function testOnly(caller: Caller): void {
+  if (caller.environment !== 'test') throw new ApiError('FORBIDDEN', 'test helpers take test keys only (sk_test_…); this is a live key');
+}
+
+function parseAmount(amount: string): bigint {
+  try {
+    return toStroops(amount);
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    throw new ApiError('INVALID_AMOUNT', `amount ${error.message}`, { details: [{ path: 'body.amount', message: error.message }] });
+  }
+}
+
+export class TestHelpersService {
+  constructor(private readonly deps: TestHelpersDeps) {}
+
+  async pay(caller: Caller, intentId: string, input: TestPaymentInput) {
+    testOnly(caller);
+    const intent = this.deps.fundingIntents.load(caller, intentId);
+    const amount = parseAmount(input.amount);
+    const code = input.asset.toUpperCase();
+    if (!ASSETS.includes(code)) {
+      throw new ApiError('UNSUPPORTED_ASSET', 'asset must be USDC, EURC, XLM or FAKE', { details: [{ path: 'body.asset', message: 'must be USDC, EURC, XLM or FAKE' }] });
+    }
+    const { tools, observer } = this.deps;
+    if (!tools || !observer) throw new ApiError('CONFLICT', 'test payments need the embedded sandbox ledger (FUNDKIT_STELLAR=sandbox)');
+    const deposit = this.deps.depositKeys.forIntent(intent.id);
+    if (deposit.status !== 'ACTIVE') throw new ApiError('CONFLICT', `the deposit account is ${deposit.status}; it takes no payments`);
+    const asset = tools.assetFor(code, intent.requirement_asset);
+    await tools.ensureDepositTrust(deposit.keypair, asset);
+    observer.watch(deposit.address);
+    const { payer, result } = await tools.pay(deposit.address, asset, amount, input.memo);
+    if (!result.successful || result.ledger === null) {
+      throw new ApiError('CONFLICT', `the sandbox rejected the payment (${result.resultCodes?.transaction ?? 'rejected'}${result.resultCodes?.operations ? `: ${result.resultCodes.operations.join(', ')}` : ''})`);
+    }
+    return {
+      object: 'test_payment' as const, funding_intent_id: intent.id, transaction_hash: result.hash, ledger: result.ledger,
+      payer_address: payer, destination_address: deposit.address, amount: fromStroops(amount), asset: code,
+    };
+  }
+
+  expire(caller: Caller, intentId: string) {
+    testOnly(caller);
+    const intent = this.deps.fundingIntents.load(caller, intentId);
+    if (!this.deps.expirer.expireNow(intent.id)) {
+      throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot expire; only AWAITING_PAYMENT or PARTIALLY_FUNDED ones can`);
+    }
+    return this.deps.fundingIntents.get(caller, intent.id);
+  }
+
+  failSettlement(caller: Caller, intentId: string) {
+    testOnly(caller);
+    const intent = this.deps.fundingIntents.load(caller, intentId);
+    if (this.deps.settlements.byIntent(intent.id) || ['SETTLED', 'CREDITED', 'FAILED', 'REFUND_PENDING', 'REFUNDED', 'EXPIRED', 'CANCELLED'].includes(intent.status)) {
+      throw new ApiError('CONFLICT', `the settlement of this ${intent.status} funding intent is already decided`);
+    }
+    this.deps.settlements.flagFailure(intent.id, isoNow());
+    return this.deps.fundingIntents.get(caller, intent.id);
+  }
+}

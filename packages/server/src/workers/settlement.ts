@@ -1,0 +1,33 @@
+import type { Settler } from '../pipeline/settlement.js';
+import type { PipelineIntentsRepo } from '../pipeline/intents-repo.js';
+import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
+import { isoNow } from '../lib/time.js';
+import type { JobSpec } from './loop.js';
+
+type SettlementJob = { kind: 'open'; intentId: string } | { kind: 'run'; settlement: SettlementRecord };
+
+/** Confirmed intents get their settlement opened; open settlements are submitted and confirmed. */
+export function settlementJob(settler: Settler, intents: PipelineIntentsRepo, settlements: SettlementsRepo): JobSpec<SettlementJob> {
+  return {
+    name: 'settlement',
+    claim: () => {
+      const intent = intents.nextToSettle();
+      if (intent) return { kind: 'open', intentId: intent.id };
+      const settlement = settlements.nextToRun(isoNow());
+      return settlement ? { kind: 'run', settlement } : undefined;
+    },
+    run: async (job) => {
+      if (job.kind === 'open') {
+        const intent = intents.byId(job.intentId);
+        if (intent) await settler.run(settler.open(intent));
+        return;
+      }
+      await settler.run(job.settlement);
+    },
+    fail: (job, _error, retryAt) => {
+      const settlement = job.kind === 'run' ? job.settlement : settlements.byIntent(job.intentId);
+      if (settlement) settler.retryLater(settlement, retryAt);
+    },
+    attempts: (job) => (job.kind === 'run' ? job.settlement.attempts : 0),
+  };
+}
