@@ -64,7 +64,7 @@ export const CSS = `
 .opt input{all:revert;accent-color:var(--fk-accent);margin:0}
 .opt .grow{flex:1;min-width:0}
 .end{text-align:center;padding:12px 0}
-.end .icon{font-size:40px;line-height:1;margin-bottom:8px}
+.end .icon{display:block;margin:0 auto 8px}
 .end.ok .icon{color:var(--fk-ok)}
 .end.bad .icon{color:var(--fk-bad)}
 .err{padding:12px;border-radius:calc(var(--fk-radius) - 4px);border:1px solid var(--fk-bad);color:var(--fk-fg)}

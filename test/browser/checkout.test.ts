@@ -1,0 +1,212 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from '../../packages/server/src/app.js';
+import { inTransaction } from '../../packages/server/src/db/transaction.js';
+import type { RouteDef, Services } from '../../packages/server/src/index.js';
+import { KEYS, startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
+import { ARTIFACTS, ensureWidgetBuilt, launchChromium, RESUME_OPTION, scriptPage, startMerchantSite, type MerchantSite } from './harness.js';
+import { quoteStubs, type QuoteStubState } from './quote-stubs.js';
+
+let api: TestServer;
+let site: MerchantSite;
+let browser: Browser;
+let implemented: Set<string>;
+const stubState: QuoteStubState = { rounds: 0, accepts: 0 };
+
+/** Options/accept stand-ins, mounted only while the real operations are not in the route table. */
+function extraRoutes(services: Services): RouteDef[] {
+  implemented = new Set(routeTable(services).map((r) => r.operationId));
+  return implemented.has('listFundingOptions') ? [] : quoteStubs(stubState, (id) => remainingOf(id));
+}
+
+/** What is still due, as the intent presents it (the stand-in options price exactly that). */
+function remainingOf(intentId: string): string {
+  const row = api.server.db.prepare('SELECT requirement_amount - received_amount AS due FROM funding_intents WHERE id = ?').safeIntegers(true).get(intentId) as { due: bigint };
+  const due = row.due > 0n ? row.due : 0n;
+  return `${due / 10_000_000n}.${String(due % 10_000_000n).padStart(7, '0')}`;
+}
+
+beforeAll(async () => {
+  ensureWidgetBuilt();
+  api = await startTestServer({ extraRoutes });
+  site = await startMerchantSite(api.url, KEYS.alphaSecretTest);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await api?.close();
+});
+
+let seq = 0;
+const idem = () => `e2e_checkout_${Date.now()}_${seq++}`;
+
+async function createIntent(amount = '25'): Promise<string> {
+  const res = await api.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount, asset: 'USDC' } });
+  return res.body.id as string;
+}
+
+async function createSession(intentId: string): Promise<{ id: string; session_token: string; url: string }> {
+  const res = await api.request('POST', '/v1/checkout_sessions', { key: KEYS.alphaSecretTest, body: { funding_intent_id: intentId }, headers: { 'idempotency-key': idem() } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+/** Stands in for the payment observer: applies money and walks the intent as the worker would. */
+function observe(intentId: string, receivedStroops: bigint, ...statuses: string[]): void {
+  const { db, services } = api.server;
+  inTransaction(db, () => {
+    db.prepare('UPDATE funding_intents SET received_amount = ? WHERE id = ?').run(receivedStroops, intentId);
+    for (const status of statuses) services.fundingIntents.transition(intentId, status as never, 'e2e observer');
+  });
+}
+
+async function openMerchantPage(name: string, options: string, extraHead = '', viewport = { width: 520, height: 1100 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  await page.goto(site.page(`/${name}`, scriptPage(api.url, options, extraHead)));
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+describe('checkout widget in a real browser against the reference server', () => {
+  it('renders an intent from a <script> tag: amount, address, QR, steps', async () => {
+    const intentId = await createIntent('25');
+    const session = await createSession(intentId);
+    const page = await openMerchantPage('render', JSON.stringify({ sessionToken: session.session_token }));
+    await expect.poll(() => page.locator('[data-testid=amount]').textContent()).toContain('25.00');
+    expect(await page.locator('[data-testid=address]').textContent()).toMatch(/^G[A-Z2-7]{55}$/);
+    expect(await page.locator('.qr svg path').count()).toBeGreaterThan(0);
+    expect(await page.locator('[aria-current=step]').textContent()).toBe('Awaiting payment');
+    expect(await page.locator('[data-testid=live-status]').getAttribute('aria-live')).toBe('polite');
+    await shot(page, '01-awaiting');
+    await page.setViewportSize({ width: 320, height: 1100 });
+    const width = await page.locator('[data-fundkit-checkout]').evaluate((el) => el.getBoundingClientRect().width);
+    expect(width).toBeLessThanOrEqual(320);
+    await shot(page, '01b-awaiting-320px');
+    await page.context().close();
+  });
+
+  it('follows the intent live over SSE: partial payment shows the remainder, then done without reload', async () => {
+    const intentId = await createIntent('25');
+    const session = await createSession(intentId);
+    const page = await openMerchantPage('live', JSON.stringify({ sessionToken: session.session_token }));
+    await page.locator('[data-testid=amount]').waitFor();
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    observe(intentId, 100_000_000n, 'PARTIALLY_FUNDED');
+    await expect.poll(() => page.locator('[data-testid=remaining]').textContent(), { timeout: 10_000 }).toContain('15.00 USDC still to pay');
+    expect(await page.locator('[data-testid=pay-amount]').textContent()).toBe('15.0000000 USDC');
+    await shot(page, '02-partial');
+    observe(intentId, 250_000_000n, 'PAYMENT_DETECTED');
+    await expect.poll(() => page.locator('[aria-current=step]').textContent(), { timeout: 10_000 }).toBe('Payment received');
+    await shot(page, '03-received');
+    observe(intentId, 250_000_000n, 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED');
+    await page.locator('[data-testid=end-done]').waitFor({ timeout: 10_000 });
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
+    const events = await page.evaluate(() => (window as unknown as { events: [string, string][] }).events);
+    expect(events).toContainEqual(['complete', 'CREDITED']);
+    await shot(page, '04-done');
+    await page.context().close();
+  });
+
+  it('a real sandbox payment moves the page live to done', async (ctx) => {
+    // Needs createTestPayment (another engineer is building it); runs by itself once it is routed.
+    if (!implemented.has('createTestPayment')) return ctx.skip();
+    const intentId = await createIntent('10');
+    const session = await createSession(intentId);
+    const page = await openMerchantPage('sandbox', JSON.stringify({ sessionToken: session.session_token }));
+    await page.locator('[data-testid=amount]').waitFor();
+    const pay = (amount: string) => api.request('POST', `/v1/test_helpers/funding-intents/${intentId}/payments`, { key: KEYS.alphaSecretTest, body: { amount, asset: 'USDC' } });
+    expect((await pay('4')).status).toBe(201);
+    await expect.poll(() => page.locator('[data-testid=remaining]').textContent(), { timeout: 20_000 }).toContain('6.00 USDC still to pay');
+    await shot(page, '05-sandbox-partial');
+    expect((await pay('6')).status).toBe(201);
+    await page.locator('[data-testid=end-done]').waitFor({ timeout: 30_000 });
+    await shot(page, '06-sandbox-done');
+    await page.context().close();
+  });
+
+  it('re-quotes when the prices lapse, and after an accept that came too late', async (ctx) => {
+    // The real options/accept (another engineer) price for 60 s; this case drives the widget with
+    // short-lived stand-ins and steps aside once the real operations are routed.
+    if (implemented.has('listFundingOptions')) return ctx.skip();
+    const intentId = await createIntent('25');
+    const session = await createSession(intentId);
+    const page = await openMerchantPage('requote', JSON.stringify({ sessionToken: session.session_token }));
+    await page.locator('[data-testid=option]').first().waitFor();
+    const firstRound = stubState.rounds;
+    await shot(page, '07-options');
+    await expect.poll(() => stubState.rounds, { timeout: 10_000 }).toBeGreaterThan(firstRound);
+    await page.locator('[data-testid=option]').nth(1).click();
+    await expect.poll(() => page.locator('[data-testid=quote-note]').textContent(), { timeout: 10_000 }).toContain('price expired');
+    expect(stubState.accepts).toBeGreaterThan(0);
+    await shot(page, '08-requoted');
+    await page.context().close();
+  });
+
+  it('hands off to another device once; the same link fails the second time', async () => {
+    const intentId = await createIntent('12.5');
+    const session = await createSession(intentId);
+    const page = await openMerchantPage('handoff-from', JSON.stringify({ sessionToken: session.session_token }));
+    await page.locator('[data-testid=handoff-start]').click();
+    const link = await page.locator('[data-testid=handoff-link]').getAttribute('href');
+    expect(link).toContain('#fk_handoff=hot_');
+    await shot(page, '09-handoff-qr');
+    site.page('/handoff-from-resume', scriptPage(api.url, RESUME_OPTION));
+    const target = link!.replace('/handoff-from#', '/handoff-from-resume#');
+
+    const phone = await browser.newContext({ viewport: { width: 360, height: 900 } });
+    const first = await phone.newPage();
+    await first.goto(target);
+    await expect.poll(() => first.locator('[data-testid=amount]').textContent()).toContain('12.50');
+    expect(first.url()).not.toContain('fk_handoff');
+    await shot(first, '10-handoff-resumed');
+
+    const second = await (await browser.newContext()).newPage();
+    await second.goto(target);
+    await second.locator('[data-testid=error]').waitFor();
+    expect(await second.locator('[data-testid=error]').textContent()).toMatch(/expired or was already used/);
+    await shot(second, '11-handoff-reused');
+    await phone.close();
+    await second.context().close();
+    await page.context().close();
+  });
+
+  it('host-page CSS cannot break the widget (dark theme, Spanish)', async () => {
+    // everything a careless or hostile stylesheet does to generic elements and to our host itself
+    const hostile = `<style>* { all: unset !important; } div, p, span, section, li, strong { color: red !important; font-size: 3px !important; line-height: 0 !important; }
+      button, svg, img, input, ol { display: none !important; } [data-fundkit-checkout] { display: none !important; visibility: hidden !important; opacity: 0 !important; }
+      body { display: block !important; background: #fc0 !important; padding: 12px !important; } h1 { display: block !important; font: 700 24px serif !important; }</style>`;
+    const intentId = await createIntent('7');
+    const session = await createSession(intentId);
+    const options = JSON.stringify({ sessionToken: session.session_token, locale: 'es', appearance: { theme: 'dark', accentColor: '#e0457b', radius: '4px' } });
+    const page = await openMerchantPage('hostile', options, hostile);
+    const amount = page.locator('[data-testid=amount]');
+    await expect.poll(() => amount.textContent()).toContain('7.00');
+    expect(await amount.isVisible()).toBe(true);
+    const box = await page.locator('[data-fundkit-checkout]').boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThan(300);
+    const fontSize = await amount.evaluate((el) => getComputedStyle(el).fontSize);
+    expect(fontSize).toBe('30px');
+    expect(await page.locator('[data-testid=handoff-start]').isVisible()).toBe(true);
+    expect(await page.locator('.qr svg').isVisible()).toBe(true);
+    expect(await page.locator('[aria-current=step]').textContent()).toBe('Esperando el pago');
+    await shot(page, '12-hostile-css-dark-es');
+    await page.context().close();
+  });
+
+  it('the hosted_funding_url serves the widget with a session minted by the server', async () => {
+    const intent = await api.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '3', asset: 'USDC' } });
+    const page = await (await browser.newContext({ viewport: { width: 480, height: 1000 } })).newPage();
+    await page.goto(intent.body.hosted_funding_url.replace('localhost', '127.0.0.1'));
+    await expect.poll(() => page.locator('[data-testid=amount]').textContent()).toContain('3.00');
+    await shot(page, '13-hosted-page');
+    observe(intent.body.id, 0n, 'EXPIRED');
+    await page.locator('[data-testid=end-expired]').waitFor({ timeout: 10_000 });
+    await shot(page, '14-expired');
+    await page.context().close();
+  });
+});
