@@ -5,7 +5,7 @@ import { onOutboxWrite } from '../db/outbox.js';
 import type { Claim } from '../resources/webhooks/deliveries-repo.js';
 import type { WebhookDeliveriesService } from '../resources/webhooks/deliveries-service.js';
 import type { WebhookOptions } from '../resources/webhooks/index.js';
-import { startLoop } from './loop.js';
+import { startWorker } from './loop.js';
 import { postWebhook } from './webhook-delivery-http.js';
 
 export interface WebhookWorker {
@@ -15,13 +15,14 @@ export interface WebhookWorker {
 }
 
 /**
- * Delivers the outbox: each pass fans new events out to their endpoints, claims due deliveries
- * up to the free slots of the pool and starts them without waiting; a finished attempt nudges
- * the loop so its slot is reused at once.
+ * Delivers the outbox on the shared worker loop: each claim fans new events out to their
+ * endpoints, then claims due deliveries up to the free slots of the pool and starts them without
+ * waiting; a finished attempt nudges the loop so its slot is reused at once.
  */
 export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, logger: Logger, options: WebhookOptions): WebhookWorker {
   const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
+  let dueTimer: NodeJS.Timeout | undefined;
 
   async function attempt(claim: Claim): Promise<void> {
     const prepared = service.prepare(claim);
@@ -41,28 +42,46 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, 
       .catch((error: unknown) => logger.error({ err: error, delivery_id: claim.delivery.id }, 'webhook attempt failed to run'))
       .finally(() => {
         inFlight.delete(running);
-        if (!shutdown.signal.aborted) loop.nudge();
+        if (!shutdown.signal.aborted) worker.nudge();
       });
     inFlight.add(running);
   }
 
-  function tick(): number | null {
-    while (service.fanOut() > 0 && !shutdown.signal.aborted);
-    const free = options.concurrency - inFlight.size;
-    for (const claim of service.claim(free, options.leaseMs)) start(claim);
-    // a full pool is woken by the attempt that frees a slot
-    if (inFlight.size >= options.concurrency) return null;
-    return service.msUntilNextDue();
+  /** The loop polls at pollIntervalMs; a retry due sooner than that wakes it on time. */
+  function wakeWhenDue(): void {
+    clearTimeout(dueTimer);
+    const ms = inFlight.size < options.concurrency ? service.msUntilNextDue() : null;
+    if (ms !== null && ms < options.pollIntervalMs) dueTimer = setTimeout(() => worker.nudge(), Math.max(ms, 1)).unref();
   }
 
-  const loop = startLoop({ name: 'webhook-delivery', logger, pollIntervalMs: options.pollIntervalMs, tick });
-  const unsubscribe = onOutboxWrite(db, () => loop.nudge());
+  /** One "job" is a batch: every new event fanned out, then as many due deliveries as free slots. */
+  function claim(): Claim[] | undefined {
+    if (shutdown.signal.aborted) return undefined;
+    while (service.fanOut() > 0);
+    const claims = service.claim(options.concurrency - inFlight.size, options.leaseMs);
+    if (claims.length > 0) return claims;
+    // a full pool is woken by the attempt that frees a slot
+    wakeWhenDue();
+    return undefined;
+  }
+
+  const worker = startWorker<Claim[]>({
+    name: 'webhook-delivery',
+    claim,
+    // starts the attempts without waiting: the pool, not the loop, bounds the work in flight
+    run: async (claims) => claims.forEach(start),
+    // run never throws (attempts record their own failures), so there is nothing to back off
+    fail: () => {},
+    attempts: () => 0,
+  }, { intervalMs: options.pollIntervalMs, logger });
+  const unsubscribe = onOutboxWrite(db, () => worker.nudge());
   return {
-    nudge: () => loop.nudge(),
+    nudge: () => worker.nudge(),
     async stop() {
       unsubscribe();
+      clearTimeout(dueTimer);
       shutdown.abort();
-      await loop.stop();
+      await worker.stop();
       await Promise.allSettled([...inFlight]);
     },
   };
