@@ -21,6 +21,8 @@ import { requestLogRoutes } from './resources/request-logs/routes.js';
 import { eventRoutes, webhookRoutes } from './resources/webhooks/index.js';
 import type { Services } from './services.js';
 import { pipelineRoutes } from './pipeline/routes.js';
+import { quoteRoutes } from './resources/quotes/routes.js';
+import { routeExecutionRoutes } from './resources/route-executions/routes.js';
 import { pathAliases, type Operation, type Spec } from './spec/operations.js';
 import type { SpecValidator } from './spec/validator.js';
 
@@ -49,6 +51,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...checkoutRoutes(services.checkout),
     ...webhookRoutes(services.webhooks.endpoints, services.webhooks.deliveries), ...eventRoutes(services.webhooks.events),
     ...pipelineRoutes(services.pipeline),
+    ...quoteRoutes(services.quotes.quotes), ...routeExecutionRoutes(services.quotes.routeExecutions),
   ];
 }
 

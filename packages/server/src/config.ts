@@ -1,4 +1,5 @@
 import { parseDuration } from './lib/time.js';
+import { parseRates, RatesError } from './pricing/rates.js';
 
 export type StellarMode = 'sandbox' | 'testnet' | 'pubnet';
 
@@ -23,6 +24,10 @@ export interface Config {
   /** 32-byte key for AES-256-GCM; null means "generate one under dataDir" (dev only). */
   masterKey: Buffer | null;
   quoteTtlSeconds: number;
+  /** slippage margin of conversion quotes, in basis points (default 50) */
+  quoteSlippageBps: number;
+  /** the sandbox market maker's rate table (FUNDKIT_SANDBOX_RATES); null = the sandbox default */
+  sandboxRates: Record<string, string> | null;
   webhookRetryScheduleMs: number[];
   rateLimit: RateLimitConfig;
   logLevel: string;
@@ -89,6 +94,15 @@ function parseLogLevel(raw: string | undefined): string {
   return level;
 }
 
+function sandboxRates(raw: string | undefined): Record<string, string> | null {
+  try {
+    return parseRates(raw);
+  } catch (error) {
+    if (error instanceof RatesError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /** Reads configuration from the environment (flags are mapped onto the same names by the CLI). */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.FUNDKIT_DATA_DIR || '.fundkit';
@@ -105,6 +119,8 @@ export function loadConfig(env: Env = process.env): Config {
     horizonUrl: parseHorizonUrl(env.FUNDKIT_HORIZON_URL),
     masterKey: parseMasterKey(env.FUNDKIT_MASTER_KEY),
     quoteTtlSeconds: positiveInt(env, 'FUNDKIT_QUOTE_TTL_SECONDS', 60, 86_400),
+    quoteSlippageBps: positiveInt(env, 'FUNDKIT_QUOTE_SLIPPAGE_BPS', 50, 5_000, 0),
+    sandboxRates: sandboxRates(env.FUNDKIT_SANDBOX_RATES),
     webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),
     rateLimit: { ratePerSecond: rate, burst: positiveInt(env, 'FUNDKIT_RATE_LIMIT_BURST', rate * 2) },
     logLevel: parseLogLevel(env.LOG_LEVEL),

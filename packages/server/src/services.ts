@@ -20,6 +20,7 @@ import { createWebhookServices, type WebhookOptions, type WebhookServices } from
 import { deriveKey } from './lib/crypto.js';
 import { createPipelineServices, intentExtras, type PipelineServices } from './pipeline/services.js';
 import type { PipelineSettings } from './pipeline/index.js';
+import { createQuoteServices, quoteExtras, type QuoteServices } from './resources/quotes/index.js';
 
 /**
  * The service registry handed to route factories and workers. Later issues add their services
@@ -37,6 +38,8 @@ export interface Services {
   idempotency: IdempotencyRepo;
   /** payments, settlements, ledger, refunds, test helpers and the pipeline behind them */
   pipeline: PipelineServices;
+  /** options, quotes and the route executions that convert a source asset */
+  quotes: QuoteServices;
 }
 
 export interface ServiceDeps {
@@ -56,6 +59,7 @@ export function createServices(deps: ServiceDeps): Services {
   const { config, db, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(db), config.stellar);
   const pipeline = createPipelineServices(deps);
+  const pipelineServices = pipeline.services(() => services.fundingIntents);
   const services: Services = {
     accounts: new AccountsService(new AccountsRepo(db), logger, deps.publicBaseUrl),
     applications: new ApplicationsService(new ApplicationsRepo(db), config.logoDir, deps.publicBaseUrl),
@@ -73,8 +77,12 @@ export function createServices(deps: ServiceDeps): Services {
     idempotency: new IdempotencyRepo(db),
     checkout: createCheckoutService(deps, () => services.fundingIntents),
     webhooks: createWebhookServices(deps, deps.webhooks),
-    pipeline: pipeline.services(() => services.fundingIntents),
+    pipeline: pipelineServices,
+    quotes: createQuoteServices(db, assets, pipelineServices, { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps }),
   };
-  services.fundingIntents.decorate = intentExtras(services.pipeline);
+  const pipelineExtras = intentExtras(services.pipeline);
+  const intentsRepo = services.pipeline.pipeline.repos.fundingIntents;
+  const quoteFields = quoteExtras(services.quotes, (intent) => (intent.deposit_account_id ? intentsRepo.findDepositAccount(intent.deposit_account_id) : undefined));
+  services.fundingIntents.decorate = (intent) => ({ ...pipelineExtras(intent), ...quoteFields(intent) });
   return services;
 }

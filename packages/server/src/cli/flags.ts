@@ -8,6 +8,8 @@ const FLAGS: Record<string, string> = {
   'horizon-url': 'FUNDKIT_HORIZON_URL',
   'master-key': 'FUNDKIT_MASTER_KEY',
   'quote-ttl-seconds': 'FUNDKIT_QUOTE_TTL_SECONDS',
+  'quote-slippage-bps': 'FUNDKIT_QUOTE_SLIPPAGE_BPS',
+  'sandbox-rates': 'FUNDKIT_SANDBOX_RATES',
   'webhook-retry-schedule': 'FUNDKIT_WEBHOOK_RETRY_SCHEDULE',
   'rate-limit': 'FUNDKIT_RATE_LIMIT',
   'log-level': 'LOG_LEVEL',

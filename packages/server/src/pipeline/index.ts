@@ -73,6 +73,11 @@ export interface Pipeline {
   depositKeys: DepositKeys;
   expirer: Expirer;
   nudge: { confirm(): void; settle(): void; refund(): void };
+  /** the treasury's one signer (null without a network): every platform transaction goes through it */
+  signer: TreasurySigner | null;
+  /** one more worker loop (route executions), started and stopped with the others */
+  addJob(job: JobSpec<any>): void;
+  nudgeJob(name: string): void;
   /** starts the worker loops (listen); returns nothing, stop() ends them */
   start(): void;
   stop(): Promise<void>;
@@ -97,7 +102,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const expirer = new Expirer(db, repos.intents, machine);
   // no Horizon adapter yet: testnet/pubnet intents get plain keypairs and are not observed
   const stellar = deps.config.stellar === 'sandbox'
-    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`) : null;
+    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, deps.config.sandboxRates) : null;
   const workers: Worker[] = [];
   const nudgeOf = (name: string) => () => workers.find((w) => w.name === name)?.nudge();
   const nudge = { confirm: nudgeOf('payment-confirmation'), settle: nudgeOf('settlement'), refund: nudgeOf('refund-payout') };
@@ -105,16 +110,19 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   let observer: Observer | null = null;
   let tools: SandboxTools | null = null;
   let provisioner: DepositAccountProvisioner = randomKeypairProvisioner;
+  let treasurySigner: TreasurySigner | null = null;
 
   if (stellar) {
     const networkName = stellar.network.kind;
     const signer = new TreasurySigner(stellar.network, stellar.treasury);
+    treasurySigner = signer;
     observer = new Observer({ db, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
     tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never, signer) : null;
     const confirmer = new PaymentConfirmer({ db, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
     const settler = new Settler({
       db, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
       machine, events, signer, depositKeys, ...(tools ? { prepareDestination: tools.prepareDestination.bind(tools) } : {}),
+      routeOf: (intent) => ((intent as { route_type?: string }).route_type === 'STELLAR_PATH_PAYMENT' ? 'STELLAR_PATH_PAYMENT' : 'DIRECT_STELLAR'),
     });
     const payer = new RefundPayer({ db, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
     const watcher = observer;
@@ -128,6 +136,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
   return {
     repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, provisioner, machine, events, observer, tools, depositKeys, expirer, nudge,
+    signer: treasurySigner,
+    addJob(job) {
+      jobs.push(job);
+    },
+    nudgeJob: (name) => nudgeOf(name)(),
     start() {
       if (workers.length > 0) return;
       for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));

@@ -19,9 +19,10 @@ export class PipelineIntentsRepo {
       .safeIntegers(true).get(now) as FundingIntentRecord | undefined;
   }
 
-  /** Confirmed intents without a settlement yet. */
+  /** Confirmed intents without a settlement yet; a converted one once its route execution succeeded. */
   nextToSettle(): FundingIntentRecord | undefined {
-    return this.db.prepare(`SELECT * FROM funding_intents fi WHERE status = 'PAYMENT_CONFIRMED'
+    return this.db.prepare(`SELECT * FROM funding_intents fi WHERE ((status = 'PAYMENT_CONFIRMED' AND route_type <> 'STELLAR_PATH_PAYMENT')
+        OR (status = 'ROUTING' AND EXISTS (SELECT 1 FROM route_executions r WHERE r.quote_id = fi.quote_id AND r.status = 'SUCCEEDED')))
       AND NOT EXISTS (SELECT 1 FROM settlements s WHERE s.funding_intent_id = fi.id) ORDER BY updated_at, id LIMIT 1`)
       .safeIntegers(true).get() as FundingIntentRecord | undefined;
   }

@@ -12,6 +12,7 @@ import { isoNow } from '../lib/time.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 import type { PaymentRecord, PaymentsRepo } from '../resources/payments/repo.js';
 import type { AssetRef, HorizonPaymentRecord, StellarNetwork } from '../stellar/index.js';
+import { asPayable } from '../resources/quotes/intent-link.js';
 import { classify } from './classify.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
 import { incoming, type IncomingPayment } from './records.js';
@@ -69,8 +70,10 @@ export class Observer {
   }
 
   private process(address: string, record: HorizonPaymentRecord): boolean {
-    const intent = this.deps.intents.byDepositAddress(address);
-    if (!intent) return false;
+    const found = this.deps.intents.byDepositAddress(address);
+    if (!found) return false;
+    // after an accepted quote the payer pays its source asset and amount (route executions convert it)
+    const intent = asPayable(found);
     const money = incoming(record, address);
     if (money) this.record(intent, record, money);
     this.deps.watch.advance(address, record.paging_token);

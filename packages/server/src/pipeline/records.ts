@@ -18,6 +18,8 @@ export function incoming(record: HorizonPaymentRecord, address: string): Incomin
   if (!record.transaction_successful) return null;
   if (record.type !== 'payment' && record.type !== 'path_payment_strict_receive' && record.type !== 'path_payment_strict_send') return null;
   if (record.to !== address) return null;
+  // the deposit account converting its own funds (a route execution's path payment to itself) is not money in
+  if (record.from === address) return null;
   const asset: AssetRef = record.asset_type === 'native' ? NATIVE : { code: record.asset_code!, issuer: record.asset_issuer! };
   const tx = record.transaction;
   return {

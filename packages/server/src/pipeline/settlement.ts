@@ -59,7 +59,8 @@ export class Settler {
       const now = isoNow();
       const id = newId('settlement');
       const converted = this.deps.routeOf?.(intent) === 'STELLAR_PATH_PAYMENT';
-      if (converted) this.deps.machine.transition(intent.id, 'ROUTING', 'converting by path payment');
+      // a route execution moved it to ROUTING already when it converted the funds
+      if (converted && intent.status === 'PAYMENT_CONFIRMED') this.deps.machine.transition(intent.id, 'ROUTING', 'converting by path payment');
       const settlement: SettlementRecord = {
         id, funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment, payment_id: payment.id,
         stellar_network: this.deps.networkName, route: converted ? 'path_payment' : 'direct', source_asset: intent.requirement_asset, source_amount: intent.requirement_amount,

@@ -35,14 +35,15 @@ function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): v
 }
 
 /** Sandbox: genesis (idempotent) with a treasury whose secret we keep encrypted. */
-export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string): StellarSetup {
+/** `rates`: the market maker's table (FUNDKIT_SANDBOX_RATES); null keeps the sandbox default. */
+export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, rates: Record<string, string> | null = null): StellarSetup {
   const ledger = new SandboxLedger(db);
   let treasury = loadTreasury(db, secretsKey, 'sandbox');
   if (!treasury) {
     treasury = Keypair.random();
     saveTreasury(db, secretsKey, 'sandbox', treasury);
   }
-  const keys = bootstrapSandbox(ledger, { treasurySecret: treasury.secret() });
+  const keys = bootstrapSandbox(ledger, { treasurySecret: treasury.secret(), ...(rates ? { rates } : {}) });
   if (keys.treasury.publicKey !== treasury.publicKey()) throw new Error('sandbox treasury differs from the stored treasury key');
   for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
     const line = ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);

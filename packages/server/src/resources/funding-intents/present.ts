@@ -30,7 +30,7 @@ function paymentUri(address: string, amount: string, asset: AssetInfo): string {
   return `web+stellar:pay?${params.toString().replace(/\+/g, '%20')}`;
 }
 
-function fundingInstructions(intent: FundingIntentRecord, account: DepositAccountRecord) {
+export function fundingInstructions(intent: FundingIntentRecord, account: DepositAccountRecord) {
   const asset = findAsset(intent.requirement_asset, account.stellar_network as StellarNetworkName)!;
   const remaining = intent.requirement_amount - intent.received_amount;
   const amount = fromStroops(remaining > 0n ? remaining : 0n);

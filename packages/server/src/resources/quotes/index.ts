@@ -1,0 +1,76 @@
+/**
+ * Wires quotes and route executions onto the payment pipeline: its network, its treasury signer
+ * (one sequence number in flight), its deposit keys and state machine, and one more worker loop.
+ */
+import type { Db } from '../../db/connection.js';
+import type { Environment } from '../../http/context.js';
+import type { PipelineServices } from '../../pipeline/services.js';
+import type { StellarNetwork } from '../../stellar/index.js';
+import type { AssetsService } from '../assets/service.js';
+import { fromStroops } from '../../lib/money.js';
+import { fundingInstructions } from '../funding-intents/present.js';
+import type { DepositAccountRecord, FundingIntentRecord } from '../funding-intents/repo.js';
+import { ExecutionsRepo } from '../route-executions/repo.js';
+import { RouteRunner } from '../route-executions/runner.js';
+import { RouteExecutionsService } from '../route-executions/service.js';
+import { ensureTrust } from '../route-executions/trust.js';
+import { routeExecutionJob } from '../route-executions/worker.js';
+import { asPayable, payable, QuoteIntentsRepo, type LinkedIntent } from './intent-link.js';
+import { QuotesRepo } from './repo.js';
+import { QuotesService } from './service.js';
+
+export interface QuoteSettings {
+  ttlSeconds: number;
+  slippageBps: number;
+}
+
+export interface QuoteServices {
+  quotes: QuotesService;
+  routeExecutions: RouteExecutionsService;
+  executions: ExecutionsRepo;
+}
+
+export function createQuoteServices(db: Db, assets: AssetsService, pipelineServices: PipelineServices, settings: QuoteSettings): QuoteServices {
+  const { pipeline } = pipelineServices;
+  const executions = new ExecutionsRepo(db);
+  const quotes = new QuotesRepo(db);
+  const intents = new QuoteIntentsRepo(db);
+  // live keys use pubnet only, test keys the sandbox/testnet only; no Horizon adapter → no network
+  const network = (environment: Environment): StellarNetwork | null => (environment === 'test' ? pipeline.stellar?.network ?? null : null);
+  const signer = () => {
+    if (!pipeline.signer) throw new Error('no treasury signer: the Stellar network is not wired');
+    return pipeline.signer;
+  };
+  const runner = new RouteRunner({
+    db, executions, quotes, network, signer, depositKeys: () => pipeline.depositKeys,
+    transition: (id, to, reason) => void pipeline.machine.transition(id, to, reason), onSucceeded: () => pipeline.nudge.settle(),
+  });
+  const job = routeExecutionJob(runner, executions);
+  pipeline.addJob(job);
+  const service = new QuotesService({
+    db, quotes, executions, intents, assets, network, ttlSeconds: settings.ttlSeconds, slippageBps: settings.slippageBps,
+    ensureTrust: async (intentId, code) => {
+      const net = network('test');
+      if (net && pipeline.signer) await ensureTrust({ network: net, signer: pipeline.signer, depositKeys: pipeline.depositKeys }, intentId, code);
+    },
+  });
+  const routeExecutions = new RouteExecutionsService({ db, executions, quotes, intents, nudge: () => pipeline.nudgeJob('route-execution') });
+  return { quotes: service, routeExecutions, executions };
+}
+
+/** The intent's quote-dependent fields: what the payer sends, the accepted quote, the route. */
+export function quoteExtras(services: QuoteServices, depositAccount: (intent: FundingIntentRecord) => DepositAccountRecord | undefined) {
+  return (intent: FundingIntentRecord) => {
+    const linked = intent as LinkedIntent;
+    const account = depositAccount(intent);
+    if (!linked.quote_id || !account) return {};
+    const target = payable(intent);
+    return {
+      source: { network: 'stellar', asset: target.asset, amount: fromStroops(target.amount) },
+      quote: services.quotes.ofIntent(linked.quote_id),
+      route: { type: linked.route_type, provider: 'stellar' },
+      // the instructions of the intent as the payer now pays it: the source asset and amount
+      funding_instructions: fundingInstructions(asPayable(intent), account),
+    };
+  };
+}

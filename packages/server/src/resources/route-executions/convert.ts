@@ -1,0 +1,45 @@
+/**
+ * The conversion itself: a strict-receive path payment from the deposit account to itself, so
+ * the deposit account then holds exactly the destination amount and the ordinary DIRECT
+ * settlement pays it out (settlement stays one code path for every route).
+ */
+import { Asset, Operation, xdr } from '@stellar/stellar-sdk';
+import { fromStroops } from '../../lib/money.js';
+import type { TreasurySigner, TxOutcome } from '../../pipeline/tx.js';
+import { toSdkAsset, type AssetRef, type StellarNetwork } from '../../stellar/index.js';
+
+export interface ConversionSpec {
+  deposit: { address: string; keypair: import('@stellar/stellar-sdk').Keypair };
+  sendAsset: AssetRef;
+  sendMax: bigint;
+  destAsset: AssetRef;
+  destAmount: bigint;
+  path: AssetRef[];
+}
+
+export function submitConversion(signer: TreasurySigner, stored: string | null, c: ConversionSpec, save: (envelope: string) => void): Promise<TxOutcome> {
+  return signer.run(stored, () => ({
+    operations: [Operation.pathPaymentStrictReceive({
+      source: c.deposit.address, destination: c.deposit.address, sendAsset: toSdkAsset(c.sendAsset), sendMax: fromStroops(c.sendMax),
+      destAsset: toSdkAsset(c.destAsset), destAmount: fromStroops(c.destAmount), path: c.path.map(toSdkAsset),
+    })],
+    signers: [c.deposit.keypair],
+  }), save);
+}
+
+/** What the conversion really spent: the offers that bought the send asset, read from the result. */
+export async function sourceSpent(network: StellarNetwork, hash: string, sendAsset: AssetRef): Promise<bigint | null> {
+  const view = await network.getTransaction(hash);
+  if (!view) return null;
+  try {
+    const op = xdr.TransactionResult.fromXDR(view.resultXdr, 'base64').result().results()[0]!;
+    const offers = op.tr().pathPaymentStrictReceiveResult().success().offers();
+    const asset = toSdkAsset(sendAsset);
+    return offers.reduce((sum, atom) => {
+      const claim = atom.switch().name === 'claimAtomTypeOrderBook' ? atom.orderBook() : atom.v0();
+      return Asset.fromOperation(claim.assetBought()).equals(asset) ? sum + BigInt(claim.amountBought().toString()) : sum;
+    }, 0n);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,95 @@
+/** SQL over route executions; amounts as BigInt. */
+import type { Db } from '../../db/connection.js';
+import type { Environment } from '../../http/context.js';
+
+export type ExecutionStatus = 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED';
+export type ExecutionPhase = 'CREATED' | 'AWAITING_SOURCE_FUNDS' | 'PRICING' | 'SUBMITTING' | 'CONFIRMING' | 'COMPLETED';
+
+export interface ExecutionRecord {
+  id: string;
+  quote_id: string;
+  funding_intent_id: string;
+  application_id: string;
+  environment: Environment;
+  provider: string;
+  provider_execution_id: string | null;
+  route_type: string;
+  status: ExecutionStatus;
+  phase: ExecutionPhase;
+  transaction_hashes: string;
+  source_asset: string;
+  send_max: bigint;
+  destination_amount: bigint;
+  source_consumed: bigint | null;
+  envelope_xdr: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  attempts: number;
+  next_attempt_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type Patch = Partial<Omit<ExecutionRecord, 'id' | 'quote_id' | 'funding_intent_id'>>;
+
+const norm = (r: ExecutionRecord | undefined) => r && { ...r, attempts: Number(r.attempts) };
+
+export class ExecutionsRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(e: ExecutionRecord): void {
+    const names = Object.keys(e);
+    this.db.prepare(`INSERT INTO route_executions (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(e);
+  }
+
+  update(id: string, patch: Patch): void {
+    const names = Object.keys(patch);
+    if (names.length === 0) return;
+    this.db.prepare(`UPDATE route_executions SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...patch, id });
+  }
+
+  deleteUnstarted(intentId: string, keepQuoteId: string): void {
+    this.db.prepare("DELETE FROM route_executions WHERE funding_intent_id = ? AND quote_id <> ? AND status = 'PENDING' AND phase = 'CREATED'")
+      .run(intentId, keepQuoteId);
+  }
+
+  findById(id: string): ExecutionRecord | undefined {
+    return norm(this.db.prepare('SELECT * FROM route_executions WHERE id = ?').safeIntegers(true).get(id) as ExecutionRecord | undefined);
+  }
+
+  byQuote(quoteId: string): ExecutionRecord | undefined {
+    return norm(this.db.prepare('SELECT * FROM route_executions WHERE quote_id = ?').safeIntegers(true).get(quoteId) as ExecutionRecord | undefined);
+  }
+
+  byIntent(intentId: string): ExecutionRecord | undefined {
+    return norm(this.db.prepare('SELECT * FROM route_executions WHERE funding_intent_id = ? ORDER BY created_at DESC LIMIT 1').safeIntegers(true).get(intentId) as ExecutionRecord | undefined);
+  }
+
+  /** Started executions due to run (retried, resumed, or interrupted by a crash). */
+  nextToRun(now: string): ExecutionRecord | undefined {
+    return norm(this.db.prepare(`SELECT * FROM route_executions WHERE status IN ('PENDING', 'RUNNING') AND phase NOT IN ('CREATED', 'AWAITING_SOURCE_FUNDS')
+      AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`).safeIntegers(true).get(now) as ExecutionRecord | undefined);
+  }
+
+  /** Waiting executions whose intent's source funds are now confirmed. */
+  nextToStart(): ExecutionRecord | undefined {
+    return norm(this.db.prepare(`SELECT rex.* FROM route_executions rex JOIN funding_intents fi ON fi.id = rex.funding_intent_id
+      WHERE rex.status = 'PENDING' AND rex.phase IN ('CREATED', 'AWAITING_SOURCE_FUNDS') AND fi.status = 'PAYMENT_CONFIRMED' AND fi.quote_id = rex.quote_id
+      ORDER BY rex.created_at, rex.id LIMIT 1`).safeIntegers(true).get() as ExecutionRecord | undefined);
+  }
+
+  /** Money arrived but is not confirmed yet: the execution waits for its source funds. */
+  markAwaitingFunds(at: string): void {
+    this.db.prepare(`UPDATE route_executions SET phase = 'AWAITING_SOURCE_FUNDS', updated_at = ? WHERE status = 'PENDING' AND phase = 'CREATED'
+      AND funding_intent_id IN (SELECT id FROM funding_intents WHERE status IN ('PARTIALLY_FUNDED', 'PAYMENT_DETECTED'))`).run(at);
+  }
+
+  /** What the conversion left of the payment's source funds (ROUTE_REMAINDER), once it succeeded. */
+  remainderOf(intentId: string): bigint {
+    const row = this.db.prepare("SELECT send_max, source_consumed FROM route_executions WHERE funding_intent_id = ? AND status = 'SUCCEEDED'")
+      .safeIntegers(true).get(intentId) as { send_max: bigint; source_consumed: bigint } | undefined;
+    return row ? row.send_max - row.source_consumed : 0n;
+  }
+}

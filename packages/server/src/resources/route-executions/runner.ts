@@ -1,0 +1,101 @@
+/**
+ * Runs route executions: PRICING (re-read the path) → SUBMITTING (the signed path payment is
+ * stored before submission) → CONFIRMING (re-read from the ledger) → COMPLETED. A price that
+ * moved beyond the slippage (op_over_source_max) PAUSES the execution for a resume; anything else
+ * FAILS it for a retry. Network errors throw: the worker retries with backoff.
+ */
+import type { Db } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import { isoNow } from '../../lib/time.js';
+import type { DepositKeys } from '../../pipeline/deposit-keys.js';
+import type { TreasurySigner, TxOutcome } from '../../pipeline/tx.js';
+import { priceReceive, type AssetCode } from '../../pricing/price.js';
+import { parseAssetKey, type StellarNetwork } from '../../stellar/index.js';
+import type { Environment } from '../../http/context.js';
+import type { FundingIntentStatus } from '../funding-intents/transitions.js';
+import { routeInfo } from '../quotes/present.js';
+import type { QuotesRepo } from '../quotes/repo.js';
+import { sourceSpent, submitConversion } from './convert.js';
+import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+
+export interface RunnerDeps {
+  db: Db;
+  executions: ExecutionsRepo;
+  quotes: QuotesRepo;
+  network: (environment: Environment) => StellarNetwork | null;
+  signer: () => TreasurySigner;
+  depositKeys: () => DepositKeys;
+  /** the pipeline's state machine: status, history and event together */
+  transition: (intentId: string, to: FundingIntentStatus, reason: string) => void;
+  /** a conversion finished: wake the settlement worker */
+  onSucceeded?: () => void;
+}
+
+const hashes = (e: ExecutionRecord, hash: string) => JSON.stringify([...new Set([...(JSON.parse(e.transaction_hashes) as string[]), hash])]);
+
+export class RouteRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  /** The intent's funds are confirmed: the execution starts and the intent enters ROUTING. */
+  start(e: ExecutionRecord): ExecutionRecord {
+    inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      this.deps.executions.update(e.id, { status: 'RUNNING', phase: 'PRICING', started_at: at, updated_at: at });
+      this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
+      this.deps.transition(e.funding_intent_id, 'ROUTING', `route execution ${e.id} started`);
+    });
+    return this.deps.executions.findById(e.id)!;
+  }
+
+  async run(e: ExecutionRecord): Promise<void> {
+    const network = this.deps.network(e.environment);
+    if (!network) throw new Error(`no Stellar network for ${e.environment}`);
+    const quote = this.deps.quotes.findById(e.quote_id)!;
+    const [sendAsset, destAsset] = [network.assets[e.source_asset as AssetCode], network.assets[quote.destination_asset as AssetCode]];
+    // re-price: the book may have moved since the quote; fall back to the quoted path
+    const [now] = await priceReceive(network, [e.source_asset as AssetCode], quote.destination_asset as AssetCode, e.destination_amount);
+    const path = now?.path ?? routeInfo(quote).path.map(parseAssetKey);
+    this.patch(e, { phase: 'SUBMITTING' });
+    const deposit = this.deps.depositKeys().forIntent(e.funding_intent_id);
+    const out = await submitConversion(this.deps.signer(), e.envelope_xdr, { deposit, sendAsset, sendMax: e.send_max, destAsset, destAmount: e.destination_amount, path },
+      (envelope) => this.patch(e, { envelope_xdr: envelope }));
+    if (!out.successful) return this.failed(e, out);
+    this.patch(e, { phase: 'CONFIRMING', transaction_hashes: hashes(e, out.hash), provider_execution_id: out.hash });
+    const spent = await sourceSpent(network, out.hash, sendAsset);
+    this.succeeded(e, spent ?? e.send_max);
+  }
+
+  private patch(e: ExecutionRecord, patch: Partial<ExecutionRecord>): void {
+    this.deps.executions.update(e.id, { ...patch, updated_at: isoNow() });
+  }
+
+  private succeeded(e: ExecutionRecord, spent: bigint): void {
+    inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      this.deps.executions.update(e.id, { status: 'SUCCEEDED', phase: 'COMPLETED', source_consumed: spent, completed_at: at, updated_at: at });
+      this.deps.quotes.setStatus(e.quote_id, 'EXECUTED', at);
+    });
+    this.deps.onSucceeded?.();
+  }
+
+  private failed(e: ExecutionRecord, out: TxOutcome): void {
+    const code = out.code?.split(': ').at(-1) ?? 'route_failed';
+    const paused = code === 'op_over_source_max';
+    const message = paused
+      ? 'the price moved beyond the quote\'s slippage; resume to convert at the current price, or refund'
+      : `the path payment failed (${out.code ?? 'rejected'}); retry, or refund the received funds`;
+    inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      const current = this.deps.executions.findById(e.id)!;
+      this.deps.executions.update(e.id, {
+        status: paused ? 'PAUSED' : 'FAILED', phase: 'PRICING', failure_code: code, failure_message: message,
+        ...(out.applied ? { transaction_hashes: hashes(current, out.hash) } : {}), updated_at: at,
+      });
+      this.deps.quotes.setStatus(e.quote_id, paused ? 'EXECUTING' : 'FAILED', at, paused ? {} : { failure_code: code, failure_message: message });
+    });
+  }
+
+  retryLater(e: ExecutionRecord, at: string): void {
+    this.deps.executions.update(e.id, { attempts: e.attempts + 1, next_attempt_at: at });
+  }
+}

@@ -1,0 +1,66 @@
+/** Route executions over HTTP: retrieve, retry (FAILED only) and resume (PAUSED only). */
+import { ApiError, notFound } from '../../http/api-error.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { Db } from '../../db/connection.js';
+import { isoNow } from '../../lib/time.js';
+import { maxBig } from '../../lib/money.js';
+import type { QuoteCaller } from '../quotes/deps.js';
+import type { QuoteIntentsRepo } from '../quotes/intent-link.js';
+import type { QuotesRepo } from '../quotes/repo.js';
+import { presentExecution } from './present.js';
+import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+
+export interface ExecutionsDeps {
+  db: Db;
+  executions: ExecutionsRepo;
+  quotes: QuotesRepo;
+  intents: QuoteIntentsRepo;
+  /** wake the route worker */
+  nudge: () => void;
+}
+
+export class RouteExecutionsService {
+  constructor(private readonly deps: ExecutionsDeps) {}
+
+  private load(caller: QuoteCaller, id: string): ExecutionRecord {
+    const e = this.deps.executions.findById(id);
+    if (!e || e.application_id !== caller.applicationId) throw notFound('route execution');
+    if (e.environment !== caller.environment) {
+      throw new ApiError('FORBIDDEN', `this route execution belongs to the ${e.environment} environment; use a ${e.environment} key`);
+    }
+    return e;
+  }
+
+  get(caller: QuoteCaller, id: string) {
+    return presentExecution(this.load(caller, id));
+  }
+
+  /** FAILED → PENDING at PRICING: re-priced within the quote's slippage (same sendMax). */
+  retry(caller: QuoteCaller, id: string) {
+    const e = this.load(caller, id);
+    if (e.status !== 'FAILED') throw new ApiError('EXECUTION_NOT_FAILED', `a ${e.status} route execution cannot be retried; only a FAILED one can`);
+    return this.restart(e, 'PENDING', e.send_max);
+  }
+
+  /** PAUSED → RUNNING at the current price: every source unit received may be spent now. */
+  resume(caller: QuoteCaller, id: string) {
+    const e = this.load(caller, id);
+    if (e.status !== 'PAUSED') throw new ApiError('EXECUTION_NOT_RESUMABLE', `a ${e.status} route execution cannot be resumed; only a PAUSED one can`);
+    const intent = this.deps.intents.findById(e.funding_intent_id)!;
+    return this.restart(e, 'RUNNING', maxBig(e.send_max, intent.received_amount));
+  }
+
+  private restart(e: ExecutionRecord, status: 'PENDING' | 'RUNNING', sendMax: bigint) {
+    inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      // a new envelope: the stored one was applied and failed, so it can never succeed
+      this.deps.executions.update(e.id, {
+        status, phase: 'PRICING', send_max: sendMax, envelope_xdr: null, failure_code: null, failure_message: null,
+        attempts: 0, next_attempt_at: at, completed_at: null, updated_at: at,
+      });
+      this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
+    });
+    this.deps.nudge();
+    return presentExecution(this.deps.executions.findById(e.id)!);
+  }
+}
