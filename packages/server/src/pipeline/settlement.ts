@@ -8,13 +8,13 @@ import { Operation } from '@stellar/stellar-sdk';
 import type { Db } from '../db/connection.js';
 import { inTransaction } from '../db/transaction.js';
 import { newId } from '../lib/ids.js';
-import { fromStroops, MAX_STROOPS } from '../lib/money.js';
+import { fromStroops } from '../lib/money.js';
 import { isoNow } from '../lib/time.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 import type { LedgerRepo } from '../resources/ledger/repo.js';
 import type { PaymentsRepo } from '../resources/payments/repo.js';
 import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
-import { parseAssetKey, toSdkAsset, type StellarNetwork } from '../stellar/index.js';
+import { parseAssetKey, sameAsset, toSdkAsset, type AssetRef, type StellarNetwork } from '../stellar/index.js';
 import type { DepositKeys } from './deposit-keys.js';
 import type { EventWriter } from './events.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
@@ -83,13 +83,19 @@ export class Settler {
     this.deps.prepareDestination?.(s.destination_address, stellarAssetOf(this.deps.network, s.destination_asset));
     const deposit = this.deps.depositKeys.forIntent(s.funding_intent_id);
     // the fail_settlement helper: ask for more than the account holds, a real op_underfunded
-    const amount = s.fail_on_submit ? MAX_STROOPS : s.destination_amount;
+    const amount = s.fail_on_submit ? await this.moreThanHeld(deposit.address, asset) : s.destination_amount;
     const out = await this.deps.signer.run(s.envelope_xdr, () => ({
       operations: [Operation.payment({ source: deposit.address, destination: s.destination_address, asset: toSdkAsset(asset), amount: fromStroops(amount) })],
       signers: [deposit.keypair],
     }), (envelope) => this.deps.settlements.update(s.id, { envelope_xdr: envelope, updated_at: isoNow() }));
     if (out.successful) return this.confirmed(s, out);
     this.failed(s, out);
+  }
+
+  private async moreThanHeld(address: string, asset: AssetRef): Promise<bigint> {
+    const view = await this.deps.network.loadAccount(address);
+    const held = view?.balances.find((b) => sameAsset(b.asset, asset))?.balance ?? 0n;
+    return held + 10_000_000n;
   }
 
   private markSubmitted(s: SettlementRecord): void {
