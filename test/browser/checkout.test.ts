@@ -129,9 +129,9 @@ describe('checkout widget in a real browser against the reference server', () =>
     await page.context().close();
   });
 
-  it('re-quotes when the prices lapse, and after an accept that came too late', async (ctx) => {
-    // The real options/accept (another engineer) price for 60 s; this case drives the widget with
-    // short-lived stand-ins and steps aside once the real operations are routed.
+  it('re-quotes when the prices lapse, and after an accept that came too late (stand-ins)', async (ctx) => {
+    // Quotes live 60 s on the real server; short-lived stand-ins drive both re-quote paths in
+    // seconds. They are mounted only while listFundingOptions is not routed (see extraRoutes).
     if (implemented.has('listFundingOptions')) return ctx.skip();
     const intentId = await createIntent('25');
     const session = await createSession(intentId);
@@ -144,6 +144,28 @@ describe('checkout widget in a real browser against the reference server', () =>
     await expect.poll(() => page.locator('[data-testid=quote-note]').textContent(), { timeout: 10_000 }).toContain('price expired');
     expect(stubState.accepts).toBeGreaterThan(0);
     await shot(page, '08-requoted');
+    await page.context().close();
+  });
+
+  it('accepts a real quote, and re-quotes when the accepted one had lapsed (real options)', async (ctx) => {
+    if (!implemented.has('listFundingOptions') || !implemented.has('acceptQuote')) return ctx.skip();
+    const intentId = await createIntent('25');
+    const session = await createSession(intentId);
+    const page = await openMerchantPage('real-quotes', JSON.stringify({ sessionToken: session.session_token }));
+    await page.locator('[data-testid=amount]').waitFor();
+    const options = page.locator('[data-testid=option]');
+    await expect.poll(() => options.count(), { timeout: 10_000 }).toBeGreaterThan(1);
+    await shot(page, '07-real-options');
+    const other = options.filter({ hasNot: page.locator('input:checked') }).first();
+    const code = ((await other.locator('strong').textContent()) ?? '').split(' ').pop()!;
+    await other.click();
+    await expect.poll(() => page.locator('[data-testid=pay-amount]').textContent(), { timeout: 10_000 }).toContain(code);
+    await shot(page, '08-real-accepted');
+    // every ACTIVE quote of the intent lapses while the page still shows them
+    api.server.db.prepare("UPDATE quotes SET expires_at = ? WHERE funding_intent_id = ? AND status = 'ACTIVE'").run(new Date(Date.now() - 1000).toISOString(), intentId);
+    await options.filter({ hasNot: page.locator('input:checked') }).first().click();
+    await expect.poll(() => page.locator('[data-testid=quote-note]').textContent(), { timeout: 10_000 }).toMatch(/price expired|Refreshing/);
+    await shot(page, '08b-real-requoted');
     await page.context().close();
   });
 
@@ -195,6 +217,21 @@ describe('checkout widget in a real browser against the reference server', () =>
     expect(await page.locator('.qr svg').isVisible()).toBe(true);
     expect(await page.locator('[aria-current=step]').textContent()).toBe('Esperando el pago');
     await shot(page, '12-hostile-css-dark-es');
+    await page.context().close();
+  });
+
+  it('works as a <fundkit-checkout> element with a publishable key (read-only view, events as DOM events)', async () => {
+    const intentId = await createIntent('4.2');
+    const html = `<!doctype html><html><body><fundkit-checkout publishable-key="${KEYS.alphaPublishableTest}" intent-id="${intentId}" base-url="${api.url}" locale="en"></fundkit-checkout>
+      <script>window.seen = []; document.addEventListener('fundkit:status', (e) => window.seen.push(e.detail.status));</script>
+      <script src="${api.url}/checkout/fundkit-checkout.js"></script></body></html>`;
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(site.page('/element', html));
+    await expect.poll(() => page.locator('[data-testid=amount]').textContent()).toContain('4.20');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toContain('AWAITING_PAYMENT');
+    // a publishable key cannot hand off or accept quotes: those controls are not offered
+    expect(await page.locator('[data-testid=handoff-start]').count()).toBe(0);
+    await shot(page, '15-element-publishable-key');
     await page.context().close();
   });
 

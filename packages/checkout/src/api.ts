@@ -11,7 +11,6 @@ export interface Api {
   follow(id: string, onView: (view: PublicFundingIntent) => void, onTrouble: (error: CheckoutError) => void): () => void;
 }
 
-export const DEFAULT_BASE_URL = 'https://api.fundkit.dev';
 const POLL_MS = 3000;
 const MAX_STREAM_FAILURES = 3;
 

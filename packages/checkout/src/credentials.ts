@@ -3,6 +3,8 @@ import { sessionIdOf } from './state.js';
 
 export interface Credentials {
   token: string;
+  /** the API origin: options.baseUrl, else production or sandbox by the credential's environment */
+  baseUrl: string;
   intentId: string;
   /** set for session tokens: handoff and quote acceptance need a session */
   sessionId: string | null;
@@ -29,19 +31,25 @@ export function handoffLink(base: string, token: string): string {
   return `${base.split('#')[0]}#${FRAGMENT_KEY}=${encodeURIComponent(token)}`;
 }
 
-function intentOfToken(token: string): string | null {
+const BASE_URLS = { live: 'https://api.fundkit.dev', test: 'https://sandbox.api.fundkit.dev' };
+
+function claims(token: string): { fi?: unknown; env?: unknown } {
   try {
-    const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { fi?: unknown };
-    return typeof payload.fi === 'string' ? payload.fi : null;
+    return JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { fi?: unknown; env?: unknown };
   } catch {
-    return null;
+    return {};
   }
 }
 
-function fromSession(token: string, intentId?: string): Credentials {
-  const id = intentId ?? intentOfToken(token);
+function baseUrlFor(options: CheckoutOptions, test: boolean): string {
+  return (options.baseUrl ?? (test ? BASE_URLS.test : BASE_URLS.live)).replace(/\/+$/, '');
+}
+
+function fromSession(options: CheckoutOptions, token: string, intentId?: string): Credentials {
+  const { fi, env } = claims(token);
+  const id = intentId ?? (typeof fi === 'string' ? fi : null);
   if (!id) throw new CheckoutError('the session token names no funding intent; pass intentId', 'invalid_options', 0, false);
-  return { token, intentId: id, sessionId: sessionIdOf(token) };
+  return { token, baseUrl: baseUrlFor(options, env === 'test'), intentId: id, sessionId: sessionIdOf(token) };
 }
 
 /** Session token, else a handoff exchanged through the merchant's resume endpoint, else a publishable key. */
@@ -54,9 +62,12 @@ export async function resolveCredentials(options: CheckoutOptions, fragmentToken
     } catch (cause) {
       throw new CheckoutError(cause instanceof Error ? cause.message : 'this link has expired or was already used', 'invalid_token', 401, false);
     }
-    return fromSession(session.session_token, session.funding_intent_id);
+    return fromSession(options, session.session_token, session.funding_intent_id);
   }
-  if (options.sessionToken) return fromSession(options.sessionToken, options.intentId);
-  if (options.publishableKey && options.intentId) return { token: options.publishableKey, intentId: options.intentId, sessionId: null };
+  if (options.sessionToken) return fromSession(options, options.sessionToken, options.intentId);
+  if (options.publishableKey && options.intentId) {
+    const test = options.publishableKey.startsWith('pk_test_');
+    return { token: options.publishableKey, baseUrl: baseUrlFor(options, test), intentId: options.intentId, sessionId: null };
+  }
   throw new CheckoutError('pass sessionToken, publishableKey with intentId, or a handoff token with resume', 'invalid_options', 0, false);
 }

@@ -1,5 +1,4 @@
 import { h, render } from 'preact';
-import { DEFAULT_BASE_URL } from './api.js';
 import { CheckoutApp } from './components/checkout-app.js';
 import { takeHandoffFromUrl } from './credentials.js';
 import { pickLocale, translator } from './i18n.js';
@@ -27,7 +26,7 @@ export function mountInto(root: ShadowRoot, options: CheckoutOptions, loadWallet
   container.setAttribute('lang', pickLocale(options.locale));
   root.replaceChildren(style, container);
   const t = translator(pickLocale(options.locale));
-  render(h(CheckoutApp, { options, fragmentToken, emit, loadWallet, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, t }), container);
+  render(h(CheckoutApp, { options, fragmentToken, emit, loadWallet, t }), container);
   return {
     unmount() {
       render(null, container);

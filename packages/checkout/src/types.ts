@@ -44,7 +44,7 @@ export interface CheckoutOptions {
   handoffToken?: string;
   /** calls your backend (the SDK's createResumeHandler) to exchange a handoff token for a session */
   resume?: (handoffToken: string) => Promise<CheckoutSession>;
-  /** API origin, default https://api.fundkit.dev */
+  /** API origin; default https://api.fundkit.dev, or https://sandbox.api.fundkit.dev for test credentials */
   baseUrl?: string;
   /** the page the "continue on another device" link opens; default this page */
   handoffUrl?: string;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { createApi, DEFAULT_BASE_URL, type Api } from './api.js';
+import { createApi, type Api } from './api.js';
 import { resolveCredentials, type Credentials } from './credentials.js';
 import { awaitsPayment, nextRequoteAt, phaseOf } from './state.js';
 import { CheckoutError, type CheckoutEvent, type CheckoutOptions, type FundingOption, type PublicFundingIntent } from './types.js';
@@ -41,7 +41,7 @@ export function useCheckout(options: CheckoutOptions, fragmentToken: string | nu
     (async () => {
       const creds = await resolveCredentials(options, handoff.current);
       handoff.current = null;
-      const client = createApi(options.baseUrl ?? DEFAULT_BASE_URL, creds.token);
+      const client = createApi(creds.baseUrl, creds.token);
       const first = await client.intent(creds.intentId);
       if (!live) return;
       setCredentials(creds);

@@ -32,7 +32,7 @@ describe('handoff fragment', () => {
       { resume: async () => ({ id: 'cst_1', object: 'checkout_session', session_token: token, funding_intent_id: 'fi_1', expires_at: '', url: '' }) },
       'hot_1',
     );
-    expect(creds).toEqual({ token, intentId: 'fi_1', sessionId: 'cst_1' });
+    expect(creds).toEqual({ token, baseUrl: 'https://api.fundkit.dev', intentId: 'fi_1', sessionId: 'cst_1' });
     await expect(resolveCredentials({ resume: async () => { throw new Error('used'); } }, 'hot_1')).rejects.toMatchObject({ code: 'invalid_token' });
     await expect(resolveCredentials({}, null)).rejects.toMatchObject({ code: 'invalid_options' });
   });

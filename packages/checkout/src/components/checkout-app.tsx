@@ -20,7 +20,6 @@ export interface AppProps {
   fragmentToken: string | null;
   emit: Emit;
   loadWallet: WalletLoader;
-  baseUrl: string;
   t: Translate;
 }
 
@@ -56,7 +55,7 @@ function Body({ state, view, now, t, ...props }: AppProps & { state: CheckoutSta
   );
 }
 
-function Paying({ state, view, now, t, baseUrl, loadWallet, options }: AppProps & { state: CheckoutState; view: PublicFundingIntent; now: number }) {
+function Paying({ state, view, now, t, loadWallet, options }: AppProps & { state: CheckoutState; view: PublicFundingIntent; now: number }) {
   const sessionId = state.credentials?.sessionId;
   const pageUrl = options.handoffUrl ?? (typeof location === 'undefined' ? '' : location.href);
   return (
@@ -67,7 +66,7 @@ function Paying({ state, view, now, t, baseUrl, loadWallet, options }: AppProps 
       )}
       {state.actionError && <p class="muted" role="alert">{state.actionError.message}</p>}
       <DepositDetails view={view} t={t} />
-      <WalletButton view={view} baseUrl={baseUrl} loadWallet={loadWallet} t={t} />
+      <WalletButton view={view} baseUrl={state.credentials?.baseUrl ?? ''} loadWallet={loadWallet} t={t} />
       <hr />
       {state.api && sessionId && <HandoffPanel api={state.api} sessionId={sessionId} pageUrl={pageUrl} now={now} t={t} />}
     </>
