@@ -42,7 +42,7 @@ export function book(t: TestServer) {
     /** offers that sell USDC for XLM (what an XLM payer's conversion crosses) */
     usdcForXlm: () => db.prepare("SELECT * FROM sbx_offers WHERE selling = ? AND buying = 'native'").all(usdc) as Record<string, unknown>[],
     /** how many XLM one USDC costs, as n/d */
-    setUsdcPrice: (n: number, d: number) => db.prepare("UPDATE sbx_offers SET price_n = ?, price_d = ? WHERE selling = ? AND buying = 'native'").run(n, d, usdc),
+    setUsdcPrice: (n: number, d: number) => db.prepare("UPDATE sbx_offers SET price_n = ?, price_d = ? WHERE selling = ? AND buying = 'native'").run(String(n), String(d), usdc),
     drainUsdcForXlm: () => db.prepare("DELETE FROM sbx_offers WHERE selling = ? AND buying = 'native'").run(usdc),
     refill: (rows: Record<string, unknown>[]) => {
       for (const row of rows) {
