@@ -1,4 +1,5 @@
-import { signWebhook } from '@fundkit/webhooks';
+// node:crypto HMAC, synchronous: microseconds, where Web Crypto's first call costs a few hundred ms
+import { signWebhookSync } from '@fundkit/webhooks/node';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connection.js';
 import { onOutboxWrite } from '../db/outbox.js';
@@ -28,7 +29,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, 
     const prepared = service.prepare(claim);
     if (!prepared) return service.drop(claim);
     const startedAt = options.clock();
-    const signed = await signWebhook(prepared.body, prepared.secrets, {
+    const signed = signWebhookSync(prepared.body, prepared.secrets, {
       timestamp: Math.floor(startedAt / 1000), id: prepared.eventId, attempt: claim.number,
     });
     const outcome = await postWebhook(prepared.url, signed, { timeoutMs: options.timeoutMs, signal: shutdown.signal });
