@@ -2460,10 +2460,10 @@ export interface components {
             /** @description BASE64URL(SHA256(code_verifier)), RFC 7636. */
             code_challenge?: string;
             /**
-             * @default S256
+             * @description Only S256; assumed when code_challenge is given alone.
              * @enum {string}
              */
-            code_challenge_method: "S256";
+            code_challenge_method?: "S256";
         };
         Handoff: {
             /** @description Opaque, single use, valid about 60 seconds. */
