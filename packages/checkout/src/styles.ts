@@ -35,6 +35,7 @@ export const CSS = `
 .fk h2{font-size:17px;font-weight:650;margin:0 0 4px}
 .fk p{margin:0}
 .fk section{margin-top:18px}
+.fk > section:first-child{margin-top:0}
 .muted{color:var(--fk-muted);font-size:13px}
 .head{display:flex;align-items:center;gap:10px}
 .logo{width:36px;height:36px;border-radius:8px;object-fit:cover;background:var(--fk-soft);flex:none}
