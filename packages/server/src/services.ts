@@ -84,5 +84,9 @@ export function createServices(deps: ServiceDeps): Services {
   const intentsRepo = services.pipeline.pipeline.repos.fundingIntents;
   const quoteFields = quoteExtras(services.quotes, (intent) => (intent.deposit_account_id ? intentsRepo.findDepositAccount(intent.deposit_account_id) : undefined));
   services.fundingIntents.decorate = (intent) => ({ ...pipelineExtras(intent), ...quoteFields(intent) });
+  // ROUTE_REMAINDER: what a conversion left of a payment stays refundable from the deposit account
+  const remainder = (intent: { id: string }, payment: { id: string }) => services.quotes.executions.remainderFor(intent.id, payment.id);
+  services.pipeline.refunds.routeRemainder = remainder;
+  services.pipeline.payments.routeRemainder = remainder;
   return services;
 }

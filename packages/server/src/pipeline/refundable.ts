@@ -20,9 +20,14 @@ function base(intent: FundingIntentRecord, payment: PaymentRecord): bigint {
   return UNSETTLED.includes(intent.status) ? payment.amount : payment.amount - payment.applied_amount;
 }
 
-/** What can still be paid back from the deposit account. */
-export function refundableAmount(intent: FundingIntentRecord, payment: PaymentRecord, refunds: RefundRecord[]): bigint {
-  const left = base(intent, payment) - sum(refunds.filter((r) => live(r) && r.source === 'DEPOSIT'));
+/**
+ * What can still be paid back from the deposit account. `routeRemainder`: what a route execution
+ * left of this payment's source funds after converting (ROUTE_REMAINDER), counted only once the
+ * conversion really succeeded, so an unsettled intent's whole payment is never counted twice.
+ */
+export function refundableAmount(intent: FundingIntentRecord, payment: PaymentRecord, refunds: RefundRecord[], routeRemainder = 0n): bigint {
+  const remainder = payment.status === 'CONFIRMED' && !UNSETTLED.includes(intent.status) ? routeRemainder : 0n;
+  const left = base(intent, payment) + remainder - sum(refunds.filter((r) => live(r) && r.source === 'DEPOSIT'));
   return left > 0n ? left : 0n;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { accept, createIntent, history, key, options, pay, startQuotesServer, waitForIntent } from './helpers.js';
+import { accept, createIntent, history, key, options, pay, startQuotesServer, waitFor, waitForIntent } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => { t = await startQuotesServer(); });
@@ -49,5 +49,25 @@ describe('paying a USDC intent in XLM through an accepted quote', () => {
     expect(t.server.services.quotes.executions.remainderOf(intent.id)).toBe(12_562_815n);
     const rex = await t.request('GET', `/v1/route-executions/${done.quote.execution.id}`, { key });
     expect(rex.body).toMatchObject({ object: 'route_execution', status: 'SUCCEEDED', route_type: 'STELLAR_PATH_PAYMENT' });
+
+    expect(done.payment).toMatchObject({ asset: 'XLM', amount: '251.2562815', refundable_amount: '1.2562815' });
+    const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${done.payment.id}/refunds`, { key, body: { reason: 'ROUTE_REMAINDER' } });
+    expect(refund.status).toBe(201);
+    expect(refund.body).toMatchObject({ asset: 'XLM', amount: '1.2562815', reason: 'ROUTE_REMAINDER' });
+    await waitFor(() => t.request('GET', `/v1/refunds/${refund.body.id}`, { key }), (r) => r.body.status === 'COMPLETED');
+  });
+
+  it('an overpayment in XLM: the surplus and the remainder are both refundable (ROUTE_SURPLUS)', async () => {
+    const intent = await createIntent(t);
+    const xlm = (await options(t, intent.id)).body.options.find((o: any) => o.source.asset === 'XLM');
+    await accept(t, xlm.id);
+    await pay(t, intent.id, '260', 'XLM');
+    const done = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
+    expect(done.settlement.destination.amount).toBe('25.0000000');
+    // 260 - 250 consumed: 8.7437185 surplus + 1.2562815 remainder
+    expect(done.payment.refundable_amount).toBe('10.0000000');
+    const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${done.payment.id}/refunds`, { key, body: { reason: 'ROUTE_SURPLUS' } });
+    expect(refund.body).toMatchObject({ amount: '10.0000000', asset: 'XLM' });
+    await waitFor(() => t.request('GET', `/v1/refunds/${refund.body.id}`, { key }), (r) => r.body.status === 'COMPLETED');
   });
 });

@@ -3,12 +3,15 @@ import { toList, type PageRequest } from '../../http/pagination.js';
 import { refundableAmount } from '../../pipeline/refundable.js';
 import type { Caller } from '../funding-intents/service.js';
 import type { IntentAccess } from '../../pipeline/services.js';
-import type { FundingIntentsRepo } from '../funding-intents/repo.js';
+import type { FundingIntentRecord, FundingIntentsRepo } from '../funding-intents/repo.js';
 import type { RefundsRepo } from '../refunds/repo.js';
 import { presentPayment } from './present.js';
 import type { PaymentFilters, PaymentRecord, PaymentsRepo } from './repo.js';
 
 export class PaymentsService {
+  /** Route executions fill this: the source funds a conversion left of a payment (set by createServices). */
+  routeRemainder: ((intent: FundingIntentRecord, payment: PaymentRecord) => bigint) | null = null;
+
   constructor(
     private readonly repo: PaymentsRepo,
     private readonly intents: FundingIntentsRepo,
@@ -18,7 +21,7 @@ export class PaymentsService {
 
   present(p: PaymentRecord) {
     const intent = this.intents.findById(p.funding_intent_id)!;
-    return presentPayment(p, refundableAmount(intent, p, this.refunds.byPayment(p.id)));
+    return presentPayment(p, refundableAmount(intent, p, this.refunds.byPayment(p.id), this.routeRemainder?.(intent, p) ?? 0n));
   }
 
   /** Another application's payment is 404 (as its intent would be); the other environment's 403. */

@@ -39,6 +39,9 @@ export interface RefundsDeps {
 type Plan = { source: 'DEPOSIT' | 'BALANCE'; amount: bigint };
 
 export class RefundsService {
+  /** Route executions fill this: the source funds a conversion left of a payment (set by createServices). */
+  routeRemainder: ((intent: FundingIntentRecord, payment: PaymentRecord) => bigint) | null = null;
+
   constructor(private readonly deps: RefundsDeps) {}
 
   private payment(caller: Caller, intentId: string, paymentId: string): { intent: FundingIntentRecord; payment: PaymentRecord } {
@@ -67,7 +70,7 @@ export class RefundsService {
   private plan(caller: Caller, intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Plan {
     const refunds = this.deps.repo.byPayment(payment.id);
     if (inProgress(refunds)) throw new ApiError('CONFLICT', 'a refund of this payment is in progress; wait for it to complete or fail');
-    const refundable = refundableAmount(intent, payment, refunds);
+    const refundable = refundableAmount(intent, payment, refunds, this.routeRemainder?.(intent, payment) ?? 0n);
     if (refundable > 0n) return { source: 'DEPOSIT', amount: refundable };
     const settled = settledRemaining(intent, payment, refunds);
     if (settled > 0n) {

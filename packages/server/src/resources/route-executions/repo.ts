@@ -86,10 +86,18 @@ export class ExecutionsRepo {
       AND funding_intent_id IN (SELECT id FROM funding_intents WHERE status IN ('PARTIALLY_FUNDED', 'PAYMENT_DETECTED'))`).run(at);
   }
 
-  /** What the conversion left of the payment's source funds (ROUTE_REMAINDER), once it succeeded. */
+  /** What the conversion left of the applied source funds (ROUTE_REMAINDER), once it succeeded. */
   remainderOf(intentId: string): bigint {
-    const row = this.db.prepare("SELECT send_max, source_consumed FROM route_executions WHERE funding_intent_id = ? AND status = 'SUCCEEDED'")
-      .safeIntegers(true).get(intentId) as { send_max: bigint; source_consumed: bigint } | undefined;
-    return row ? row.send_max - row.source_consumed : 0n;
+    const row = this.db.prepare(`SELECT rex.source_consumed AS spent,
+        (SELECT COALESCE(SUM(applied_amount), 0) FROM payments p WHERE p.funding_intent_id = rex.funding_intent_id AND p.status = 'CONFIRMED') AS applied
+      FROM route_executions rex WHERE rex.funding_intent_id = ? AND rex.status = 'SUCCEEDED'`).safeIntegers(true).get(intentId) as { spent: bigint; applied: bigint } | undefined;
+    return row && row.applied > row.spent ? row.applied - row.spent : 0n;
+  }
+
+  /** The remainder belongs to the intent's latest applied payment (the one that completed the funds). */
+  remainderFor(intentId: string, paymentId: string): bigint {
+    const last = this.db.prepare(`SELECT id FROM payments WHERE funding_intent_id = ? AND status = 'CONFIRMED' AND applied_amount > 0
+      ORDER BY created_at DESC, id DESC LIMIT 1`).pluck().get(intentId) as string | undefined;
+    return last === paymentId ? this.remainderOf(intentId) : 0n;
   }
 }
