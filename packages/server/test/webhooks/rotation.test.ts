@@ -29,7 +29,7 @@ async function sendTest(endpointId: string, count: number) {
 }
 
 describe('secret rotation', () => {
-  it('signs with both secrets during the overlap and only the new one after it', async () => {
+  it('keeps the previous secret signing during the overlap, both in V2, and only the new one after it', async () => {
     const created = await t.request('POST', '/v1/webhooks', { key, body: { url: r.url, events: ['payment.pending'] } });
     const oldSecret: string = created.body.secret;
     const rotated = await t.request('POST', `/v1/webhooks/${created.body.id}/rotate-secret`, { key });
@@ -38,17 +38,18 @@ describe('secret rotation', () => {
     const during = await sendTest(created.body.id, 1);
     const headers = during.headers as Record<string, string>;
     const timestamp = headers['service-webhook-timestamp']!;
-    // Service-Signature-V2 carries one v1 per valid secret, newest first
-    expect(headers['service-signature-v2']).toBe(`t=${timestamp},v1=${v1Of(newSecret, timestamp, during.body)},v1=${v1Of(oldSecret, timestamp, during.body)}`);
-    // Service-Signature (one sha256=, the spec's pattern) is by the newest secret
-    expect(headers['service-signature']).toBe(`sha256=${createHmac('sha256', newSecret).update(during.body).digest('hex')}`);
+    // Service-Signature-V2 carries one v1 per valid secret, the incumbent (previous) first
+    expect(headers['service-signature-v2']).toBe(`t=${timestamp},v1=${v1Of(oldSecret, timestamp, during.body)},v1=${v1Of(newSecret, timestamp, during.body)}`);
+    // Service-Signature (one sha256=, the spec's pattern) stays by the previous secret during the
+    // overlap, so a receiver that has not deployed the new secret yet keeps verifying
+    expect(headers['service-signature']).toBe(`sha256=${createHmac('sha256', oldSecret).update(during.body).digest('hex')}`);
+    await expect(verifyWebhook(during.body, headers, oldSecret)).resolves.toMatchObject({ type: 'webhook.test' });
     await expect(verifyWebhook(during.body, headers, [newSecret, oldSecret])).resolves.toMatchObject({ type: 'webhook.test' });
-    await expect(verifyWebhook(during.body, headers, newSecret)).resolves.toMatchObject({ type: 'webhook.test' });
     await expect(verifyWebhook(during.body, headers, [oldSecret, newSecret])).resolves.toMatchObject({ type: 'webhook.test' });
-    // a receiver holding only the old secret fails on Service-Signature (one sha256=, by the newest
-    // secret): the @fundkit/webhooks README tells receivers to configure both during the overlap
-    const oldOnly = await verifyWebhook(during.body, headers, oldSecret).catch((error: unknown) => error);
-    expect((oldOnly as WebhookVerificationError).reason).toBe('signature_mismatch');
+    // a receiver that dropped the old secret too early fails on Service-Signature: the
+    // @fundkit/webhooks README says to keep both secrets until the overlap ends
+    const newOnly = await verifyWebhook(during.body, headers, newSecret).catch((error: unknown) => error);
+    expect((newOnly as WebhookVerificationError).reason).toBe('signature_mismatch');
 
     offset = DAY + 60_000;
     const after = await sendTest(created.body.id, 2);
