@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, type TestServer } from '../helpers/server.js';
-import { accept, createIntent, idem, key, optionFor, options, session, startQuotesServer } from './helpers.js';
+import { accept, createIntent, idem, key, optionFor, options, session, startQuotesServer, waitForIntent } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => { t = await startQuotesServer(); });
@@ -64,6 +64,24 @@ describe('who may list options and accept', () => {
     const res = await options(t, intent.id);
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'conflict', type: 'invalid_request_error' });
+  });
+});
+
+describe('a lapsed lock', () => {
+  it('expires the accepted quote when no money came, and the intent pays its requirement again', async () => {
+    const intent = await createIntent(t);
+    const xlm = await optionFor(t, intent.id, 'XLM');
+    await accept(t, xlm.id);
+    t.server.db.prepare('UPDATE quotes SET lock_expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), xlm.id);
+    const reverted = await waitForIntent(t, intent.id, (i) => i.quote === null);
+    expect(reverted).toMatchObject({ route: { type: 'DIRECT_STELLAR' }, source: { asset: 'USDC', amount: '25.0000000' }, funding_instructions: { asset: { code: 'USDC' } } });
+    expect((await t.request('GET', `/v1/quotes/${xlm.id}`, { key })).body).toMatchObject({ status: 'EXPIRED', execution: null });
+  });
+
+  it('a simple quote past its 30 s lock reads EXPIRED', async () => {
+    const simple = await t.request('POST', '/v1/quotes', { key, body: { from_currency: 'XLM', to_currency: 'USDC', amount: 1, direction: 'receive' } });
+    t.server.db.prepare('UPDATE quotes SET lock_expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), simple.body.quote_id);
+    expect((await t.request('GET', `/v1/quotes/${simple.body.quote_id}`, { key })).body.status).toBe('EXPIRED');
   });
 });
 

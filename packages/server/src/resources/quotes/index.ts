@@ -17,6 +17,7 @@ import { ensureTrust } from '../route-executions/trust.js';
 import { routeExecutionJob } from '../route-executions/worker.js';
 import { asPayable, payable, QuoteIntentsRepo, type LinkedIntent } from './intent-link.js';
 import { QuotesRepo } from './repo.js';
+import { lapseLocks } from './lapse.js';
 import { QuotesService } from './service.js';
 
 export interface QuoteSettings {
@@ -45,7 +46,7 @@ export function createQuoteServices(db: Db, assets: AssetsService, pipelineServi
     db, executions, quotes, network, signer, depositKeys: () => pipeline.depositKeys,
     transition: (id, to, reason) => void pipeline.machine.transition(id, to, reason), onSucceeded: () => pipeline.nudge.settle(),
   });
-  const job = routeExecutionJob(runner, executions);
+  const job = routeExecutionJob(runner, executions, () => lapseLocks(db, quotes, intents, executions));
   pipeline.addJob(job);
   const service = new QuotesService({
     db, quotes, executions, intents, assets, network, ttlSeconds: settings.ttlSeconds, slippageBps: settings.slippageBps,

@@ -21,6 +21,11 @@ export class QuoteIntentsRepo {
     return this.db.prepare('SELECT * FROM funding_intents WHERE id = ?').safeIntegers(true).get(id) as LinkedIntent | undefined;
   }
 
+  /** Back to paying the requirement itself (the accepted quote's lock ran out). */
+  clearSource(id: string, at: string): void {
+    this.db.prepare("UPDATE funding_intents SET source_asset = NULL, source_amount = NULL, route_type = 'DIRECT_STELLAR', quote_id = NULL, updated_at = ? WHERE id = ?").run(at, id);
+  }
+
   setSource(id: string, source: { asset: string; amount: bigint; routeType: IntentSource['route_type']; quoteId: string }, at: string): void {
     this.db.prepare('UPDATE funding_intents SET source_asset = ?, source_amount = ?, route_type = ?, quote_id = ?, updated_at = ? WHERE id = ?')
       .run(source.asset, source.amount, source.routeType, source.quoteId, at, id);

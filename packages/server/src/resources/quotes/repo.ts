@@ -75,9 +75,16 @@ export class QuotesRepo {
       .run({ id, status, at, lock: extra.lock_expires_at ?? null, code: extra.failure_code ?? null, message: extra.failure_message ?? null });
   }
 
-  /** ACTIVE quotes past their lifetime become EXPIRED (lazily, when anything reads them). */
+  /** ACTIVE quotes past their lifetime, and simple quotes past their lock, become EXPIRED (lazily, when read). */
   expireStale(now: string): void {
-    this.db.prepare("UPDATE quotes SET status = 'EXPIRED', updated_at = @now WHERE status = 'ACTIVE' AND expires_at <= @now").run({ now });
+    this.db.prepare(`UPDATE quotes SET status = 'EXPIRED', updated_at = @now WHERE (status = 'ACTIVE' AND expires_at <= @now)
+      OR (status = 'LOCKED' AND funding_intent_id IS NULL AND lock_expires_at <= @now)`).run({ now });
+  }
+
+  /** Accepted quotes whose lock ran out before any money arrived. */
+  lapsedLocks(now: string): QuoteRecord[] {
+    return this.db.prepare(`SELECT q.* FROM quotes q JOIN funding_intents fi ON fi.quote_id = q.id WHERE q.status = 'LOCKED' AND q.lock_expires_at <= ?
+      AND fi.status = 'AWAITING_PAYMENT' AND fi.received_amount = 0`).safeIntegers(true).all(now) as QuoteRecord[];
   }
 
   /** Every other selectable quote of the intent once one is accepted. */

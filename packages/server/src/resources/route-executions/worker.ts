@@ -6,10 +6,11 @@ import type { RouteRunner } from './runner.js';
 
 type Job = { kind: 'start' | 'run'; execution: ExecutionRecord };
 
-export function routeExecutionJob(runner: RouteRunner, executions: ExecutionsRepo): JobSpec<Job> {
+export function routeExecutionJob(runner: RouteRunner, executions: ExecutionsRepo, housekeeping: () => void): JobSpec<Job> {
   return {
     name: 'route-execution',
     claim: () => {
+      housekeeping();
       const at = isoNow();
       executions.markAwaitingFunds(at);
       const waiting = executions.nextToStart();

@@ -1,0 +1,24 @@
+/**
+ * An accepted quote holds until `lock_expires_at` (30 minutes, or the intent's expiry). If no money
+ * arrived by then, the quote EXPIRES and the intent goes back to its requirement: a payment in the
+ * old source asset after that is a wrong-asset payment, recorded and refundable like any other.
+ */
+import type { Db } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import { isoNow } from '../../lib/time.js';
+import type { ExecutionsRepo } from '../route-executions/repo.js';
+import type { QuoteIntentsRepo } from './intent-link.js';
+import type { QuotesRepo } from './repo.js';
+
+export function lapseLocks(db: Db, quotes: QuotesRepo, intents: QuoteIntentsRepo, executions: ExecutionsRepo): void {
+  const now = isoNow();
+  for (const quote of quotes.lapsedLocks(now)) {
+    inTransaction(db, () => {
+      // re-checked inside the transaction: a payment applied meanwhile keeps the lock
+      if (!quotes.lapsedLocks(now).some((q) => q.id === quote.id)) return;
+      quotes.setStatus(quote.id, 'EXPIRED', now);
+      executions.deleteUnstarted(quote.funding_intent_id!, '');
+      intents.clearSource(quote.funding_intent_id!, now);
+    });
+  }
+}
