@@ -1,3 +1,4 @@
+import { formatBanner, prepareSandbox } from './banner.js';
 import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
 import { createServer } from './index.js';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   }
   const { url } = await server.listen();
   server.logger.info({ url, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
+  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { Fundkit } from '@fundkit/sdk';
+import type { FundkitServer } from './index.js';
+import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
+
+export interface BannerInfo {
+  url: string;
+  keys: SandboxKeys | null;
+  demo: { id: string; url: string } | null;
+}
+
+/**
+ * The sandbox application is created without a settlement address, and an intent needs a
+ * destination: give it a fresh sandbox account so the README's first curl works as printed. The
+ * sandbox ledger creates the account when it is first paid.
+ */
+function ensureSettlementAddress(server: FundkitServer, keys: SandboxKeys): void {
+  const app = server.services.keys.authenticate(keys.secretKey)?.application;
+  if (app && app.account_id === null && !app.settlement_address) server.services.applications.ensureUnowned(app.name, Keypair.random().publicKey());
+}
+
+/** Sandbox start-up: a fresh 25 USDC intent to pay, so the first page opened shows a real checkout. */
+export async function prepareSandbox(server: FundkitServer, localUrl: string): Promise<BannerInfo> {
+  const url = `http://localhost:${new URL(localUrl).port}`;
+  const keys = readSandboxKeys(join(server.config.dataDir, 'sandbox-keys.json'));
+  if (!keys) return { url, keys, demo: null };
+  ensureSettlementAddress(server, keys);
+  const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
+  try {
+    const intent = await fk.fundingIntents.create({ amount: '25.00', asset: 'USDC', reference: `demo_${Date.now()}` });
+    return { url, keys, demo: { id: intent.id, url: intent.hosted_funding_url ?? `${url}/checkout/${intent.id}` } };
+  } catch (error) {
+    server.logger.warn({ err: error }, 'could not create the demo intent');
+    return { url, keys, demo: null };
+  }
+}
+
+/** What `pnpm start` prints: where everything is and the keys to use, short enough to read. */
+export function formatBanner({ url, keys, demo }: BannerInfo): string {
+  const rows: [string, string][] = [
+    ['API', `${url}/v1`],
+    ['Docs', `${url}/docs`],
+    ['Contract', `${url}/openapi.yaml`],
+  ];
+  if (demo) rows.push(['Demo checkout', demo.url]);
+  if (keys) {
+    rows.push(['Secret key', keys.secretKey]);
+    if (keys.publishableKey) rows.push(['Publishable key', keys.publishableKey]);
+    rows.push(['Keys saved in', keys.path]);
+  }
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = ['', '  Fundkit reference server — sandbox (an embedded Stellar ledger; no network, no real money)', ''];
+  for (const [label, value] of rows) lines.push(`  ${label.padEnd(width)}  ${value}`);
+  if (demo) {
+    lines.push('', '  Pay the demo intent (the page updates live):', `    pnpm fundkit pay ${demo.id} --amount 25`);
+  }
+  lines.push('  Watch webhooks: pnpm fundkit listen --forward-to http://localhost:3000/webhooks', '');
+  return lines.join('\n') + '\n';
+}
