@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, type TestServer } from '../helpers/server.js';
-import { accept, createIntent, idem, key, optionFor, options, session, startQuotesServer, waitForIntent } from './helpers.js';
+import { accept, createIntent, idem, key, optionFor, options, session, startQuotesServer, pay, waitForIntent } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => { t = await startQuotesServer(); });
@@ -56,6 +56,19 @@ describe('who may list options and accept', () => {
     expect(res.body).toMatchObject({ status: 'LOCKED', route: { type: 'DIRECT_STELLAR' }, execution: null });
     const view = (await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body;
     expect(view).toMatchObject({ route: { type: 'DIRECT_STELLAR' }, source: { asset: 'USDC', amount: '25.0000000' } });
+  });
+
+  it('once money arrived: options in the paid asset only, and no quote can be accepted', async () => {
+    const intent = await createIntent(t);
+    const xlm = await optionFor(t, intent.id, 'XLM');
+    await pay(t, intent.id, '10', 'USDC');
+    await waitForIntent(t, intent.id, (i) => i.status === 'PARTIALLY_FUNDED');
+    const res = await options(t, intent.id);
+    expect(res.body.options).toHaveLength(1);
+    expect(res.body.options[0]).toMatchObject({ source: { asset: 'USDC' }, pay_amount: { amount: '15.0000000' } });
+    const late = await accept(t, xlm.id);
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('conflict');
   });
 
   it('options only while the intent can be paid (409 otherwise)', async () => {

@@ -57,7 +57,7 @@ export async function acceptQuote(deps: QuotesDeps, caller: QuoteCaller, quoteId
   checkSelectable(deps, quote);
   checkIntent(deps.intents.findById(quote.funding_intent_id));
   // the deposit account must hold the source asset before the payer is told to send it
-  if (quote.route_type === 'STELLAR_PATH_PAYMENT') await deps.ensureTrust(quote.funding_intent_id, quote.source_asset);
+  if (quote.route_type === 'STELLAR_PATH_PAYMENT') await deps.ensureTrust(quote.funding_intent_id, quote.source_asset, quote.environment);
   lock(deps, quoteId);
   return present(deps, quoteId);
 }

@@ -23,7 +23,7 @@ export interface QuotesDeps {
   /** the Stellar network of an environment, or null when none is wired (no conversions then) */
   network: (environment: Environment) => StellarNetwork | null;
   /** the deposit account can hold `code` (a sponsored trustline); no-op for XLM */
-  ensureTrust: (intentId: string, code: string) => Promise<void>;
+  ensureTrust: (intentId: string, code: string, environment: Environment) => Promise<void>;
   ttlSeconds: number;
   slippageBps: number;
 }

@@ -36,8 +36,11 @@ export function createQuoteServices(db: Db, assets: AssetsService, pipelineServi
   const executions = new ExecutionsRepo(db);
   const quotes = new QuotesRepo(db);
   const intents = new QuoteIntentsRepo(db);
-  // live keys use pubnet only, test keys the sandbox/testnet only; no Horizon adapter → no network
-  const network = (environment: Environment): StellarNetwork | null => (environment === 'test' ? pipeline.stellar?.network ?? null : null);
+  // live keys use pubnet only, test keys the sandbox/testnet only: the wired network serves the environment it matches
+  const network = (environment: Environment): StellarNetwork | null => {
+    const wired = pipeline.stellar?.network;
+    return wired && wired.kind === assets.network(environment) ? wired : null;
+  };
   const signer = () => {
     if (!pipeline.signer) throw new Error('no treasury signer: the Stellar network is not wired');
     return pipeline.signer;
@@ -50,8 +53,8 @@ export function createQuoteServices(db: Db, assets: AssetsService, pipelineServi
   pipeline.addJob(job);
   const service = new QuotesService({
     db, quotes, executions, intents, assets, network, ttlSeconds: settings.ttlSeconds, slippageBps: settings.slippageBps,
-    ensureTrust: async (intentId, code) => {
-      const net = network('test');
+    ensureTrust: async (intentId, code, environment) => {
+      const net = network(environment);
       if (net && pipeline.signer) await ensureTrust({ network: net, signer: pipeline.signer, depositKeys: pipeline.depositKeys }, intentId, code);
     },
   });
