@@ -135,6 +135,11 @@ export interface paths {
          *     backed by a stored Quote (ACTIVE, expiring after the quote lifetime, typically 60 seconds).
          *     Pricing uses Horizon strict-receive path finding on a real network and the sandbox ledger's
          *     order books in the sandbox. 422 NO_ROUTE_AVAILABLE when nothing reaches the destination.
+         *     A conversion's `pay_amount` carries the slippage margin (50 bps by default) above what the
+         *     conversion is expected to consume; `receive_amount_min` is the intent's remaining requirement,
+         *     which the strict-receive conversion delivers exactly. The destination asset itself is the
+         *     `DIRECT_STELLAR` option. Once money arrived, only the asset already paid is offered. Earlier
+         *     ACTIVE quotes stay selectable until they expire. 409 `conflict` when the intent can no longer be paid.
          */
         get: operations["listFundingOptions"];
         put?: never;
@@ -412,6 +417,12 @@ export interface paths {
          *     source amount in the source asset. After expiry: 409 `quote_expired`, not retryable, the intent
          *     is unaffected; fetch the options again and accept a fresh quote. A quote that is not ACTIVE:
          *     409 `quote_not_selectable`. Accepting the quote already locked for the intent replays it.
+         *     Only before any money arrived (409 `conflict` after). Accepting another quote of the intent
+         *     supersedes the locked one. The lock lasts 30 minutes, or until the intent expires; if it lapses
+         *     with nothing received, the quote expires and the intent pays its requirement again. For a
+         *     source asset the deposit account does not hold yet, a (treasury-sponsored) trustline is added
+         *     before the quote is locked. The received source asset is converted in the deposit account by a
+         *     route execution; what the conversion leaves is refundable (`ROUTE_REMAINDER`).
          */
         post: operations["acceptQuote"];
         delete?: never;
