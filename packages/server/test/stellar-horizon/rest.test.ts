@@ -79,7 +79,7 @@ describe('submitTransaction', () => {
       http.post(`${HORIZON}/transactions`, () => problem(name)),
       http.get(`${HORIZON}/transactions/:hash`, ({ params }) => {
         asked = String(params.hash);
-        return hal({ ...fixture('transaction.json'), hash, successful: false });
+        return hal({ ...fixture<object>('transaction.json'), hash, successful: false });
       }),
     );
     const result = await net.submitTransaction(fixture(name).extras.envelope_xdr);
