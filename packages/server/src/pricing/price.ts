@@ -4,6 +4,7 @@
  * once; a second, at a small reference amount, gives the top-of-book price the impact is
  * measured against.
  */
+import { ApiError } from '../http/api-error.js';
 import { minBig, STROOPS_PER_UNIT } from '../lib/money.js';
 import { sameAsset, type AssetRef, type PathQuote, type StellarNetwork } from '../stellar/index.js';
 
@@ -16,6 +17,16 @@ export interface PricedPath {
   destinationAmount: bigint;
   path: AssetRef[];
   priceImpactBps: number;
+}
+
+/** Path finding that cannot be reached is our side's outage (503, retryable), never a 500. */
+async function reach<T>(query: Promise<T>): Promise<T> {
+  try {
+    return await query;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError('ROUTE_UNAVAILABLE', 'path finding on the Stellar network is unavailable right now; try again shortly');
+  }
 }
 
 const best = (quotes: PathQuote[], source: AssetRef) => quotes.filter((q) => sameAsset(q.sourceAsset, source))
@@ -36,10 +47,10 @@ export async function priceReceive(network: StellarNetwork, sources: AssetCode[]
   const sourceAssets = sources.map((c) => network.assets[c]);
   const destinationAsset = network.assets[destination];
   const reference = minBig(amount, STROOPS_PER_UNIT);
-  const [quotes, refs] = await Promise.all([
+  const [quotes, refs] = await reach(Promise.all([
     network.findStrictReceivePaths({ sourceAssets, destinationAsset, destinationAmount: amount }),
     network.findStrictReceivePaths({ sourceAssets, destinationAsset, destinationAmount: reference }),
-  ]);
+  ]));
   return sources.flatMap((code) => {
     const q = best(quotes, network.assets[code]);
     if (!q) return [];
@@ -49,7 +60,7 @@ export async function priceReceive(network: StellarNetwork, sources: AssetCode[]
 
 /** Strict send: what sending exactly `amount` of `source` yields in `destination`, or null. */
 export async function priceSend(network: StellarNetwork, source: AssetCode, destination: AssetCode, amount: bigint): Promise<PricedPath | null> {
-  const quotes = await network.findStrictSendPaths({ sourceAsset: network.assets[source], sourceAmount: amount, destinationAssets: [network.assets[destination]] });
+  const quotes = await reach(network.findStrictSendPaths({ sourceAsset: network.assets[source], sourceAmount: amount, destinationAssets: [network.assets[destination]] }));
   const q = quotes.sort((a, b) => (a.destinationAmount > b.destinationAmount ? -1 : a.destinationAmount < b.destinationAmount ? 1 : 0))[0];
   if (!q || q.destinationAmount === 0n) return null;
   return { sourceCode: source, sourceAmount: amount, destinationAmount: q.destinationAmount, path: q.path, priceImpactBps: 0 };

@@ -60,6 +60,25 @@ describe('POST /v1/quotes (simple form)', () => {
   });
 });
 
+describe('path finding unreachable', () => {
+  it('answers 503 route_unavailable (retryable), never a 500', async () => {
+    const network = t.server.services.pipeline.pipeline.stellar!.network;
+    const original = network.findStrictReceivePaths;
+    network.findStrictReceivePaths = async () => { throw new Error('horizon is down'); };
+    try {
+      const intent = await createIntent(t);
+      const res = await options(t, intent.id);
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({ code: 'route_unavailable', retryable: true });
+      const simple = await quote({ from_currency: 'XLM', to_currency: 'USDC', amount: 1, direction: 'receive' });
+      expect(simple.status).toBe(503);
+      expect(simple.body.error).toMatchObject({ code: 'ROUTE_UNAVAILABLE', retryable: true });
+    } finally {
+      network.findStrictReceivePaths = original;
+    }
+  });
+});
+
 describe('NO_ROUTE_AVAILABLE', () => {
   let thin: TestServer;
   // a rate table without EURC: nothing converts into or out of it

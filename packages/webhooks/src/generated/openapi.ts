@@ -421,7 +421,7 @@ export interface paths {
          *     supersedes the locked one. The lock lasts 30 minutes, or until the intent expires; if it lapses
          *     with nothing received, the quote expires and the intent pays its requirement again. For a
          *     source asset the deposit account does not hold yet, a (treasury-sponsored) trustline is added
-         *     before the quote is locked. The received source asset is converted in the deposit account by a
+         *     before the quote is locked (503 `route_unavailable` when the network cannot take it). The received source asset is converted in the deposit account by a
          *     route execution; what the conversion leaves is refundable (`ROUTE_REMAINDER`).
          */
         post: operations["acceptQuote"];
@@ -4247,6 +4247,7 @@ export interface operations {
             422: components["responses"]["CheckoutUnprocessable"];
             429: components["responses"]["CheckoutRateLimited"];
             500: components["responses"]["CheckoutInternalError"];
+            503: components["responses"]["CheckoutUnavailable"];
         };
     };
     retrieveRouteExecution: {
