@@ -70,4 +70,20 @@ describe('paying a USDC intent in XLM through an accepted quote', () => {
     expect(refund.body).toMatchObject({ amount: '10.0000000', asset: 'XLM' });
     await waitFor(() => t.request('GET', `/v1/refunds/${refund.body.id}`, { key }), (r) => r.body.status === 'COMPLETED');
   });
+
+  it('an EURC payer: accept adds the sponsored EURC trustline for real, the conversion pays 25 USDC', async () => {
+    const intent = await createIntent(t);
+    const eurc = (await options(t, intent.id)).body.options.find((o: any) => o.source.asset === 'EURC');
+    const network = t.server.services.pipeline.pipeline.stellar!.network;
+    const before = await network.loadAccount(intent.deposit_account.address);
+    expect(before!.balances.some((b) => b.asset.code === 'EURC')).toBe(false);
+    expect((await accept(t, eurc.id)).status).toBe(200);
+    const after = await network.loadAccount(intent.deposit_account.address);
+    expect(after!.balances.some((b) => b.asset.code === 'EURC')).toBe(true);
+    expect(after!.numSponsored).toBe(before!.numSponsored + 1);
+    await pay(t, intent.id, eurc.pay_amount.amount, 'EURC');
+    const done = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
+    expect(done.settlement.destination.amount).toBe('25.0000000');
+    expect(done.payment.refundable_amount).toBe('0.1163224');
+  });
 });
