@@ -1,4 +1,5 @@
 #!/usr/bin/env node
 import { runCli } from '../dist/cli/index.js';
 
-process.exitCode = runCli(process.argv.slice(2));
+// listen runs until Ctrl-C; the others end on their own
+process.exitCode = await runCli(process.argv.slice(2));

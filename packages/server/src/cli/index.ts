@@ -1,9 +1,67 @@
-/** The `fundkit` CLI (later issues: keys, test helpers). For now it points at the server. */
-export function runCli(argv: string[]): number {
-  if (argv.includes('--version')) {
-    process.stdout.write('fundkit 0.1.0\n');
-    return 0;
+import { ConnectionError, FundkitError } from '@fundkit/sdk';
+import { parseArgs, allowFlags, UsageError, type ParsedArgs } from './args.js';
+import { commandContext, DEFAULT_API_BASE, type CliIo } from './context.js';
+import { listen } from './listen.js';
+import { pay } from './pay.js';
+import { trigger } from './trigger.js';
+
+export type { CliIo } from './context.js';
+
+const HELP = `fundkit — drive a Fundkit sandbox from the terminal
+
+  fundkit listen --forward-to <url> [--events a,b] [--keep]
+      register <url> as a webhook endpoint, print its signing secret, show every delivery live
+  fundkit trigger <event>
+      create real sandbox objects whose lifecycle emits <event> (e.g. payment.completed)
+  fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text]
+      a sandbox payment to an intent by a funded payer, followed until it settles
+
+options:
+  --api-key <sk_test_…>   default FUNDKIT_API_KEY, else the keys \`pnpm start\` saved in .fundkit/
+  --api-base <url>        default FUNDKIT_API_BASE, else ${DEFAULT_API_BASE}
+  --json                  machine-readable output (one JSON document per line)
+`;
+
+const COMMANDS: Record<string, { flags: string[]; run: typeof pay }> = {
+  listen: { flags: ['forward-to', 'events', 'keep'], run: listen },
+  trigger: { flags: [], run: trigger },
+  pay: { flags: ['amount', 'asset', 'memo'], run: pay },
+};
+
+function defaultIo(): CliIo {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  process.once('SIGTERM', () => controller.abort());
+  return { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), env: process.env, cwd: process.cwd(), signal: controller.signal };
+}
+
+/** The `fundkit` CLI; resolves to the exit code (0 ok, 1 failed, 2 usage). */
+export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv);
+    if (args.flags.version || !args.command || args.flags.help || args.command === 'help') {
+      io.stdout(args.flags.version ? 'fundkit 0.1.0\n' : HELP);
+      return 0;
+    }
+    const command = COMMANDS[args.command];
+    if (!command) throw new UsageError(`unknown command "${args.command}"`);
+    allowFlags(args, command.flags);
+    return await command.run(commandContext(args, io), args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`fundkit: ${error.message}\n(fundkit --help for usage)\n`);
+      return 2;
+    }
+    io.stderr(`fundkit: ${describe(error)}\n`);
+    return 1;
   }
-  process.stdout.write('usage: fundkit-server   (start the reference server; configure with FUNDKIT_* variables)\n');
-  return 0;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof FundkitError) {
+    const hint = error instanceof ConnectionError ? ' (is the server running? pnpm start)' : '';
+    return `${error.status ?? ''} ${error.code}: ${error.message}${error.requestId ? ` [${error.requestId}]` : ''}${hint}`.trim();
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,34 @@
+import type { FundingIntent } from '@fundkit/sdk';
+import { stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { waitFor, type CommandContext } from './context.js';
+
+/** States a payment passes through on its own; the CLI waits while the intent is in one. */
+const MOVING = new Set(['PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED']);
+
+/** Polls the intent, printing each status it passes, until it rests (CREDITED, PARTIALLY_FUNDED, FAILED…). */
+export async function followIntent(ctx: CommandContext, id: string, from: string): Promise<FundingIntent> {
+  let last = from;
+  return waitFor(ctx, `intent ${id} to settle`, async () => {
+    const intent = await ctx.fk.fundingIntents.retrieve(id);
+    if (intent.status !== last) ctx.say(`  ${last} → ${intent.status}`);
+    last = intent.status;
+    return MOVING.has(intent.status) ? undefined : intent;
+  });
+}
+
+/** `fundkit pay <intent> --amount 25 [--asset USDC] [--memo text]`: a real sandbox payment by a funded payer. */
+export async function pay(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+  const [id] = args.positionals;
+  const amount = stringFlag(args, 'amount');
+  if (!id || !amount) throw new UsageError('usage: fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text]');
+  const before = await ctx.fk.fundingIntents.retrieve(id);
+  const asset = stringFlag(args, 'asset') ?? before.requirement.asset;
+  const memo = stringFlag(args, 'memo');
+  ctx.say(`Paying ${amount} ${asset} to ${id} from a funded sandbox account…`);
+  const payment = await ctx.fk.testHelpers.pay(id, { amount, asset, ...(memo ? { memo } : {}) });
+  ctx.say(`  submitted: transaction ${payment.transaction_hash} in ledger ${payment.ledger}`);
+  const intent = await followIntent(ctx, id, before.status);
+  ctx.say(`Intent ${id}: ${intent.status}, received ${intent.received_amount} of ${intent.requirement.amount} ${intent.requirement.asset}`);
+  if (ctx.json) ctx.print({ payment, funding_intent: { id: intent.id, status: intent.status, received_amount: intent.received_amount } });
+  return 0;
+}
