@@ -55,6 +55,14 @@ export class MockHorizon {
     http.get(`${HORIZON}/accounts/:id/payments`, ({ request }) => this.payments(request)),
   );
 
+  reset(): void {
+    this.requests.length = 0;
+    this.published = [];
+    this.scripts = [];
+    this.onPage = () => undefined;
+    this.live.clear();
+  }
+
   publish(...records: HorizonPaymentRecord[]): void {
     this.published.push(...records);
     for (const push of this.live) for (const r of records) push(r);
@@ -95,17 +103,20 @@ export class MockHorizon {
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         controller.enqueue(encoder.encode(PREAMBLE));
+        const dropIfDone = () => {
+          if (sent < script.send || script.end !== 'drop') return;
+          this.live.delete(push!);
+          setTimeout(() => controller.close(), script.dropAfterMs ?? 0);
+        };
         push = (r) => {
           if (sent >= script.send) return;
           sent += 1;
           controller.enqueue(encoder.encode(sseEvent(r)));
-          if (sent === script.send && script.end === 'drop') {
-            this.live.delete(push!);
-            setTimeout(() => controller.close(), script.dropAfterMs ?? 0);
-          }
+          dropIfDone();
         };
         this.live.add(push);
         for (const r of this.after(cursor)) push(r);
+        if (script.send === 0) dropIfDone();
       },
       cancel: () => {
         if (push) this.live.delete(push);
