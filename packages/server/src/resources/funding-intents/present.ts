@@ -70,7 +70,7 @@ export function presentFundingIntent(intent: FundingIntentRecord, account: Depos
     payment: null,
     settlement: null,
     failure: null,
-    hosted_funding_url: `${publicBaseUrl}/pay/${intent.id}`,
+    hosted_funding_url: `${publicBaseUrl}/checkout/${intent.id}`,
     livemode: intent.environment === 'live',
     expires_at: intent.expires_at,
     created_at: intent.created_at,
