@@ -1,0 +1,49 @@
+/** A real server process (tsx, file database) that the crash test kills with SIGKILL. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Child {
+  process: ChildProcess;
+  url: string;
+  stderr: string[];
+}
+
+export async function startChild(env: Record<string, string>, port: number): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${stderr.join('')}`);
+    try {
+      if ((await fetch(`${url}/v1/assets`)).status > 0) return { process: child, url, stderr };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`server did not start: ${stderr.join('')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function kill(child: Child, signal: NodeJS.Signals): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.kill(signal);
+  await exited;
+}
