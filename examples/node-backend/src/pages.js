@@ -26,7 +26,7 @@ const safe = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
 export function orderPage({ order, sessionToken, apiBase }) {
   return layout(`Order ${order.id}`, `<h1>Order ${order.id}</h1>
 <div class="card">${order.item}: ${order.amount} ${order.asset}<br>Order status: <span class="status" id="order-status">${order.status}</span>
-<p><small>Sandbox: pay it from a terminal with <code>pnpm fundkit pay ${order.fundingIntentId} --amount ${order.amount}</code></small></p></div>
+<p id="sandbox-hint"><small>Sandbox: pay it from a terminal with <code>pnpm fundkit pay ${order.fundingIntentId} --amount ${order.amount}</code></small></p></div>
 <div id="pay"></div>
 <script src="${apiBase}/checkout/fundkit-checkout.js"></script>
 <script>
@@ -41,7 +41,8 @@ export function orderPage({ order, sessionToken, apiBase }) {
     const order = await (await fetch('/api/orders/${order.id}')).json();
     label.textContent = order.status === 'paid' ? 'paid ✓ (webhook verified)' : order.status;
     label.className = 'status ' + order.status;
-    if (order.status !== 'paid') setTimeout(poll, 1000);
+    if (order.status === 'paid') document.getElementById('sandbox-hint').hidden = true;
+    else setTimeout(poll, 1000);
   };
   poll();
 </script>`);

@@ -90,7 +90,7 @@ export async function startShop({ apiKey, apiBase, port = 3000, host, publicUrl,
     const done = (error) => (error ? reject(error) : resolve(s));
     const s = host ? shop.app.listen(port, host, done) : shop.app.listen(port, done);
   });
-  const url = publicUrl ?? `http://localhost:${server.address().port}`;
+  const url = publicUrl ?? `http://${host && host !== '0.0.0.0' && host !== '::' ? host : 'localhost'}:${server.address().port}`;
   const endpoint = await shop.registerWebhooks(url);
   return { ...shop, url, endpoint, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }) };
 }
