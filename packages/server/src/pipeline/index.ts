@@ -30,7 +30,7 @@ import { RefundPayer } from './refund-payout.js';
 import { SandboxTools } from './sandbox-tools.js';
 import { Settler } from './settlement.js';
 import { StateMachine } from './state-machine.js';
-import { setupSandbox, type StellarSetup } from './stellar.js';
+import { setupHorizon, setupSandbox, type StellarSetup } from './stellar.js';
 import { TreasurySigner } from './tx.js';
 import { WatchRepo } from './watch-repo.js';
 
@@ -100,9 +100,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const machine = new StateMachine(repos.fundingIntents, events);
   const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey);
   const expirer = new Expirer(db, repos.intents, machine);
-  // no Horizon adapter yet: testnet/pubnet intents get plain keypairs and are not observed
+  // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
   const stellar = deps.config.stellar === 'sandbox'
-    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, deps.config.sandboxRates) : null;
+    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, deps.config.sandboxRates)
+    : setupHorizon(db, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
+      (account, reason, delayMs) => logger.debug({ account, reason, delayMs }, 'payments watcher restarting'));
   const workers: Worker[] = [];
   const nudgeOf = (name: string) => () => workers.find((w) => w.name === name)?.nudge();
   const nudge = { confirm: nudgeOf('payment-confirmation'), settle: nudgeOf('settlement'), refund: nudgeOf('refund-payout') };
@@ -128,7 +130,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const watcher = observer;
     provisioner = networkProvisioner({
       network: stellar.network, networkName, signer, watch: repos.watch, onProvisioned: (address) => watcher.watch(address),
-      serves: (environment) => environment === 'test', fallback: randomKeypairProvisioner,
+      // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
+      serves: (environment) => environment === (stellar.network.kind === 'pubnet' ? 'live' : 'test'), fallback: randomKeypairProvisioner,
     });
     jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements), refundPayoutJob(payer),
       observerBackfillJob(observer, deps.settings.backfillIntervalMs));

@@ -12,6 +12,7 @@ import { toStroops } from '../lib/money.js';
 import {
   bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, SandboxNetwork, type StellarNetwork,
 } from '../stellar/index.js';
+import { createHorizonNetwork } from '../stellar/horizon/index.js';
 
 export interface StellarSetup {
   network: StellarNetwork;
@@ -50,4 +51,21 @@ export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, rat
     if (line && line.balance === 0n) ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
   }
   return { network: new SandboxNetwork(ledger, horizonUrl), ledger, treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
+}
+
+/**
+ * Horizon wiring (FUNDKIT_STELLAR=testnet|pubnet), added by the Horizon adapter: the treasury key
+ * is kept like the sandbox's, but nobody funds it here; the operator must fund that account.
+ */
+export function setupHorizon(
+  db: Db, secretsKey: Buffer, kind: 'testnet' | 'pubnet', horizonUrl: string | null,
+  onWatchRestart?: (account: string, reason: string, delayMs: number) => void,
+): StellarSetup {
+  let treasury = loadTreasury(db, secretsKey, kind);
+  if (!treasury) {
+    treasury = Keypair.random();
+    saveTreasury(db, secretsKey, kind, treasury);
+  }
+  const network = createHorizonNetwork({ kind, horizonUrl, ...(onWatchRestart ? { onWatchRestart } : {}) });
+  return { network, ledger: null, treasury, horizonRouter: null };
 }

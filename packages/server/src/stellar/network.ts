@@ -94,6 +94,11 @@ export interface StrictSendQuery {
   destinationAssets: AssetRef[];
 }
 
+export interface WatchHooks {
+  /** Persist the cursor here if onRecord does not (it runs after onRecord resolved). */
+  saveCursor?: (pagingToken: string) => unknown;
+}
+
 export interface StellarNetwork {
   readonly kind: NetworkKind;
   readonly passphrase: string;
@@ -105,11 +110,17 @@ export interface StellarNetwork {
   submitTransaction(envelopeXdr: string): Promise<SubmitResult>;
   getTransaction(hash: string): Promise<TransactionView | null>;
   listPayments(account: string, options?: ListPaymentsOptions): Promise<PaymentsPage>;
-  /** Delivers every payment record after `cursor` (then new ones) in order; returns stop(). */
+  /**
+   * Delivers every payment record after `cursor` (then new ones) in order; returns stop().
+   * `onRecord` may return a promise. The Horizon watcher moves past a record only once it
+   * resolved, and takes a throw or `false` as "not processed": that record comes again after
+   * a restart. `hooks.saveCursor` (optional) runs after each processed record.
+   */
   watchPayments(
     account: string,
     cursor: string,
-    onRecord: (record: HorizonPaymentRecord) => void,
+    onRecord: (record: HorizonPaymentRecord) => unknown,
+    hooks?: WatchHooks,
   ): () => void;
   findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]>;
   findStrictSendPaths(query: StrictSendQuery): Promise<PathQuote[]>;
