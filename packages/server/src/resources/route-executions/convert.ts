@@ -3,13 +3,13 @@
  * the deposit account then holds exactly the destination amount and the ordinary DIRECT
  * settlement pays it out (settlement stays one code path for every route).
  */
-import { Asset, Operation, xdr } from '@stellar/stellar-sdk';
+import { Asset, Operation, xdr, type Keypair } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
 import type { TreasurySigner, TxOutcome } from '../../pipeline/tx.js';
 import { toSdkAsset, type AssetRef, type StellarNetwork } from '../../stellar/index.js';
 
 export interface ConversionSpec {
-  deposit: { address: string; keypair: import('@stellar/stellar-sdk').Keypair };
+  deposit: { address: string; keypair: Keypair };
   sendAsset: AssetRef;
   sendMax: bigint;
   destAsset: AssetRef;

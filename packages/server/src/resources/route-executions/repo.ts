@@ -74,10 +74,10 @@ export class ExecutionsRepo {
   }
 
   /** Waiting executions whose intent's source funds are now confirmed. */
-  nextToStart(): ExecutionRecord | undefined {
+  nextToStart(now: string): ExecutionRecord | undefined {
     return norm(this.db.prepare(`SELECT rex.* FROM route_executions rex JOIN funding_intents fi ON fi.id = rex.funding_intent_id
       WHERE rex.status = 'PENDING' AND rex.phase IN ('CREATED', 'AWAITING_SOURCE_FUNDS') AND fi.status = 'PAYMENT_CONFIRMED' AND fi.quote_id = rex.quote_id
-      ORDER BY rex.created_at, rex.id LIMIT 1`).safeIntegers(true).get() as ExecutionRecord | undefined);
+      AND rex.next_attempt_at <= ? ORDER BY rex.created_at, rex.id LIMIT 1`).safeIntegers(true).get(now) as ExecutionRecord | undefined);
   }
 
   /** Money arrived but is not confirmed yet: the execution waits for its source funds. */

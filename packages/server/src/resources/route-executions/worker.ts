@@ -13,7 +13,7 @@ export function routeExecutionJob(runner: RouteRunner, executions: ExecutionsRep
       housekeeping();
       const at = isoNow();
       executions.markAwaitingFunds(at);
-      const waiting = executions.nextToStart();
+      const waiting = executions.nextToStart(at);
       if (waiting) return { kind: 'start', execution: waiting };
       const due = executions.nextToRun(at);
       return due ? { kind: 'run', execution: due } : undefined;
