@@ -60,8 +60,12 @@ function page(req: Request, options: DocsOptions, bundled: boolean): string {
     url: '/openapi.yaml',
     servers: [{ url: ownOrigin(req), description: 'This reference server' }],
     ...(options.sandbox ? { proxyUrl: '/docs/proxy' } : {}),
-    ...(key ? { authentication: { preferredSecurityScheme: 'SecretKey', http: { bearer: { token: key } } } } : {}),
-    hideClientButton: false,
+    ...(key ? { authentication: { preferredSecurityScheme: 'SecretKey', securitySchemes: { SecretKey: { token: key } } } } : {}),
+    // everything stays on this machine: no web fonts, no hosted AI/MCP helpers, no telemetry
+    withDefaultFonts: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: 'never',
     telemetry: false,
   };
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
