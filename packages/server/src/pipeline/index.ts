@@ -4,7 +4,7 @@
  */
 import type { Router } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { deriveKey } from '../lib/crypto.js';
 import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../resources/funding-intents/deposit-accounts.js';
@@ -14,6 +14,9 @@ import { PaymentsRepo } from '../resources/payments/repo.js';
 import { RefundsRepo } from '../resources/refunds/repo.js';
 import { SettlementsRepo } from '../resources/settlements/repo.js';
 import { startWorker, type JobSpec, type Worker } from '../workers/loop.js';
+import { depositRetireJob } from '../workers/deposit-retire.js';
+import { parseDuration } from '../lib/time.js';
+import { DepositRetirer } from './retire.js';
 import { expiryJob } from '../workers/expiry.js';
 import { observerBackfillJob } from '../workers/observer-backfill.js';
 import { paymentConfirmationJob } from '../workers/payment-confirmation.js';
@@ -41,6 +44,16 @@ export interface PipelineSettings {
   backfillIntervalMs: number;
   /** base of the one backoff function */
   backoffBaseMs: number;
+  /** deposit accounts stay watched this long after expiry before they retire (DESIGN §4: 7 days) */
+  depositWatchMs: number;
+}
+
+function watchWindow(raw: string): number {
+  try {
+    return parseDuration(raw);
+  } catch (error) {
+    throw new ConfigError(`FUNDKIT_DEPOSIT_WATCH is invalid: ${(error as Error).message}`);
+  }
 }
 
 export function pipelineSettings(env: Record<string, string | undefined>): PipelineSettings {
@@ -49,6 +62,7 @@ export function pipelineSettings(env: Record<string, string | undefined>): Pipel
     workerIntervalMs: num('FUNDKIT_WORKER_INTERVAL_MS', 1000),
     backfillIntervalMs: num('FUNDKIT_BACKFILL_INTERVAL_MS', 5000),
     backoffBaseMs: num('FUNDKIT_WORKER_BACKOFF_MS', 1000),
+    depositWatchMs: env.FUNDKIT_DEPOSIT_WATCH ? watchWindow(env.FUNDKIT_DEPOSIT_WATCH) : 7 * 86_400_000,
   };
 }
 
@@ -135,6 +149,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     });
     jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements), refundPayoutJob(payer),
       observerBackfillJob(observer, deps.settings.backfillIntervalMs));
+    jobs.push(depositRetireJob(new DepositRetirer({
+      db, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,
+      observer, watchWindowMs: deps.settings.depositWatchMs,
+    })));
   }
 
   return {

@@ -1,0 +1,84 @@
+/**
+ * ACTIVE → RETIRED: once an intent is final, its watch window (7 days after expiry by default)
+ * has passed and nothing in its deposit account is owed to anyone, the account removes its
+ * (empty) trustlines and merges back into the treasury, which gets its sponsored reserves back.
+ */
+import { Operation } from '@stellar/stellar-sdk';
+import type { Db } from '../db/connection.js';
+import { isoNow } from '../lib/time.js';
+import type { PaymentsRepo } from '../resources/payments/repo.js';
+import type { RefundsRepo } from '../resources/refunds/repo.js';
+import type { SettlementsRepo } from '../resources/settlements/repo.js';
+import { toSdkAsset, type StellarNetwork } from '../stellar/index.js';
+import type { DepositKeys } from './deposit-keys.js';
+import type { Observer } from './observer.js';
+import { inProgress, refundableAmount } from './refundable.js';
+import type { StateMachine } from './state-machine.js';
+import type { TreasurySigner } from './tx.js';
+
+export interface RetireDeps {
+  db: Db;
+  network: StellarNetwork;
+  payments: PaymentsRepo;
+  refunds: RefundsRepo;
+  settlements: SettlementsRepo;
+  machine: StateMachine;
+  signer: TreasurySigner;
+  depositKeys: DepositKeys;
+  observer: Observer;
+  watchWindowMs: number;
+}
+
+const FINAL = ['CREDITED', 'REFUNDED', 'CANCELLED', 'EXPIRED', 'FAILED'];
+
+export class DepositRetirer {
+  /** accounts checked and found still owing something: looked at again later, not in a busy loop */
+  private readonly later = new Map<string, number>();
+
+  constructor(private readonly deps: RetireDeps) {}
+
+  /** Final intents with an ACTIVE deposit account whose watch window is over. */
+  claim(): string | undefined {
+    const cutoff = isoNow(Date.now() - this.deps.watchWindowMs);
+    const rows = this.deps.db.prepare(`SELECT fi.id FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id
+      JOIN deposit_watch w ON w.address = da.address WHERE da.status = 'ACTIVE' AND fi.status IN (${FINAL.map(() => '?').join(', ')})
+      AND fi.expires_at <= ? AND fi.updated_at <= ? ORDER BY fi.updated_at LIMIT 50`).pluck().all(...FINAL, cutoff, cutoff) as string[];
+    return rows.find((id) => (this.later.get(id) ?? 0) <= Date.now());
+  }
+
+  /** Nothing refundable, nothing in flight. */
+  private settledUp(intentId: string): boolean {
+    const intent = this.deps.machine.load(intentId);
+    const settlement = this.deps.settlements.byIntent(intentId);
+    if (settlement && (settlement.status === 'PENDING' || settlement.status === 'SUBMITTED')) return false;
+    return this.deps.payments.byIntent(intentId).every((p) => {
+      const refunds = this.deps.refunds.byPayment(p.id);
+      return p.status !== 'DETECTED' && !inProgress(refunds) && refundableAmount(intent, p, refunds) === 0n;
+    });
+  }
+
+  async retire(intentId: string): Promise<void> {
+    const deposit = this.deps.depositKeys.forIntent(intentId);
+    const view = await this.deps.network.loadAccount(deposit.address);
+    const lines = view?.balances.filter((b) => b.asset.issuer !== null) ?? [];
+    if (!view || !this.settledUp(intentId) || lines.some((b) => b.balance > 0n)) {
+      this.later.set(intentId, Date.now() + Math.min(Math.max(this.deps.watchWindowMs, 1000), 3_600_000));
+      return;
+    }
+    const out = await this.deps.signer.run(null, () => ({
+      operations: [
+        ...lines.map((b) => Operation.changeTrust({ source: deposit.address, asset: toSdkAsset(b.asset), limit: '0' })),
+        Operation.accountMerge({ source: deposit.address, destination: this.deps.signer.treasury.publicKey() }),
+      ],
+      signers: [deposit.keypair],
+    }), () => undefined);
+    if (!out.successful) throw new Error(`could not merge ${deposit.address}: ${out.code}`);
+    const at = isoNow();
+    this.deps.db.prepare("UPDATE deposit_accounts SET status = 'RETIRED', retired_at = ? WHERE id = ?").run(at, deposit.accountId);
+    this.deps.observer.unwatch(deposit.address);
+  }
+
+  retryLater(intentId: string, at: string): void {
+    this.later.set(intentId, Date.parse(at));
+  }
+}

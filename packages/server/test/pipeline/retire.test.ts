@@ -1,0 +1,41 @@
+import { Horizon } from '@stellar/stellar-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createIntent, FAST_ENV, key, pay, waitFor, waitForIntent } from './helpers.js';
+
+let t: TestServer;
+let horizon: Horizon.Server;
+beforeAll(async () => {
+  t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_DEPOSIT_WATCH: '0s' } });
+  horizon = new Horizon.Server(`${t.url}/sandbox/horizon`, { allowHttp: true });
+});
+afterAll(() => t.close());
+
+const expireNow = (id: string) => t.server.db.prepare('UPDATE funding_intents SET expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), id);
+const treasurySponsoring = async () => (await horizon.loadAccount(t.server.services.pipeline.pipeline.stellar!.treasury.publicKey())).num_sponsoring;
+
+describe('deposit account retirement', () => {
+  it('merges a settled account back into the treasury after its watch window (RETIRED)', async () => {
+    const intent = await createIntent(t);
+    const sponsoringBefore = await treasurySponsoring();
+    await pay(t, intent.id, '25');
+    await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
+    expireNow(intent.id);
+    const done = await waitForIntent(t, intent.id, (i) => i.deposit_account.status === 'RETIRED');
+    expect(done.deposit_account.retired_at).not.toBeNull();
+    await expect(horizon.loadAccount(intent.deposit_account.address)).rejects.toThrow();
+    expect(await treasurySponsoring()).toBeLessThan(sponsoringBefore);
+  });
+
+  it('keeps an account that still holds refundable money until it is refunded', async () => {
+    const intent = await createIntent(t);
+    await pay(t, intent.id, '30');
+    const credited = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
+    expireNow(intent.id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.deposit_account.status).toBe('ACTIVE');
+    const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${credited.payment.id}/refunds`, { key, body: { reason: 'OVERPAYMENT' } });
+    await waitFor(async () => (await t.request('GET', `/v1/refunds/${refund.body.id}`, { key })).body, (r) => r.status === 'COMPLETED');
+    await waitForIntent(t, intent.id, (i) => i.deposit_account.status === 'RETIRED');
+  });
+});
