@@ -1,0 +1,70 @@
+/**
+ * Races over real sockets: one Idempotency-Key, one intent; one refundable payment, one refund;
+ * competing quote accepts, one lock. The database is read afterwards, not just the responses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../packages/server/test/helpers/server.js';
+import { createIntent, idem, KEYS, must, pay, send, startServer, until } from './harness.js';
+import { checkDatabase } from './invariants.js';
+
+const key = KEYS.alpha.test.secret;
+let t: TestServer;
+beforeAll(async () => {
+  t = await startServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const count = (sql: string, ...args: unknown[]) => Number(t.server.db.prepare(sql).pluck().get(...args));
+
+describe('concurrency', () => {
+  it('100 concurrent creates with one Idempotency-Key make one intent', async () => {
+    const idempotencyKey = idem();
+    const body = { amount: '25.00', asset: 'USDC', reference: idempotencyKey.slice(0, 60) };
+    const all = await Promise.all(Array.from({ length: 100 }, () =>
+      send(t, { method: 'POST', path: '/v1/funding-intents', key, body, headers: { 'idempotency-key': idempotencyKey } })));
+    expect(all.flatMap((r) => r.problems)).toEqual([]);
+    const created = all.filter((r) => r.status === 201);
+    // the ones that raced the first see it in progress (409, retryable) or its replay
+    expect(all.every((r) => r.status === 201 || (r.status === 409 && r.body.error.code === 'IDEMPOTENCY_REQUEST_IN_PROGRESS'))).toBe(true);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    expect(count('SELECT COUNT(*) FROM funding_intents WHERE reference = ?', body.reference)).toBe(1);
+  });
+
+  it('50 concurrent refunds of one payment create one refund', async () => {
+    const intent = await createIntent(t, key);
+    // an overpayment: the intent is credited and the 5 USDC surplus stays refundable
+    await pay(t, key, intent.id, '30');
+    await until(() => send(t, { method: 'GET', path: `/v1/funding-intents/${intent.id}`, key }), (g) => g.body.status === 'CREDITED');
+    const payment = (await must(t, { method: 'GET', path: `/v1/funding-intents/${intent.id}/payments`, key }, 200)).data[0];
+    expect(payment.refundable_amount).toBe('5.0000000');
+    const all = await Promise.all(Array.from({ length: 50 }, () =>
+      send(t, { method: 'POST', path: `/v1/funding-intents/${intent.id}/payments/${payment.id}/refunds`, key, body: { reason: 'OVERPAYMENT' }, headers: { 'idempotency-key': idem() } })));
+    expect(all.flatMap((r) => r.problems)).toEqual([]);
+    expect(all.filter((r) => r.status === 201)).toHaveLength(1);
+    // the losers: in progress (409) or nothing left (422) once it completed
+    expect(all.filter((r) => r.status !== 201).every((r) => r.status === 409 || r.status === 422)).toBe(true);
+    expect(count('SELECT COUNT(*) FROM refunds WHERE payment_id = ?', payment.id)).toBe(1);
+    await until(() => send(t, { method: 'GET', path: `/v1/refunds?payment_id=${payment.id}`, key }), (g) => g.body.data[0]?.status === 'COMPLETED');
+    expect(checkDatabase(t.server.db)).toEqual([]);
+  });
+
+  it('competing accepts of an intent\'s quotes leave exactly one locked', async () => {
+    const intent = await createIntent(t, key);
+    const options = (await must(t, { method: 'GET', path: `/v1/funding_intents/${intent.id}/options`, key }, 200)).options as { id: string }[];
+    expect(options.length).toBeGreaterThan(1);
+    // every option accepted 10 times at once, each with its own key
+    const attempts = options.flatMap((o) => Array.from({ length: 10 }, () => o.id));
+    const all = await Promise.all(attempts.map((id) => send(t, { method: 'POST', path: `/v1/quotes/${id}/accept`, key, headers: { 'idempotency-key': idem() } })));
+    expect(all.flatMap((r) => r.problems)).toEqual([]);
+    const winners = new Set(all.filter((r) => r.status === 200).map((r) => r.body.id));
+    expect(all.filter((r) => r.status !== 200).every((r) => r.status === 409 && r.body.error.code === 'quote_not_selectable')).toBe(true);
+    const locked = t.server.db.prepare("SELECT id FROM quotes WHERE funding_intent_id = ? AND status = 'LOCKED'").pluck().all(intent.id);
+    expect(locked).toHaveLength(1);
+    expect([...winners]).toEqual(locked);
+    const view = await must(t, { method: 'GET', path: `/v1/funding-intents/${intent.id}`, key }, 200);
+    expect(view.quote.id).toBe(locked[0]);
+  });
+});
