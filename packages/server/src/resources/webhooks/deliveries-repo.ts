@@ -75,12 +75,19 @@ export class WebhookDeliveriesRepo {
    * Claims up to `limit` due deliveries of enabled endpoints: due = PENDING, next attempt reached,
    * and no live lease (an expired lease means its worker died mid-attempt, so it goes again).
    */
-  claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string): Claim[] {
+  /**
+   * At most `perEndpoint` attempts of one endpoint are in flight (leased) at once: a receiver that
+   * hangs until the timeout must not fill the whole pool and hold up every other endpoint.
+   */
+  claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string, perEndpoint = Number.MAX_SAFE_INTEGER): Claim[] {
     const claim = this.db.transaction(() => {
-      const due = this.db.prepare(`SELECT d.* FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      const rows = this.db.prepare(`SELECT * FROM (SELECT d.*, ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id)
+          + (SELECT COUNT(*) FROM webhook_deliveries x WHERE x.endpoint_id = d.endpoint_id AND x.status = 'PENDING' AND x.locked_until > @now) AS slot
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.status = 'PENDING' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
-          AND e.enabled = 1 AND e.deleted_at IS NULL
-        ORDER BY d.next_attempt_at, d.id LIMIT @limit`).all({ now, limit }) as DeliveryRecord[];
+          AND e.enabled = 1 AND e.deleted_at IS NULL)
+        WHERE slot <= @perEndpoint ORDER BY next_attempt_at, id LIMIT @limit`).all({ now, limit, perEndpoint }) as (DeliveryRecord & { slot?: number })[];
+      const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
       const mark = this.db.prepare(`UPDATE webhook_deliveries SET attempt_count = attempt_count + 1, locked_until = ?, claim_token = ?
         WHERE id = ?`);
       return due.map((delivery) => {

@@ -12,6 +12,9 @@ import { presentDelivery } from './present.js';
 import { signingSecrets } from './secrets.js';
 import { ownEndpoint, type WebhookCaller } from './service.js';
 
+/** One endpoint's share of the delivery pool (16 by default): a hanging receiver holds 4 slots at most. */
+export const PER_ENDPOINT_IN_FLIGHT = 4;
+
 export interface WebhookDeliveriesDeps {
   db: Db;
   endpoints: WebhookEndpointsRepo;
@@ -110,10 +113,11 @@ export class WebhookDeliveriesService {
     return events.length;
   }
 
+  /** Claims due deliveries, at most PER_ENDPOINT_IN_FLIGHT per endpoint in flight (fairness). */
   claim(limit: number, leaseMs: number): Claim[] {
     if (limit <= 0) return [];
     const now = this.deps.clock();
-    return this.deps.deliveries.claimDue(isoNow(now), isoNow(now + leaseMs), limit, () => randomToken(12));
+    return this.deps.deliveries.claimDue(isoNow(now), isoNow(now + leaseMs), limit, () => randomToken(12), PER_ENDPOINT_IN_FLIGHT);
   }
 
   /** Milliseconds until the next delivery falls due (0 if one is due now), or null if none is pending. */
