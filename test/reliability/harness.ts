@@ -6,7 +6,7 @@
 import type { BootstrapFile } from '../../packages/server/src/bootstrap.js';
 import { checkResponse } from '../../packages/server/src/spec/contract.js';
 import type { Operation } from '../../packages/server/src/spec/operations.js';
-import { OPERATOR_KEY, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
+import { OPERATOR_KEY, SETTLEMENT_ADDRESS, startTestServer, type TestServer, type TestServerOptions } from '../../packages/server/test/helpers/server.js';
 
 export { OPERATOR_KEY };
 
@@ -36,8 +36,8 @@ export const BOOTSTRAP: BootstrapFile = {
 /** Worker loops tick fast so payments settle within a test's bound. */
 export const FAST_ENV = { FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20', FUNDKIT_RATE_LIMIT: '100000' };
 
-export function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ bootstrap: BOOTSTRAP, env: { ...FAST_ENV, ...env } });
+export function startServer(env: Record<string, string> = {}, options: Omit<TestServerOptions, 'env' | 'bootstrap'> = {}): Promise<TestServer> {
+  return startTestServer({ ...options, bootstrap: BOOTSTRAP, env: { ...FAST_ENV, ...env } });
 }
 
 export interface Sent {

@@ -1,0 +1,61 @@
+/**
+ * Faulty receivers: one hangs (the real 10 s timeout), one resets connections, one answers 500,
+ * beside a healthy one. The healthy endpoint still gets every event promptly; the faulty ones
+ * lose nothing: once they recover, retries deliver every event.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../packages/server/test/helpers/server.js';
+import { createIntent, KEYS, must, startServer, until } from './harness.js';
+import { checkDatabase } from './invariants.js';
+import { startFaultyReceiver, type FaultyReceiver, type Mode } from './receiver.js';
+
+const key = KEYS.alpha.test.secret;
+const EVENTS = 40;
+let t: TestServer;
+const receivers: Partial<Record<Mode, FaultyReceiver>> = {};
+
+beforeAll(async () => {
+  // retries come quickly; the attempt timeout stays the real one (10 s)
+  t = await startServer({ FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s' }, { webhooks: { pollIntervalMs: 50 } });
+  for (const mode of ['ok', 'hang', 'reset', 'fail'] as const) {
+    receivers[mode] = await startFaultyReceiver(mode);
+    await must(t, { method: 'POST', path: '/v1/webhooks', key, body: { url: receivers[mode]!.url, events: ['payment.pending'] } }, 201);
+  }
+});
+afterAll(async () => {
+  await t?.close();
+  for (const r of Object.values(receivers)) await r!.close();
+});
+
+describe('webhook receivers that hang, reset or fail', () => {
+  it('do not hold up a healthy endpoint, and lose nothing once they recover', async () => {
+    // the faulty endpoints get their first attempts in before the burst
+    const first = await createIntent(t, key);
+    await until(async () => receivers.hang!.requests.length, (n) => n > 0, 5_000);
+    const started = Date.now();
+    const ids = [first.id];
+    for (let i = 1; i < EVENTS; i++) ids.push((await createIntent(t, key)).id);
+    const events = () => t.server.db.prepare("SELECT id FROM events WHERE type = 'payment.pending'").pluck().all() as string[];
+    expect(events()).toHaveLength(EVENTS);
+
+    // a healthy endpoint is not queued behind the hanging one's 10 s timeouts
+    await until(async () => receivers.ok!.delivered.size, (n) => n === EVENTS, 5_000);
+    const healthyMs = Date.now() - started;
+    expect(healthyMs).toBeLessThan(5_000);
+    for (const mode of ['hang', 'reset', 'fail'] as const) {
+      expect(receivers[mode]!.requests.length, mode).toBeGreaterThan(0);
+      expect(receivers[mode]!.delivered.size, mode).toBe(0);
+    }
+
+    // recovery: every event reaches every endpoint at least once, by retries alone
+    for (const mode of ['hang', 'reset', 'fail'] as const) receivers[mode]!.mode = 'ok';
+    for (const mode of ['hang', 'reset', 'fail'] as const) {
+      await until(async () => receivers[mode]!.delivered.size, (n) => n === EVENTS, 30_000);
+      expect([...receivers[mode]!.delivered].sort(), mode).toEqual(events().sort());
+    }
+    // the last answers are recorded just after the receiver sent them
+    const states = () => t.server.db.prepare('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status').all();
+    await until(async () => JSON.stringify(states()), (s) => s === JSON.stringify([{ status: 'SUCCEEDED', n: EVENTS * 4 }]), 15_000);
+    expect(checkDatabase(t.server.db)).toEqual([]);
+  });
+});
