@@ -83,9 +83,12 @@ function report(ctx: CommandContext, d: WebhookDelivery, seen: Map<string, numbe
   const before = seen.get(d.id);
   if (before === undefined) ctx.say(`${time(d.created_at)}  --> ${d.event_type} [${d.event_id}]`);
   for (const attempt of d.attempts.slice(before ?? 0)) {
+    const failed = attempt.status_code !== null && (attempt.status_code < 200 || attempt.status_code > 299);
+    // a refusal's body usually says why (a signature mismatch: the receiver holds another secret)
     const answer = attempt.status_code === null ? `no answer (${attempt.error ?? 'error'})` : `[${attempt.status_code}]`;
     const retry = d.status === 'PENDING' && d.next_attempt_at && attempt === d.attempts.at(-1) ? `, retry at ${time(d.next_attempt_at)}` : '';
     ctx.say(`${time(attempt.attempted_at)}  <-- ${answer} ${d.event_type} attempt ${attempt.number}${attempt.latency_ms === null ? '' : ` in ${attempt.latency_ms} ms`}${retry} [${d.id}]`);
+    if (failed && attempt.response_excerpt) ctx.say(`            ${attempt.response_excerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
     if (ctx.json) ctx.print({ object: 'delivery_attempt', delivery_id: d.id, event_id: d.event_id, event_type: d.event_type, status: d.status, ...attempt });
   }
   seen.set(d.id, d.attempts.length);
