@@ -1,0 +1,102 @@
+/**
+ * kill -9 mid-delivery, several times, while payments make events: after the last restart every
+ * event reaches the receiver at least once and the database invariants hold. The server runs as
+ * the webhooks engineer's crash child (short lease, file database); ports come from the pipeline
+ * crash helpers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KEYS } from '../../packages/server/test/helpers/server.js';
+import { checkDatabase } from './invariants.js';
+import { startFaultyReceiver } from './receiver.js';
+
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), '../../packages/server');
+const key = KEYS.alphaSecretTest;
+const ROUNDS = 3;
+const dir = mkdtempSync(join(tmpdir(), 'fundkit-rel-crash-'));
+const env = {
+  FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent',
+  FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
+  FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20',
+};
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** packages/server/test/webhooks/crash-server.ts prints {"url"} once listening (lease 1.5 s). */
+function start(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/webhooks/crash-server.ts'], { cwd: SERVER, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve({ child, url: (JSON.parse(out.split('\n')[0]!) as { url: string }).url });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+  });
+}
+
+async function call(url: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return res.json().catch(() => null);
+}
+
+async function kill9(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const events = (): string[] => {
+  const db = new Database(env.FUNDKIT_DB, { readonly: true });
+  try {
+    return db.prepare('SELECT id FROM events').pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+};
+
+describe('webhook deliveries across kill -9', () => {
+  it(`every event is delivered at least once after ${ROUNDS} crashes mid-delivery`, async () => {
+    // slow answers keep attempts in flight, so each kill lands mid-delivery
+    const receiver = await startFaultyReceiver('slow');
+    let { child, url } = await start();
+    await call(url, 'POST', '/v1/webhooks', { url: receiver.url, events: ['payment.pending', 'payment.processing', 'payment.completed', 'invoice.paid', 'payout.initiated', 'payout.completed'] });
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = receiver.requests.length;
+      await Promise.allSettled([1, 2, 3].map(async () => {
+        const intent = await call(url, 'POST', '/v1/funding-intents', { amount: '5', asset: 'USDC' });
+        await call(url, 'POST', `/v1/test_helpers/funding-intents/${intent.id}/payments`, { amount: '5', asset: 'USDC' });
+      }));
+      const until = Date.now() + 5_000;
+      while (receiver.requests.length === before && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      await kill9(child);
+      ({ child, url } = await start());
+    }
+    const deadline = Date.now() + 30_000;
+    let missing: string[] = [];
+    do {
+      await new Promise((r) => setTimeout(r, 200));
+      missing = events().filter((id) => !receiver.delivered.has(id));
+    } while (missing.length > 0 && Date.now() < deadline);
+    expect(missing).toEqual([]);
+    expect(events().length).toBeGreaterThanOrEqual(ROUNDS * 3 * 2);
+    await kill9(child);
+    const db = new Database(env.FUNDKIT_DB, { readonly: true });
+    try {
+      expect(checkDatabase(db)).toEqual([]);
+    } finally {
+      db.close();
+      await receiver.close();
+    }
+  });
+});
