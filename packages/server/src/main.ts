@@ -17,7 +17,6 @@ async function main(): Promise<void> {
   }
   const { url } = await server.listen();
   server.logger.info({ url, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
-  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -29,6 +28,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // after the handlers: the banner creates a demo intent (a ledger round trip), and a SIGTERM
+  // during it must still shut down gracefully
+  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
 }
 
 main().catch((error: unknown) => {
