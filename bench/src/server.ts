@@ -1,0 +1,108 @@
+/**
+ * HTTP throughput of the reference server (file database, 100k seeded intents, rate limit raised)
+ * against a bare Express hello-world and the Prism mock of the same spec, with autocannon.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createServer } from '@fundkit/server';
+import { cannon, CONNECTIONS, freePort, median, ROOT, RUNS, SECONDS, startChild, type Child, type Load } from './lib.js';
+
+export const SEED = 100_000;
+const KEY = 'sk_test_benchSecretKey000000000000001';
+const ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
+const auth = { authorization: `Bearer ${KEY}` };
+
+export interface ServerFigure { name: string; fundkit: number; express: number; prism: number | null; fundkitP99: number }
+
+/** Migrations and the bootstrap through the server itself, then 100k intents cloned in one SQL transaction. */
+async function seed(dir: string): Promise<{ env: Record<string, string>; seconds: number }> {
+  const env = {
+    FUNDKIT_DB: join(dir, 'bench.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
+    FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn',
+    // the bench measures the server, not the limiter
+    FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000',
+  };
+  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], settlement_address: ADDRESS }] }));
+  const started = performance.now();
+  const server = createServer({ env });
+  const { url } = await server.listen(0, '127.0.0.1');
+  const model = await (await fetch(`${url}/v1/funding-intents`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' })).json() as { id: string };
+  await server.close();
+  const db = new Database(env.FUNDKIT_DB);
+  const columns = (db.prepare('PRAGMA table_info(funding_intents)').all() as { name: string }[]).map((c) => c.name).filter((c) => !['id', 'created_at', 'updated_at'].includes(c));
+  const insert = db.prepare(`INSERT INTO funding_intents (id, created_at, updated_at, ${columns.join(', ')})
+    SELECT @id, @at, @at, ${columns.join(', ')} FROM funding_intents WHERE id = @model`);
+  const base = Date.now() - SEED * 1000;
+  db.transaction(() => {
+    for (let i = 0; i < SEED; i++) {
+      const at = new Date(base + i * 1000).toISOString();
+      insert.run({ id: `fi_bench${String(i).padStart(20, '0')}`, at, model: model.id });
+    }
+  })();
+  db.close();
+  return { env, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The cursor of page 1,000 (limit 100): keyset pagination must make it as cheap as page 1. */
+async function deepCursor(url: string): Promise<string> {
+  let cursor = '';
+  for (let page = 1; page < 1000; page++) {
+    const body = await (await fetch(`${url}/v1/funding-intents?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: auth })).json() as { next_cursor: string };
+    cursor = body.next_cursor;
+  }
+  return cursor;
+}
+
+export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: string[]; commands: string[] }> {
+  const notes: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'fundkit-bench-'));
+  const seeded = await seed(dir);
+  notes.push(`seeded ${SEED.toLocaleString('en')} intents in ${seeded.seconds.toFixed(1)} s (server migrations + one SQL transaction)`);
+  const ports = { fundkit: await freePort(), express: await freePort(), prism: await freePort() };
+  const fundkit = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], { ...seeded.env, PORT: String(ports.fundkit) }, ports.fundkit, '/v1/assets');
+  const express = await startChild(process.execPath, ['--import', 'tsx', 'bench/src/peers/express-hello.ts'], { PORT: String(ports.express) }, ports.express);
+  let prism: Child | null = null;
+  try {
+    prism = await startChild(join(ROOT, 'bench/node_modules/.bin/prism'), ['mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(ports.prism)], {}, ports.prism, '/v1/assets');
+  } catch (error) {
+    notes.push(`Prism did not start: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const commands = [
+    `node packages/server/bin/fundkit-server.js  (FUNDKIT_DB=<file>, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn)`,
+    'node --import tsx bench/src/peers/express-hello.ts',
+    `prism mock spec/openapi.yaml -p ${ports.prism}`,
+    `autocannon: ${CONNECTIONS} connections × ${SECONDS} s per run, ${RUNS} runs, median`,
+  ];
+  try {
+    const cursor = await deepCursor(fundkit.url);
+    const retrieveId = `fi_bench${String(SEED / 2).padStart(20, '0')}`;
+    const loads: { name: string; load: Load }[] = [
+      { name: 'retrieve intent (req/s)', load: { path: `/v1/funding-intents/${retrieveId}`, headers: auth } },
+      { name: 'list page 1, limit 100 (req/s)', load: { path: '/v1/funding-intents?limit=100', headers: auth } },
+      { name: `list page 1,000 of ${SEED / 1000}k (req/s)`, load: { path: `/v1/funding-intents?limit=100&cursor=${encodeURIComponent(cursor)}`, headers: auth } },
+      // last: creates add rows the lists would otherwise see
+      { name: 'create intent (req/s)', load: { method: 'POST', path: '/v1/funding-intents', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' } },
+    ];
+    const figures: ServerFigure[] = [];
+    for (const { name, load } of loads) {
+      const runs = { fundkit: [] as number[], express: [] as number[], prism: [] as number[], p99: [] as number[] };
+      for (let i = 0; i < RUNS; i++) {
+        const f = await cannon(fundkit.url, load);
+        if (f.non2xx > 0) notes.push(`${name}: ${f.non2xx} non-2xx answers from the reference server in run ${i + 1}`);
+        runs.fundkit.push(f.rps);
+        runs.p99.push(f.p99);
+        runs.express.push((await cannon(express.url, { ...load, path: '/' })).rps);
+        if (prism) runs.prism.push((await cannon(prism.url, load)).rps);
+      }
+      figures.push({ name, fundkit: median(runs.fundkit), express: median(runs.express), prism: prism ? median(runs.prism) : null, fundkitP99: median(runs.p99) });
+      process.stdout.write(`  ${name}: fundkit ${median(runs.fundkit).toFixed(0)} req/s\n`);
+    }
+    return { figures, notes, commands };
+  } finally {
+    await fundkit.stop();
+    await express.stop();
+    await prism?.stop();
+  }
+}
