@@ -141,6 +141,23 @@ describe('fundkit listen', () => {
   });
 });
 
+describe('fundkit listen, refused', () => {
+  it('shows a failed attempt with the receiver\'s answer and the retry time', async () => {
+    const receiver = createHttpServer((_req, res) => void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"signature_mismatch"}}'));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const controller = new AbortController();
+    const url = `http://localhost:${(receiver.address() as AddressInfo).port}/hooks`;
+    const run = cli(['listen', '--forward-to', url, '--events', 'payment.completed'], { signal: controller.signal });
+    await until(() => (run.stdout().includes('Ready.') ? true : undefined));
+    expect(await cli(['trigger', 'payment.completed']).done).toBe(0);
+    await until(() => (/<-- \[400\] payment\.completed attempt 1 in \d+ ms, retry at \d\d:\d\d:\d\d/.test(run.stdout()) ? true : undefined));
+    await until(() => (run.stdout().includes('{"error":{"code":"signature_mismatch"}}') ? true : undefined));
+    controller.abort();
+    expect(await run.done).toBe(0);
+    await new Promise<void>((r) => receiver.close(() => r()));
+  });
+});
+
 async function until<T>(read: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
