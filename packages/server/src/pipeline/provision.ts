@@ -36,7 +36,9 @@ export function networkProvisioner(opts: {
     const asset = toSdkAsset(opts.network.assets[request.asset as 'USDC' | 'EURC' | 'XLM']);
     const out = await opts.signer.run(null, () => ({
       operations: sponsoredAccountOps(opts.signer.treasury.publicKey(), keypair.publicKey(), asset), signers: [keypair],
-    }), () => undefined);
+    }), () => undefined).catch((error: unknown) => {
+      throw new ApiError('PROTOCOL_UNAVAILABLE', `the ${opts.networkName} network is unreachable (${error instanceof Error ? error.message : 'error'}); retry`);
+    });
     if (!out.successful) {
       throw new ApiError('PROTOCOL_UNAVAILABLE', `the deposit account could not be created on the ${opts.networkName} network (${out.code ?? 'rejected'}); retry`);
     }
