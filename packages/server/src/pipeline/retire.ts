@@ -60,8 +60,10 @@ export class DepositRetirer {
   async retire(intentId: string): Promise<void> {
     const deposit = this.deps.depositKeys.forIntent(intentId);
     const view = await this.deps.network.loadAccount(deposit.address);
-    const lines = view?.balances.filter((b) => b.asset.issuer !== null) ?? [];
-    if (!view || !this.settledUp(intentId) || lines.some((b) => b.balance > 0n)) {
+    // gone on chain: merged by an earlier run that crashed before recording it
+    if (!view) return this.markRetired(deposit.accountId, deposit.address);
+    const lines = view.balances.filter((b) => b.asset.issuer !== null);
+    if (!this.settledUp(intentId) || lines.some((b) => b.balance > 0n)) {
       this.later.set(intentId, Date.now() + Math.min(Math.max(this.deps.watchWindowMs, 1000), 3_600_000));
       return;
     }
@@ -73,9 +75,12 @@ export class DepositRetirer {
       signers: [deposit.keypair],
     }), () => undefined);
     if (!out.successful) throw new Error(`could not merge ${deposit.address}: ${out.code}`);
-    const at = isoNow();
-    this.deps.db.prepare("UPDATE deposit_accounts SET status = 'RETIRED', retired_at = ? WHERE id = ?").run(at, deposit.accountId);
-    this.deps.observer.unwatch(deposit.address);
+    this.markRetired(deposit.accountId, deposit.address);
+  }
+
+  private markRetired(accountId: string, address: string): void {
+    this.deps.db.prepare("UPDATE deposit_accounts SET status = 'RETIRED', retired_at = ? WHERE id = ?").run(isoNow(), accountId);
+    this.deps.observer.unwatch(address);
   }
 
   retryLater(intentId: string, at: string): void {
