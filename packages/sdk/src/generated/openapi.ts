@@ -1571,7 +1571,7 @@ export interface components {
         ApiError422: {
             error: {
                 /** @enum {unknown} */
-                code: "IDEMPOTENCY_KEY_REUSED" | "INVALID_AMOUNT" | "UNSUPPORTED_ASSET" | "INVALID_DESTINATION" | "INVALID_EXPIRATION" | "INSUFFICIENT_INPUT" | "NO_ROUTE_AVAILABLE" | "PROTOCOL_REJECTED" | "LOGO_DIMENSIONS_INVALID" | "CONFLICT";
+                code: "IDEMPOTENCY_KEY_REUSED" | "INVALID_AMOUNT" | "UNSUPPORTED_ASSET" | "INVALID_DESTINATION" | "INVALID_EXPIRATION" | "INSUFFICIENT_INPUT" | "NO_ROUTE_AVAILABLE" | "PROTOCOL_REJECTED" | "LOGO_DIMENSIONS_INVALID";
                 /** @description What went wrong, for a developer. */
                 message: string;
                 /** @description Equals the X-Request-ID header. */
@@ -3127,7 +3127,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError415"];
             };
         };
-        /** @description IDEMPOTENCY_KEY_REUSED, INVALID_AMOUNT, UNSUPPORTED_ASSET, INVALID_DESTINATION, INVALID_EXPIRATION, INSUFFICIENT_INPUT, NO_ROUTE_AVAILABLE, PROTOCOL_REJECTED, LOGO_DIMENSIONS_INVALID, or CONFLICT for a payment already refunded in full. */
+        /** @description IDEMPOTENCY_KEY_REUSED, INVALID_AMOUNT, UNSUPPORTED_ASSET, INVALID_DESTINATION, INVALID_EXPIRATION, INSUFFICIENT_INPUT, NO_ROUTE_AVAILABLE, PROTOCOL_REJECTED or LOGO_DIMENSIONS_INVALID; INVALID_AMOUNT also for a refund of a payment already refunded in full (nothing left to refund). */
         Unprocessable: {
             headers: {
                 "X-Request-ID": components["headers"]["XRequestId"];
@@ -5673,6 +5673,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -5707,6 +5708,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
