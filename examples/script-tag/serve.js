@@ -37,12 +37,13 @@ async function intentId() {
 
 const id = await intentId();
 const config = `window.FUNDKIT = ${JSON.stringify({ apiBase, publishableKey, intentId: id })};`;
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?')[0];
   if (path === '/config.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(config);
   if (path === '/' || path === '/index.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(join(here, 'index.html')));
   res.writeHead(404).end('not found');
-}).listen(port, () => {
-  console.log(`Checkout by script tag on http://localhost:${port}  (intent ${id}, ${publishableKey.slice(0, 12)}…, API ${apiBase})`);
+});
+server.listen(port, () => {
+  console.log(`Checkout by script tag on http://localhost:${server.address().port}  (intent ${id}, ${publishableKey.slice(0, 12)}…, API ${apiBase})`);
   console.log(`Pay it in the sandbox:  pnpm fundkit pay ${id} --amount 10`);
 });

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +92,30 @@ describe('journey: shop page → widget → sandbox payment → verified webhook
     });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe('signature_mismatch');
+  });
+});
+
+describe('journey: the script-tag example', () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => void child?.kill());
+
+  it('serves a page whose widget (publishable key + intent id) follows a sandbox payment to done', async () => {
+    const intent = await api.request('POST', '/v1/funding-intents', { key, body: { amount: '10.00', asset: 'USDC' } });
+    child = spawn(process.execPath, ['serve.js'], {
+      cwd: new URL('../../examples/script-tag/', import.meta.url).pathname,
+      env: { ...process.env, PORT: '0', FUNDKIT_API_BASE: api.url, FUNDKIT_PUBLISHABLE_KEY: KEYS.alphaPublishableTest, FUNDKIT_INTENT_ID: intent.body.id },
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk));
+    await expect.poll(() => out, { timeout: 10_000 }).toContain('Checkout by script tag on');
+    const url = /on (http:\/\/localhost:\d+)/.exec(out)![1]!;
+    const page = await browser.newPage({ viewport: { width: 600, height: 900 } });
+    await page.goto(url);
+    await expect.poll(() => page.locator('[data-testid=amount]').textContent(), { timeout: 15_000 }).toContain('10.00');
+    await shot(page, '04-script-tag-awaiting');
+    await api.request('POST', `/v1/test_helpers/funding-intents/${intent.body.id}/payments`, { key, body: { amount: '10', asset: 'USDC' } });
+    await page.locator('[data-testid=end-done]').waitFor({ timeout: 20_000 });
+    await shot(page, '05-script-tag-done');
   });
 });
