@@ -19,7 +19,7 @@ function esm(): UserConfig {
       emptyOutDir: true,
       target: 'es2022',
       lib: { entry: 'src/entries/esm.ts', formats: ['es'], fileName: () => 'index.js' },
-      rolldownOptions: { external: [/^preact/, 'qrcode-generator', /^@stellar\//] },
+      rolldownOptions: { external: [/^preact/, 'uqr', /^@stellar\//] },
     },
   };
 }
