@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ApplicationRecord, Environment } from '../../http/context.js';
-import { ApiError, notFound } from '../../http/api-error.js';
+import { notFound } from '../../http/api-error.js';
 import { toList, type PageRequest } from '../../http/pagination.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
@@ -81,8 +81,8 @@ export class KeysService {
   revoke(applicationId: string, keyId: string) {
     const key = this.repo.findById(keyId);
     if (!key || key.application_id !== applicationId) throw notFound('api key');
-    if (key.revoked_at) throw new ApiError('CONFLICT', 'this key is already revoked');
-    this.repo.revoke(keyId, isoNow());
+    // revoking twice is a no-op that answers the revoked key (the spec's 200), not an error
+    if (!key.revoked_at) this.repo.revoke(keyId, isoNow());
     return presentKey(this.repo.findById(keyId)!);
   }
 }
