@@ -17,7 +17,7 @@ const auth = { authorization: `Bearer ${KEY}` };
 export interface ServerFigure { name: string; fundkit: number; express: number; prism: number | null; fundkitP99: number }
 
 /** Migrations and the bootstrap through the server itself, then 100k intents cloned in one SQL transaction. */
-async function seed(dir: string): Promise<{ env: Record<string, string>; seconds: number }> {
+export async function seed(dir: string): Promise<{ env: Record<string, string>; seconds: number }> {
   const env = {
     FUNDKIT_DB: join(dir, 'bench.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
     FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn',
