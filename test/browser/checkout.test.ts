@@ -235,6 +235,20 @@ describe('checkout widget in a real browser against the reference server', () =>
     await page.context().close();
   });
 
+  it('a <fundkit-checkout> element whose attributes are set after it is attached shows the intent', async () => {
+    const intentId = await createIntent('5.5');
+    // the element is in the page before the script knows which intent to show (e.g. it fetched it)
+    const html = `<!doctype html><html><body><fundkit-checkout id="fk" base-url="${api.url}"></fundkit-checkout>
+      <script src="${api.url}/checkout/fundkit-checkout.js"></script>
+      <script>setTimeout(() => { const el = document.getElementById('fk');
+        el.setAttribute('publishable-key', '${KEYS.alphaPublishableTest}'); el.setAttribute('intent-id', '${intentId}'); }, 300);</script>
+      </body></html>`;
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(site.page('/element-late', html));
+    await expect.poll(() => page.locator('[data-testid=amount]').textContent()).toContain('5.50');
+    await page.context().close();
+  });
+
   it('the hosted_funding_url serves the widget with a session minted by the server', async () => {
     const intent = await api.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '3', asset: 'USDC' } });
     const page = await (await browser.newContext({ viewport: { width: 480, height: 1000 } })).newPage();
