@@ -87,8 +87,12 @@ export async function send(t: TestServer, req: Sent, op?: Operation): Promise<Go
       body = text;
     }
   }
-  const problems = checkResponse(t.server.context.spec, t.server.context.validator, { method: req.method, path: req.path, status: response.status, headers, body });
-  problems.push(...envelopeProblems(op, response.status, body));
+  // the path as it went over the wire: URL resolution turns a "." or ".." segment into another route,
+  // and Express (non-strict routing) serves "/x/" as "/x"
+  const sent = new URL(t.url + req.path);
+  const wire = sent.pathname.replace(/(.)\/$/, '$1') + sent.search;
+  const problems = checkResponse(t.server.context.spec, t.server.context.validator, { method: req.method, path: wire, status: response.status, headers, body });
+  problems.push(...envelopeProblems(wire === req.path ? op : undefined, response.status, body));
   // a 503 with a documented "unavailable" code is a designed answer (live mode has no network in the sandbox), not a crash
   const designed = response.status === 503 && /_UNAVAILABLE$/i.test(String(body?.error?.code ?? ''));
   if (response.status >= 500 && !designed) problems.push(`${req.method} ${req.path} → ${response.status}`);

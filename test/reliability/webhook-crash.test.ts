@@ -1,8 +1,8 @@
 /**
  * kill -9 mid-delivery, several times, while payments make events: after the last restart every
  * event reaches the receiver at least once and the database invariants hold. The server runs as
- * the webhooks engineer's crash child (short lease, file database); ports come from the pipeline
- * crash helpers.
+ * the webhooks tests' crash child (short lease, file database), with the pipeline
+ * crash helpers (kill) and invariants.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { kill } from '../../packages/server/test/crash/child.js';
 import { KEYS } from '../../packages/server/test/helpers/server.js';
 import { checkDatabase } from './invariants.js';
 import { startFaultyReceiver } from './receiver.js';
@@ -50,11 +51,8 @@ async function call(url: string, method: string, path: string, body?: unknown): 
   return res.json().catch(() => null);
 }
 
-async function kill9(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+/** the pipeline crash test's kill: signal, then wait for the exit */
+const kill9 = (child: ChildProcess) => kill({ process: child, url: '', stderr: [] }, 'SIGKILL');
 
 const events = (): string[] => {
   const db = new Database(env.FUNDKIT_DB, { readonly: true });
