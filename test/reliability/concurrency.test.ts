@@ -67,4 +67,29 @@ describe('concurrency', () => {
     const view = await must(t, { method: 'GET', path: `/v1/funding-intents/${intent.id}`, key }, 200);
     expect(view.quote.id).toBe(locked[0]);
   });
+
+  it('cancel racing a payment: either the payment wins (cancel 409) or the money stays refundable', async () => {
+    const intents = await Promise.all(Array.from({ length: 10 }, () => createIntent(t, key)));
+    const raced = await Promise.all(intents.map(async (intent) => {
+      const [cancel] = await Promise.all([
+        send(t, { method: 'POST', path: `/v1/funding-intents/${intent.id}/cancel`, key }),
+        pay(t, key, intent.id, '25'),
+      ]);
+      return { id: intent.id as string, cancel };
+    }));
+    expect(raced.flatMap((r) => r.cancel.problems)).toEqual([]);
+    for (const { id, cancel } of raced) {
+      const final = await until(() => send(t, { method: 'GET', path: `/v1/funding-intents/${id}`, key }), (g) => ['CREDITED', 'CANCELLED'].includes(g.body.status));
+      const payments = (await must(t, { method: 'GET', path: `/v1/funding-intents/${id}/payments`, key }, 200)).data;
+      expect(payments, id).toHaveLength(1);
+      if (final.body.status === 'CANCELLED') {
+        expect(cancel.status, id).toBe(200);
+        // nothing sent to us is ever ignored: the late payment is recorded and refundable
+        await until(() => must(t, { method: 'GET', path: `/v1/funding-intents/${id}/payments`, key }, 200), (p) => p.data[0].refundable_amount === '25.0000000');
+      } else {
+        expect(cancel.status, id).toBe(409);
+      }
+    }
+    expect(checkDatabase(t.server.db)).toEqual([]);
+  });
 });
