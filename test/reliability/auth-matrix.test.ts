@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation } from '../../packages/server/src/spec/operations.js';
 import type { TestServer } from '../../packages/server/test/helpers/server.js';
 import { fillPath, idem, KEYS, must, OPERATOR_KEY, send, startServer, type AppName, type Env } from './harness.js';
-import { buildWorld, type World } from './world.js';
+import { buildWorld, pathValues, type World } from './world.js';
 
 type Kind = 'secret' | 'publishable' | 'checkout' | 'account' | 'operator' | 'none';
 const SCHEME: Record<Kind, string | null> = {
@@ -39,20 +39,6 @@ function credentials(): Credential[] {
   }
   list.push({ kind: 'account', token: world.account.token }, { kind: 'operator', token: OPERATOR_KEY }, { kind: 'none' });
   return list;
-}
-
-/** Alpha's test-mode object each path parameter names. */
-function pathValues(op: Operation): Record<string, string> {
-  const o = world.objects.alpha.test!;
-  const values: Record<string, string> = { paymentId: o.payment, deliveryId: o.delivery ?? 'wd_none', keyId: world.account.key };
-  const table: [RegExp, string][] = [
-    [/test_helpers|\/payments\/\{paymentId\}/, o.creditedIntent], [/funding[-_]intents/, o.intent], [/^\/v1\/payments/, o.payment], [/refunds/, o.refund],
-    [/settlements/, o.settlement ?? 'stl_none'], [/quotes/, o.quote], [/route-executions/, 'rex_none'], [/checkout_sessions/, o.session.id],
-    [/assets/, 'USDC'], [/webhooks/, o.webhook], [/events/, o.event ?? 'evt_none'], [/platform\/applications/, world.applications.beta],
-    [/applications/, world.account.application], [/request_logs/, o.requestLog ?? 'req_none'],
-  ];
-  values.id = table.find(([re]) => re.test(op.path))?.[1] ?? 'x';
-  return values;
 }
 
 /** Bodies that pass validation, so what is measured is auth and ownership. */
@@ -110,7 +96,7 @@ describe('auth matrix', () => {
     const ops = [...t.server.context.spec.operations].sort((a, b) => Number(LAST.test(a.operationId)) - Number(LAST.test(b.operationId)));
     let checked = 0;
     for (const op of ops) {
-      const values = pathValues(op);
+      const values = pathValues(world, op.path);
       const path = fillPath(op.path, values);
       // foreign credentials first: the allowed ones may change the object (delete, cancel)
       const creds = credentials().sort((a, b) => Number(expected(op, a, values).hasOwnProperty('notAuthFailure')) - Number(expected(op, b, values).hasOwnProperty('notAuthFailure')));

@@ -10,7 +10,7 @@ import type { TestServer } from '../../packages/server/test/helpers/server.js';
 import { body as bodyArb, param, valid } from './arbitraries.js';
 import { fillPath, idem, KEYS, must, OPERATOR_KEY, send, startServer, until } from './harness.js';
 import { checkDatabase, ledgerSums, stroops } from './invariants.js';
-import { buildWorld, type World } from './world.js';
+import { buildWorld, pathValues, type World } from './world.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 let t: TestServer;
@@ -41,6 +41,9 @@ function idPool(): string[] {
   return [...ids];
 }
 
+/** A route execution, when the fuzzer has made one (XLM-paid quotes). */
+const routeExecution = () => (t.server.db.prepare('SELECT id FROM route_executions LIMIT 1').pluck().get() as string | undefined) ?? 'rex_none';
+
 function credentialPool(): string[] {
   const alpha = world.objects.alpha.test!;
   return [
@@ -54,22 +57,6 @@ const headerArb = fc.record({
   'x-request-id': fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), fc.constantFrom('bad id with spaces', 'r'.repeat(100))), { nil: undefined }),
   origin: fc.option(fc.constant('https://shop.example.org'), { freq: 8, nil: undefined }),
 });
-
-/** The real object a path parameter names, chosen by where it sits in the path. */
-function realId(op: Operation, name: string): string {
-  const o = world.objects.alpha.test!;
-  const rex = (t.server.db.prepare('SELECT id FROM route_executions LIMIT 1').pluck().get() as string | undefined) ?? 'rex_none';
-  if (name === 'paymentId') return o.payment;
-  if (name === 'deliveryId') return o.delivery ?? 'wd_none';
-  if (name === 'keyId') return world.account.key;
-  const table: [RegExp, string][] = [
-    [/test_helpers|funding[-_]intents\/\{id\}\/payments/, o.creditedIntent], [/funding[-_]intents/, o.intent], [/^\/v1\/payments/, o.payment],
-    [/refunds/, o.refund], [/settlements/, o.settlement ?? 'stl_none'], [/quotes/, o.quote], [/route-executions/, rex], [/checkout_sessions/, o.session.id],
-    [/assets/, 'USDC'], [/webhooks/, o.webhook], [/events/, o.event ?? 'evt_none'], [/platform\/applications/, world.applications.beta],
-    [/applications/, world.account.application], [/request_logs/, o.requestLog ?? 'req_none'],
-  ];
-  return table.find(([re]) => re.test(op.path))?.[1] ?? 'x';
-}
 
 /** The credential the operation documents first (the one most likely to get through). */
 function rightCredential(op: Operation): string | undefined {
@@ -96,7 +83,7 @@ function requestArb(op: Operation) {
   });
   // well-formed: the right credential, real ids, a fresh Idempotency-Key; only the values vary
   const wellFormed = fc.record({
-    path: fc.constant(Object.fromEntries(pathNames.map((n) => [n, realId(op, n)]))),
+    path: fc.constant(Object.fromEntries(pathNames.map((n) => [n, pathValues(world, op.path, routeExecution())[n] ?? 'x']))),
     query: fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fc.option(valid(doc, p.schema).map(String), { nil: undefined })]))),
     body: bodySchema ? valid(doc, bodySchema) : fc.constant(undefined),
     // unique per request: a key reused with another body is a (correct) 422, not what this arm probes

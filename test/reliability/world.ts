@@ -96,3 +96,18 @@ export async function buildWorld(t: TestServer): Promise<World> {
     }),
   };
 }
+
+/** Alpha's test-mode object each path parameter of an operation names, chosen by where it sits in the path. */
+export function pathValues(world: World, path: string, routeExecution = 'rex_none'): Record<string, string> {
+  const o = world.objects.alpha.test!;
+  const table: [RegExp, string][] = [
+    [/test_helpers|funding[-_]intents\/\{id\}\/payments/, o.creditedIntent], [/funding[-_]intents/, o.intent], [/^\/v1\/payments/, o.payment],
+    [/refunds/, o.refund], [/settlements/, o.settlement ?? 'stl_none'], [/quotes/, o.quote], [/route-executions/, routeExecution], [/checkout_sessions/, o.session.id],
+    [/assets/, 'USDC'], [/webhooks/, o.webhook], [/events/, o.event ?? 'evt_none'], [/platform\/applications/, world.applications.beta],
+    [/applications/, world.account.application], [/request_logs/, o.requestLog ?? 'req_none'],
+  ];
+  return {
+    id: table.find(([re]) => re.test(path))?.[1] ?? 'x',
+    paymentId: o.payment, deliveryId: o.delivery ?? 'wd_none', keyId: world.account.key,
+  };
+}
