@@ -3,6 +3,7 @@
  * operations, time bounds, fee, source account, sequence number, signatures, fee balance.
  * A transaction failing here changes nothing (no fee, no sequence number).
  */
+import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
 import { FeeBumpTransaction, Keypair, type Transaction, type xdr } from '@stellar/stellar-sdk';
 import { availableNative } from './accounts.js';
 import { baseAccount } from './operations/context.js';
@@ -73,11 +74,23 @@ function matchSigners(hash: Buffer, signatures: xdr.DecoratedSignature[], signer
   for (const signer of signers) {
     const key = Keypair.fromPublicKey(signer);
     const hint = key.signatureHint();
-    const index = signatures.findIndex(
-      (s) => s.hint().equals(hint) && key.verify(hash, s.signature()),
-    );
+    const index = signatures.findIndex((s) => s.hint().equals(hint) && verifyEd25519(key.rawPublicKey(), hash, s.signature()));
     if (index < 0) return null;
     used.add(index);
   }
   return used;
+}
+
+/** DER prefix of an Ed25519 SubjectPublicKeyInfo; the raw 32-byte key follows it. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * The same check as `Keypair.verify`, through Node's native Ed25519 rather than the SDK's
+ * pure-JS curve code, which was most of the time of creating an intent (its deposit account's
+ * provisioning transaction carries two signatures to check).
+ */
+function verifyEd25519(rawPublicKey: Buffer, message: Buffer, signature: Buffer): boolean {
+  if (signature.length !== 64) return false;
+  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, rawPublicKey]), format: 'der', type: 'spki' });
+  return cryptoVerify(null, message, key, signature);
 }
