@@ -18,6 +18,8 @@ export interface Objects {
   delivery: string | null;
   event: string | null;
   quote: string;
+  /** made by accepting an XLM quote (test mode only: live has no network here) */
+  routeExecution: string | null;
   session: { id: string; token: string };
   handoffToken: string;
   requestLog: string | null;
@@ -55,6 +57,7 @@ async function objectsFor(t: TestServer, key: string, hookUrl: string, live: boo
   let payment = 'pay_none';
   let refund = 'rf_none';
   let settlement: string | null = null;
+  let routeExecution: string | null = null;
   // live keys run on pubnet: no sandbox payments there (the test helpers are test-only)
   if (!live) {
     await pay(t, key, credited.id, '30');
@@ -62,12 +65,15 @@ async function objectsFor(t: TestServer, key: string, hookUrl: string, live: boo
     payment = (await must(t, { method: 'GET', path: `/v1/funding-intents/${credited.id}/payments`, key }, 200)).data[0].id;
     refund = (await must(t, { method: 'POST', path: `/v1/funding-intents/${credited.id}/payments/${payment}/refunds`, key, body: { reason: 'OVERPAYMENT' } }, 201)).id;
     settlement = (await must(t, { method: 'GET', path: `/v1/settlements?funding_intent_id=${credited.id}`, key }, 200)).data[0]?.id ?? null;
+    const converting = await createIntent(t, key);
+    const xlm = (await must(t, { method: 'GET', path: `/v1/funding_intents/${converting.id}/options`, key }, 200)).options.find((o: { source: { asset: string } }) => o.source.asset === 'XLM');
+    routeExecution = (await must(t, { method: 'POST', path: `/v1/quotes/${xlm.id}/accept`, key, headers: { 'idempotency-key': idem() } }, 200)).execution?.id ?? null;
   }
   const first = async (path: string) => ((await send(t, { method: 'GET', path, key })).body?.data?.[0]?.id as string | undefined) ?? null;
   return {
     intent: intent.id, creditedIntent: credited.id, payment, refund, settlement, webhook: webhook.id,
     delivery: await first(`/v1/webhooks/${webhook.id}/deliveries`), event: await first('/v1/events'),
-    quote: options.options[0].id, session: { id: session.id, token: session.session_token }, handoffToken: handoff.handoff_token,
+    quote: options.options[0].id, routeExecution, session: { id: session.id, token: session.session_token }, handoffToken: handoff.handoff_token,
     requestLog: await first('/v1/request_logs'),
   };
 }
@@ -98,11 +104,11 @@ export async function buildWorld(t: TestServer): Promise<World> {
 }
 
 /** Alpha's test-mode object each path parameter of an operation names, chosen by where it sits in the path. */
-export function pathValues(world: World, path: string, routeExecution = 'rex_none'): Record<string, string> {
+export function pathValues(world: World, path: string): Record<string, string> {
   const o = world.objects.alpha.test!;
   const table: [RegExp, string][] = [
     [/test_helpers|funding[-_]intents\/\{id\}\/payments/, o.creditedIntent], [/funding[-_]intents/, o.intent], [/^\/v1\/payments/, o.payment],
-    [/refunds/, o.refund], [/settlements/, o.settlement ?? 'stl_none'], [/quotes/, o.quote], [/route-executions/, routeExecution], [/checkout_sessions/, o.session.id],
+    [/refunds/, o.refund], [/settlements/, o.settlement ?? 'stl_none'], [/quotes/, o.quote], [/route-executions/, o.routeExecution ?? 'rex_none'], [/checkout_sessions/, o.session.id],
     [/assets/, 'USDC'], [/webhooks/, o.webhook], [/events/, o.event ?? 'evt_none'], [/platform\/applications/, world.applications.beta],
     [/applications/, world.account.application], [/request_logs/, o.requestLog ?? 'req_none'],
   ];
