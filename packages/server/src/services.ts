@@ -88,5 +88,7 @@ export function createServices(deps: ServiceDeps): Services {
   const remainder = (intent: { id: string }, payment: { id: string }) => services.quotes.executions.remainderFor(intent.id, payment.id);
   services.pipeline.refunds.routeRemainder = remainder;
   services.pipeline.payments.routeRemainder = remainder;
+  // a stalled conversion (FAILED/PAUSED) can be given up so its source funds go back to the payer
+  services.pipeline.refunds.conversions = services.quotes.conversions;
   return services;
 }

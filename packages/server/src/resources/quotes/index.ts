@@ -10,6 +10,7 @@ import type { AssetsService } from '../assets/service.js';
 import { fromStroops } from '../../lib/money.js';
 import { fundingInstructions } from '../funding-intents/present.js';
 import type { DepositAccountRecord, FundingIntentRecord } from '../funding-intents/repo.js';
+import { ConversionGate } from '../route-executions/abandon.js';
 import { ExecutionsRepo } from '../route-executions/repo.js';
 import { RouteRunner } from '../route-executions/runner.js';
 import { RouteExecutionsService } from '../route-executions/service.js';
@@ -29,6 +30,8 @@ export interface QuoteServices {
   quotes: QuotesService;
   routeExecutions: RouteExecutionsService;
   executions: ExecutionsRepo;
+  /** lets a refund give up a FAILED/PAUSED conversion */
+  conversions: ConversionGate;
 }
 
 export function createQuoteServices(db: Db, assets: AssetsService, pipelineServices: PipelineServices, settings: QuoteSettings): QuoteServices {
@@ -59,7 +62,7 @@ export function createQuoteServices(db: Db, assets: AssetsService, pipelineServi
     },
   });
   const routeExecutions = new RouteExecutionsService({ db, executions, quotes, intents, nudge: () => pipeline.nudgeJob('route-execution') });
-  return { quotes: service, routeExecutions, executions };
+  return { quotes: service, routeExecutions, executions, conversions: new ConversionGate(executions, quotes) };
 }
 
 /** The intent's quote-dependent fields: what the payer sends, the accepted quote, the route. */

@@ -38,9 +38,20 @@ export interface RefundsDeps {
 
 type Plan = { source: 'DEPOSIT' | 'BALANCE'; amount: bigint };
 
+/** The intent's conversion, as a refund needs it (wired by createServices from the route executions). */
+export interface Conversions {
+  status(intentId: string): 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED' | null;
+  abandon(intentId: string): void;
+}
+
+/** The reasons that may give up a stalled conversion: the merchant's call, or the conversion failed. */
+const GIVE_UP_REASONS = ['SETTLEMENT_FAILED', 'MANUAL'];
+
 export class RefundsService {
   /** Route executions fill this: the source funds a conversion left of a payment (set by createServices). */
   routeRemainder: ((intent: FundingIntentRecord, payment: PaymentRecord) => bigint) | null = null;
+  /** Route executions fill this too: a refund may give up a FAILED/PAUSED conversion (set by createServices). */
+  conversions: Conversions | null = null;
 
   constructor(private readonly deps: RefundsDeps) {}
 
@@ -57,13 +68,31 @@ export class RefundsService {
     checkMemo(input.destination_memo);
     const refund = inTransaction(this.deps.db, () => {
       // re-read inside the transaction: two requests can never both pass the checks
-      const intent = this.deps.machine.load(intentId);
       const fresh = this.deps.payments.findById(paymentId)!;
+      // a throw below (e.g. a refund in progress) rolls the give-up back with everything else
+      const intent = this.leaveRouting(this.deps.machine.load(intentId), fresh, input.reason);
       const plan = this.plan(caller, intent, fresh, input.reason);
       return this.record(intent, fresh, plan, input, destination);
     });
     this.deps.nudge();
     return presentRefund(refund);
+  }
+
+  /**
+   * A ROUTING intent's applied money belongs to its conversion. While it may be spending the funds
+   * (PENDING/RUNNING) nothing of it is refunded; once it stalled (FAILED/PAUSED), a give-up reason
+   * ends it for good and fails the intent, so the whole payment goes back in the SOURCE asset
+   * (the conversion never happened) and the usual FAILED → REFUND_PENDING → REFUNDED path follows.
+   */
+  private leaveRouting(intent: FundingIntentRecord, payment: PaymentRecord, reason: string): FundingIntentRecord {
+    if (intent.status !== 'ROUTING' || payment.status !== 'CONFIRMED' || !this.conversions) return intent;
+    const status = this.conversions.status(intent.id);
+    if (status === 'PENDING' || status === 'RUNNING') {
+      throw new ApiError('CONFLICT', 'the conversion of this payment is in progress; refund it once the route execution has FAILED or PAUSED');
+    }
+    if ((status !== 'FAILED' && status !== 'PAUSED') || !GIVE_UP_REASONS.includes(reason)) return intent;
+    this.conversions.abandon(intent.id);
+    return this.deps.machine.transition(intent.id, 'FAILED', `route execution ${status}; given up to refund payment ${payment.id}`);
   }
 
   /** DESIGN §4, in order: in progress 409; from the deposit account; MANUAL from the balance; 422 when all returned. */
@@ -80,6 +109,7 @@ export class RefundsService {
       return { source: 'BALANCE', amount: settled };
     }
     if (refunds.some((r) => r.status === 'COMPLETED')) throw new ApiError('INVALID_AMOUNT', 'this payment was already refunded in full', { status: 422 });
+    if (intent.status === 'ROUTING') throw new ApiError('CONFLICT', 'this payment is being converted; once its route execution FAILED or PAUSED, refund it with reason SETTLEMENT_FAILED or MANUAL');
     throw new ApiError('CONFLICT', `nothing of this ${payment.status} payment is refundable while the intent is ${intent.status}`);
   }
 

@@ -1,4 +1,4 @@
-/** Route executions over HTTP: retrieve, retry (FAILED only) and resume (PAUSED only). */
+/** Route executions over HTTP: retrieve, retry (FAILED only) and resume (PAUSED only), never after a refund gave their funds up. */
 import { ApiError, notFound } from '../../http/api-error.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Db } from '../../db/connection.js';
@@ -7,6 +7,7 @@ import { maxBig } from '../../lib/money.js';
 import type { QuoteCaller } from '../quotes/deps.js';
 import type { QuoteIntentsRepo } from '../quotes/intent-link.js';
 import type { QuotesRepo } from '../quotes/repo.js';
+import { REFUNDED_CODE } from './abandon.js';
 import { presentExecution } from './present.js';
 import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
 
@@ -37,21 +38,36 @@ export class RouteExecutionsService {
 
   /** FAILED → PENDING at PRICING: re-priced within the quote's slippage (same sendMax). */
   retry(caller: QuoteCaller, id: string) {
-    const e = this.load(caller, id);
-    if (e.status !== 'FAILED') throw new ApiError('EXECUTION_NOT_FAILED', `a ${e.status} route execution cannot be retried; only a FAILED one can`);
-    return this.restart(e, 'PENDING', e.send_max);
+    return this.restart(this.load(caller, id).id, 'PENDING', (e) => {
+      if (e.status !== 'FAILED') throw new ApiError('EXECUTION_NOT_FAILED', `a ${e.status} route execution cannot be retried; only a FAILED one can`);
+      this.assertFundsHeld(e, 'EXECUTION_NOT_FAILED');
+      return e.send_max;
+    });
   }
 
   /** PAUSED → RUNNING at the current price: every source unit received may be spent now. */
   resume(caller: QuoteCaller, id: string) {
-    const e = this.load(caller, id);
-    if (e.status !== 'PAUSED') throw new ApiError('EXECUTION_NOT_RESUMABLE', `a ${e.status} route execution cannot be resumed; only a PAUSED one can`);
-    const intent = this.deps.intents.findById(e.funding_intent_id)!;
-    return this.restart(e, 'RUNNING', maxBig(e.send_max, intent.received_amount));
+    return this.restart(this.load(caller, id).id, 'RUNNING', (e) => {
+      if (e.status !== 'PAUSED') throw new ApiError('EXECUTION_NOT_RESUMABLE', `a ${e.status} route execution cannot be resumed; only a PAUSED one can`);
+      const intent = this.assertFundsHeld(e, 'EXECUTION_NOT_RESUMABLE');
+      return maxBig(e.send_max, intent.received_amount);
+    });
   }
 
-  private restart(e: ExecutionRecord, status: 'PENDING' | 'RUNNING', sendMax: bigint) {
+  /** Only a ROUTING intent's funds are there to convert: a refund gave them up (DESIGN §4). */
+  private assertFundsHeld(e: ExecutionRecord, code: 'EXECUTION_NOT_FAILED' | 'EXECUTION_NOT_RESUMABLE') {
+    const intent = this.deps.intents.findById(e.funding_intent_id)!;
+    if (e.failure_code === REFUNDED_CODE || intent.status !== 'ROUTING') {
+      throw new ApiError(code, `the intent is ${intent.status}, not ROUTING: a refund gave this route execution's funds up, so it can never run again`);
+    }
+    return intent;
+  }
+
+  /** Checks and restarts in one transaction, so a refund giving the funds up cannot interleave. */
+  private restart(id: string, status: 'PENDING' | 'RUNNING', check: (e: ExecutionRecord) => bigint) {
     inTransaction(this.deps.db, () => {
+      const e = this.deps.executions.findById(id)!;
+      const sendMax = check(e);
       const at = isoNow();
       // a new envelope: the stored one was applied and failed, so it can never succeed
       this.deps.executions.update(e.id, {
@@ -61,6 +77,6 @@ export class RouteExecutionsService {
       this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
     });
     this.deps.nudge();
-    return presentExecution(this.deps.executions.findById(e.id)!);
+    return presentExecution(this.deps.executions.findById(id)!);
   }
 }

@@ -1,0 +1,31 @@
+/**
+ * Giving up a stalled conversion so its source funds can be refunded (DESIGN §4). Only a FAILED
+ * or PAUSED execution may be given up: a PENDING/RUNNING one may be spending the deposit
+ * account's funds right now. Called inside the refund's transaction, with the intent's move to
+ * FAILED, so a retry/resume can never slip in between.
+ */
+import { isoNow } from '../../lib/time.js';
+import type { QuotesRepo } from '../quotes/repo.js';
+import type { ExecutionsRepo, ExecutionStatus } from './repo.js';
+
+/** The failure code of an execution whose funds were refunded instead of converted. */
+export const REFUNDED_CODE = 'refunded';
+
+export class ConversionGate {
+  constructor(private readonly executions: ExecutionsRepo, private readonly quotes: QuotesRepo) {}
+
+  /** The status of the intent's current conversion, or null when it has none. */
+  status(intentId: string): ExecutionStatus | null {
+    return this.executions.byIntent(intentId)?.status ?? null;
+  }
+
+  /** FAILED for good: the message keeps the original cause, the code says why it can never run again. */
+  abandon(intentId: string): void {
+    const e = this.executions.byIntent(intentId);
+    if (!e) return;
+    const at = isoNow();
+    const message = `given up after ${e.failure_code ?? 'a stall'}: the source funds are refunded, so it can no longer be retried or resumed`;
+    this.executions.update(e.id, { status: 'FAILED', failure_code: REFUNDED_CODE, failure_message: message, completed_at: at, updated_at: at });
+    this.quotes.setStatus(e.quote_id, 'FAILED', at, { failure_code: REFUNDED_CODE, failure_message: message });
+  }
+}
