@@ -114,6 +114,14 @@ export interface paths {
          *     refunded only with reason MANUAL, from the application's ledger balance (409 when the balance is
          *     short). A refund of this payment in progress → 409; nothing left because it was refunded in
          *     full → 422.
+         *
+         *     An intent paid through a conversion (ROUTING): while its route execution is PENDING or
+         *     RUNNING the conversion owns the funds → 409 CONFLICT. Once it is FAILED or PAUSED, reason
+         *     SETTLEMENT_FAILED or MANUAL gives the conversion up: the execution becomes FAILED for good
+         *     (failure code `refunded`; retry → 409 EXECUTION_NOT_FAILED, resume → 409
+         *     EXECUTION_NOT_RESUMABLE), the intent moves to FAILED, and the whole payment is refunded in the
+         *     asset it was paid in (nothing was converted); the intent goes on to REFUND_PENDING and REFUNDED
+         *     when its whole received value is returned. Other reasons refund only an overpayment's surplus.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -462,7 +470,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a failed route execution
-         * @description Starts a FAILED execution again from its failed phase, re-pricing within the quote's slippage. Not FAILED → 409 EXECUTION_NOT_FAILED.
+         * @description Starts a FAILED execution again from its failed phase, re-pricing within the quote's slippage. Not FAILED, or its funds were refunded → 409 EXECUTION_NOT_FAILED.
          */
         post: operations["retryRouteExecution"];
         delete?: never;
@@ -482,7 +490,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a paused route execution
-         * @description Continues a PAUSED execution (paused when the price moved beyond the quote's slippage) at the current price. Not PAUSED → 409 EXECUTION_NOT_RESUMABLE.
+         * @description Continues a PAUSED execution (paused when the price moved beyond the quote's slippage) at the current price. Not PAUSED, or its funds were refunded → 409 EXECUTION_NOT_RESUMABLE.
          */
         post: operations["resumeRouteExecution"];
         delete?: never;
