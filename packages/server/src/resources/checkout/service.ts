@@ -106,15 +106,17 @@ export class CheckoutService {
     return { handoff_token: token, expires_at: expiresAt };
   }
 
-  /** resumeCheckoutSession: single use; the token is consumed even by a wrong verifier (no guessing). */
+  /** resumeCheckoutSession: single use; the owner's attempt consumes it even with a wrong verifier (no guessing). */
   async resume(caller: KeyCaller, input: ResumeInput) {
     const hash = sha256Hex(input.handoff_token);
     const handoff = this.deps.repo.findHandoff(hash);
     if (!handoff || handoff.used_at || Date.parse(handoff.expires_at) <= Date.now()) throw invalidHandoff();
-    if (!this.deps.repo.consumeHandoff(hash, isoNow())) throw invalidHandoff();
-    if (handoff.code_challenge && !verifierMatches(handoff.code_challenge, input.code_verifier)) throw invalidHandoff();
+    // another application's (or environment's) key neither uses nor burns the payer's token: the
+    // answer is the same, so it learns nothing, and the owner can still resume
     const session = this.deps.repo.findSession(handoff.session_id);
     if (!session || session.application_id !== caller.applicationId || session.environment !== caller.environment) throw invalidHandoff();
+    if (!this.deps.repo.consumeHandoff(hash, isoNow())) throw invalidHandoff();
+    if (handoff.code_challenge && !verifierMatches(handoff.code_challenge, input.code_verifier)) throw invalidHandoff();
     const intent = this.deps.repo.intentHead(session.funding_intent_id);
     if (!intent) throw invalidHandoff();
     return this.issue(session, intent);
