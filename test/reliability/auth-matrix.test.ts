@@ -129,10 +129,9 @@ describe('auth matrix', () => {
 });
 
 describe('handoff tokens and foreign callers', () => {
-  // Known bug (reported): resume consumes the token before checking the caller's application and
-  // environment, so any other merchant's secret key (or the other environment's) burns the
-  // payer's handoff. `it.fails` turns red once the server checks ownership first.
-  it.fails('another application cannot burn a handoff token it does not own', async () => {
+  // Found by the matrix: resume used to consume the token before checking the caller's application
+  // and environment, so any other merchant's key burnt the payer's handoff.
+  it('another application cannot burn a handoff token it does not own', async () => {
     const o = world.objects.alpha.test!;
     const { handoff_token } = await must(t, { method: 'POST', path: `/v1/checkout_sessions/${o.session.id}/handoff`, key: KEYS.alpha.test.secret, body: {}, headers: { 'idempotency-key': idem() } }, 201);
     const foreign = await send(t, { method: 'POST', path: '/v1/checkout_sessions/resume', key: KEYS.beta.test.secret, body: { handoff_token }, headers: { 'idempotency-key': idem() } });
