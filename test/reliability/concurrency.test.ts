@@ -33,6 +33,18 @@ describe('concurrency', () => {
     expect(count('SELECT COUNT(*) FROM funding_intents WHERE reference = ?', body.reference)).toBe(1);
   });
 
+  it('one Idempotency-Key with two different bodies at once: one intent, the other body refused', async () => {
+    const idempotencyKey = idem();
+    const bodies = [{ amount: '25.00', asset: 'USDC', reference: `a-${idempotencyKey}`.slice(0, 64) }, { amount: '26.00', asset: 'USDC', reference: `b-${idempotencyKey}`.slice(0, 64) }];
+    const all = await Promise.all(Array.from({ length: 60 }, (_, i) =>
+      send(t, { method: 'POST', path: '/v1/funding-intents', key, body: bodies[i % 2], headers: { 'idempotency-key': idempotencyKey } })));
+    expect(all.flatMap((r) => r.problems)).toEqual([]);
+    const codes = new Set(all.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.error.code}`));
+    expect([...codes].every((c) => c === '409 IDEMPOTENCY_REQUEST_IN_PROGRESS' || c === '422 IDEMPOTENCY_KEY_REUSED')).toBe(true);
+    expect(new Set(all.filter((r) => r.status === 201).map((r) => r.body.id)).size).toBe(1);
+    expect(count('SELECT COUNT(*) FROM funding_intents WHERE reference IN (?, ?)', bodies[0]!.reference, bodies[1]!.reference)).toBe(1);
+  });
+
   it('50 concurrent refunds of one payment create one refund', async () => {
     const intent = await createIntent(t, key);
     // an overpayment: the intent is credited and the 5 USDC surplus stays refundable
