@@ -14,6 +14,11 @@ function asBufferSource(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 /** HMAC-SHA256 through `globalThis.crypto.subtle`: Node ≥ 20, Bun, Deno, browsers, edge runtimes. */
 export class SubtleCryptoProvider implements CryptoProvider {
   private readonly subtle: SubtleCrypto;
+  /**
+   * Imported keys by secret. A receiver verifies every delivery with the same one or two secrets,
+   * and importing the key was most of the cost of a verification; a few entries are plenty.
+   */
+  private readonly keys = new Map<string, Promise<CryptoKey>>();
 
   constructor(subtle: SubtleCrypto | undefined = globalThis.crypto?.subtle) {
     if (!subtle) {
@@ -26,9 +31,21 @@ export class SubtleCryptoProvider implements CryptoProvider {
   }
 
   async computeHmacSha256Hex(secret: string, message: Uint8Array): Promise<string> {
-    const key = await this.subtle.importKey('raw', asBufferSource(utf8Bytes(secret)), HMAC_SHA256, false, ['sign']);
+    const key = await this.hmacKey(secret);
     const signature = await this.subtle.sign('HMAC', key, asBufferSource(message));
     return bytesToHex(new Uint8Array(signature));
+  }
+
+  private hmacKey(secret: string): Promise<CryptoKey> {
+    let key = this.keys.get(secret);
+    if (!key) {
+      if (this.keys.size >= 8) this.keys.delete(this.keys.keys().next().value!);
+      key = this.subtle.importKey('raw', asBufferSource(utf8Bytes(secret)), HMAC_SHA256, false, ['sign']);
+      // a failed import must not stay cached
+      key.catch(() => this.keys.delete(secret));
+      this.keys.set(secret, key);
+    }
+    return key;
   }
 }
 
