@@ -1,3 +1,5 @@
+import { AmountError } from '../lib/money.js';
+
 /** Error codes of INTERFACE.md with their HTTP status (DESIGN.md §7). */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -76,3 +78,13 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found`);
+
+/** Runs an amount parser (lib/money) and turns its AmountError into 422 INVALID_AMOUNT on `path`. */
+export function parseAmountInput(parse: () => bigint, path = 'body.amount'): bigint {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    throw new ApiError('INVALID_AMOUNT', `amount ${error.message}`, { details: [{ path, message: error.message }] });
+  }
+}

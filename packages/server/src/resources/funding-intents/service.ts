@@ -2,12 +2,12 @@ import { StrKey } from '@stellar/stellar-sdk';
 import type { Db } from '../../db/connection.js';
 import { insertEvent } from '../../db/outbox.js';
 import { inTransaction } from '../../db/transaction.js';
-import { ApiError, notFound } from '../../http/api-error.js';
+import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
 import { toList, type PageRequest } from '../../http/pagination.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
-import { AmountError, toStroops } from '../../lib/money.js';
+import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
 import type { DepositAccountProvisioner } from './deposit-accounts.js';
@@ -47,15 +47,6 @@ export interface FundingIntentsDeps {
   assets: AssetsService;
 }
 
-function parseAmount(amount: string): bigint {
-  try {
-    return toStroops(amount);
-  } catch (error) {
-    if (!(error instanceof AmountError)) throw error;
-    throw new ApiError('INVALID_AMOUNT', `amount ${error.message}`, { details: [{ path: 'body.amount', message: error.message }] });
-  }
-}
-
 function parseExpiry(expiresAt: string | undefined, now: number): string {
   if (expiresAt === undefined) return isoNow(now + DEFAULT_TTL_MS);
   const ms = Date.parse(expiresAt);
@@ -89,7 +80,7 @@ export class FundingIntentsService {
 
   async create(caller: Caller, input: CreateIntentInput) {
     const now = Date.now();
-    const amount = parseAmount(input.amount);
+    const amount = parseAmountInput(() => toStroops(input.amount));
     const asset = this.checkAsset(input.asset, caller.environment);
     const destinationAddress = checkDestination(input.destination_address ?? caller.settlementAddress);
     const expiresAt = parseExpiry(input.expires_at, now);

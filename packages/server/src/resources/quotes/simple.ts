@@ -2,9 +2,9 @@
  * POST /v1/quotes (simple form): a conversion priced now and stored LOCKED for 30 seconds.
  * INTERFACE.md types its amounts as numbers; the exact decimals travel beside them.
  */
-import { ApiError } from '../../http/api-error.js';
+import { ApiError, parseAmountInput } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
-import { AmountError, fromStroops, toNumber } from '../../lib/money.js';
+import { fromStroops, toNumber } from '../../lib/money.js';
 import { numberToStroops } from '../../pricing/amounts.js';
 import { priceReceive, priceSend, type AssetCode, type PricedPath } from '../../pricing/price.js';
 import type { StellarNetwork } from '../../stellar/index.js';
@@ -20,15 +20,6 @@ export interface SimpleQuoteInput {
 }
 
 const LOCK_SECONDS = 30;
-
-function parseAmount(n: number): bigint {
-  try {
-    return numberToStroops(n);
-  } catch (error) {
-    if (!(error instanceof AmountError)) throw error;
-    throw new ApiError('INVALID_AMOUNT', `amount ${error.message}`, { details: [{ path: 'body.amount', message: error.message }] });
-  }
-}
 
 function currency(deps: QuotesDeps, environment: Environment, code: string, field: string): AssetCode {
   const asset = deps.assets.findEnabled(environment, code);
@@ -71,7 +62,7 @@ function presentSimple(q: QuoteRecord, direction: string) {
 }
 
 export async function createSimpleQuote(deps: QuotesDeps, caller: QuoteCaller, input: SimpleQuoteInput) {
-  const amount = parseAmount(input.amount);
+  const amount = parseAmountInput(() => numberToStroops(input.amount));
   const from = currency(deps, caller.environment, input.from_currency, 'from_currency');
   const to = currency(deps, caller.environment, input.to_currency, 'to_currency');
   const network = deps.network(caller.environment);

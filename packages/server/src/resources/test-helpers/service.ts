@@ -2,8 +2,8 @@
  * Sandbox test helpers (test keys only): a real payment from a faucet-funded payer (the observer
  * applies it, exactly as for a wallet), expire now, and fail the next settlement.
  */
-import { ApiError } from '../../http/api-error.js';
-import { AmountError, fromStroops, toStroops } from '../../lib/money.js';
+import { ApiError, parseAmountInput } from '../../http/api-error.js';
+import { fromStroops, toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { DepositKeys } from '../../pipeline/deposit-keys.js';
 import type { Expirer } from '../../pipeline/expiry.js';
@@ -34,22 +34,13 @@ function testOnly(caller: Caller): void {
   if (caller.environment !== 'test') throw new ApiError('FORBIDDEN', 'test helpers take test keys only (sk_test_…); this is a live key');
 }
 
-function parseAmount(amount: string): bigint {
-  try {
-    return toStroops(amount);
-  } catch (error) {
-    if (!(error instanceof AmountError)) throw error;
-    throw new ApiError('INVALID_AMOUNT', `amount ${error.message}`, { details: [{ path: 'body.amount', message: error.message }] });
-  }
-}
-
 export class TestHelpersService {
   constructor(private readonly deps: TestHelpersDeps) {}
 
   async pay(caller: Caller, intentId: string, input: TestPaymentInput) {
     testOnly(caller);
     const intent = this.deps.fundingIntents.load(caller, intentId);
-    const amount = parseAmount(input.amount);
+    const amount = parseAmountInput(() => toStroops(input.amount));
     const code = input.asset.toUpperCase();
     if (!ASSETS.includes(code)) {
       throw new ApiError('UNSUPPORTED_ASSET', 'asset must be USDC, EURC, XLM or FAKE', { details: [{ path: 'body.asset', message: 'must be USDC, EURC, XLM or FAKE' }] });
