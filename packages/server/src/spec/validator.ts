@@ -26,8 +26,17 @@ function newAjv(coerceTypes: boolean): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, logger: false, validateSchema: false });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addKeyword({ keyword: 'example' });
+  ajv.addKeyword(maxSerializedBytes);
   return ajv;
 }
+
+/** `x-max-serialized-bytes`: the spec's bound on a free-form value's JSON size (Metadata: 8 KB). */
+const maxSerializedBytes = {
+  keyword: 'x-max-serialized-bytes',
+  schemaType: 'number',
+  error: { message: ({ schema }: { schema: unknown }) => `must be at most ${String(schema)} bytes as serialized JSON` },
+  validate: (limit: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8') <= limit,
+} as const;
 
 /** Ajv "instancePath + property" as a dotted path: body.requirement.amount */
 function detailOf(prefix: string, error: ErrorObject): ErrorDetail {
@@ -35,9 +44,17 @@ function detailOf(prefix: string, error: ErrorObject): ErrorDetail {
   const params = error.params as Record<string, unknown>;
   const extra = (params.missingProperty ?? params.additionalProperty) as string | undefined;
   if (extra) segments.push(extra);
+  // a propertyNames failure (a key too long) names the key, not the value under it
+  const badKey = (error as { propertyName?: string }).propertyName;
+  if (badKey !== undefined) segments.push(badKey);
   const path = [prefix, ...segments].filter(Boolean).join('.');
-  const message = params.additionalProperty ? `unknown field ${String(extra)}` : error.message ?? 'is invalid';
+  const message = params.additionalProperty ? `unknown field ${String(extra)}` : badKey !== undefined ? `key ${error.message ?? 'is invalid'}` : error.message ?? 'is invalid';
   return { path, message: params.missingProperty ? 'is required' : message };
+}
+
+/** Ajv's errors as details; a propertyNames summary ("property name must be valid") adds nothing to the key's own error. */
+function detailsOf(prefix: string, errors: ErrorObject[] | null | undefined): ErrorDetail[] {
+  return (errors ?? []).filter((e) => e.keyword !== 'propertyNames').map((e) => detailOf(prefix, e));
 }
 
 function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
@@ -111,14 +128,14 @@ export class SpecValidator {
     const details: ErrorDetail[] = [];
     for (const location of ['path', 'query', 'header'] as const) {
       const validate = this.parametersValidator(op, location);
-      if (!validate(parts[location])) details.push(...(validate.errors ?? []).map((e) => detailOf(location, e)));
+      if (!validate(parts[location])) details.push(...detailsOf(location, validate.errors));
     }
     if (op.body) {
       if (!parts.hasBody) {
         if (op.body.required) details.push({ path: 'body', message: 'a JSON request body is required' });
       } else if (op.body.schemaPointer) {
         const validate = this.schema(op.body.schemaPointer);
-        if (!validate(parts.body)) details.push(...(validate.errors ?? []).map((e) => detailOf('body', e)));
+        if (!validate(parts.body)) details.push(...detailsOf('body', validate.errors));
       }
     }
     return uniqueDetails(details);

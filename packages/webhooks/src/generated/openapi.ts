@@ -1880,9 +1880,26 @@ export interface components {
          * @description ISO 8601 UTC with milliseconds.
          */
         Timestamp: string;
-        /** @description Free-form key-value data of yours, returned as given (at most 50 keys, keys up to 40 characters, string values up to 500 characters). */
+        /**
+         * @description Free-form JSON object of yours (nested objects, arrays, strings, numbers, booleans and null),
+         *     returned exactly as given on the intent, in lists and in webhook payloads. Bounded: at most 50
+         *     top-level keys, keys of at most 40 characters, and at most 8192 bytes (8 KB) as serialized
+         *     JSON. A larger one → 400 VALIDATION_ERROR whose `details` name the limit.
+         * @example {
+         *       "order_id": "A-1001",
+         *       "cart": {
+         *         "items": 2,
+         *         "skus": [
+         *           "SKU-1",
+         *           "SKU-2"
+         *         ]
+         *       },
+         *       "gift": false,
+         *       "coupon": null
+         *     }
+         */
         Metadata: {
-            [key: string]: string;
+            [key: string]: unknown;
         };
         /** @description Why something failed. */
         Failure: {

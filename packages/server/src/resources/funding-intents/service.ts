@@ -21,7 +21,7 @@ export interface CreateIntentInput {
   asset: string;
   destination_address?: string;
   reference?: string;
-  metadata?: Record<string, string>;
+  metadata?: Record<string, unknown>;
   expires_at?: string;
 }
 
