@@ -115,6 +115,15 @@ export interface paths {
          *     short). A refund of this payment in progress → 409; nothing left because it was refunded in
          *     full → 422.
          *
+         *     An underpayment (intent PARTIALLY_FUNDED) is refundable at once, without waiting for expiry
+         *     (reason UNDERPAYMENT; the payer gave up). Refunding all that the intent received moves it
+         *     PARTIALLY_FUNDED → REFUND_PENDING → REFUNDED (once the payout completes); from then on it can
+         *     no longer be paid: a later payment is recorded, not applied, and refundable (EXPIRED_INTENT),
+         *     as after expiry. Refunding one of several underpayments leaves the intent PARTIALLY_FUNDED and
+         *     takes that payment out of `received_amount`. These transitions emit no `payment.*` event
+         *     (DESIGN: none is listed for REFUND_PENDING/REFUNDED); `refund.created` and `refund.completed`
+         *     tell the story.
+         *
          *     An intent paid through a conversion (ROUTING): while its route execution is PENDING or
          *     RUNNING the conversion owns the funds → 409 CONFLICT. Once it is FAILED or PAUSED, reason
          *     SETTLEMENT_FAILED or MANUAL gives the conversion up: the execution becomes FAILED for good
@@ -1927,7 +1936,7 @@ export interface components {
         /**
          * @description - `CREATED`: recorded; its deposit account is being provisioned.
          *     - `AWAITING_PAYMENT`: the deposit account is active; nothing received yet.
-         *     - `PARTIALLY_FUNDED`: payments received sum below the requirement.
+         *     - `PARTIALLY_FUNDED`: payments received sum below the requirement (refundable at once: UNDERPAYMENT).
          *     - `PAYMENT_DETECTED`: received at least the requirement; being verified.
          *     - `PAYMENT_CONFIRMED`: verified in a closed ledger (asset, amount, destination re-read).
          *     - `ROUTING`: converting a source asset into the destination asset.
@@ -1935,7 +1944,7 @@ export interface components {
          *     - `SETTLED`: the settlement transfer is confirmed.
          *     - `CREDITED`: the application's ledger is credited (final, successful).
          *     - `FAILED`: routing or settlement failed; what was received is refundable.
-         *     - `REFUND_PENDING`: the intent's whole received value is being returned.
+         *     - `REFUND_PENDING`: the intent's whole received value is being returned (from PARTIALLY_FUNDED, EXPIRED or FAILED); it takes no more payments.
          *     - `REFUNDED`: the intent's whole received value was returned.
          *     - `EXPIRED`: expired before its requirement was met (received funds are refundable).
          *     - `CANCELLED`: cancelled before anything was received.
@@ -2116,10 +2125,10 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         /**
-         * @description - `UNDERPAYMENT`: the intent expired or was given up with less than required.
+         * @description - `UNDERPAYMENT`: less than required was paid; refundable at once (PARTIALLY_FUNDED) or after expiry.
          *     - `OVERPAYMENT`: what was received above the requirement.
          *     - `WRONG_ASSET`: a payment in an asset (code and issuer) the intent does not take.
-         *     - `EXPIRED_INTENT`: a payment after the intent expired, was cancelled or credited.
+         *     - `EXPIRED_INTENT`: a payment after the intent expired, was cancelled, credited or refunded (REFUND_PENDING, REFUNDED).
          *     - `DUPLICATE_PAYMENT`: a second full payment.
          *     - `SETTLEMENT_FAILED`: the settlement failed; the funds go back.
          *     - `ROUTE_REMAINDER`: source asset left over after a conversion.

@@ -17,6 +17,8 @@ const sum = (rs: RefundRecord[]) => rs.reduce((total, r) => total + r.amount, 0n
 function base(intent: FundingIntentRecord, payment: PaymentRecord): bigint {
   if (payment.status === 'UNAPPLIED') return payment.amount;
   if (payment.status !== 'CONFIRMED') return 0n;
+  // an underpayment is refundable at once: nothing of a PARTIALLY_FUNDED intent is settled yet
+  if (intent.status === 'PARTIALLY_FUNDED') return payment.amount;
   return UNSETTLED.includes(intent.status) ? payment.amount : payment.amount - payment.applied_amount;
 }
 
@@ -40,9 +42,13 @@ export function settledRemaining(intent: FundingIntentRecord, payment: PaymentRe
 
 export const inProgress = (refunds: RefundRecord[]) => refunds.some((r) => r.status === 'PENDING' || r.status === 'PROCESSING');
 
-/** True when the refunds (in progress or done, per `count`) return the intent's whole received value. */
+/**
+ * True when the refunds (in progress or done, per `count`) return the intent's whole received value.
+ * Only payments that still count toward the intent (applied) are weighed: an underpayment refunded
+ * on its own was taken out of `received_amount` (see unapplyRefunded), so its refund is not counted twice.
+ */
 export function coversIntent(intent: FundingIntentRecord, payments: PaymentRecord[], refunds: RefundRecord[], count: (r: RefundRecord) => boolean): boolean {
-  const applied = new Set(payments.filter((p) => p.status === 'CONFIRMED').map((p) => p.id));
+  const applied = new Set(payments.filter((p) => p.status === 'CONFIRMED' && p.applied_amount > 0n).map((p) => p.id));
   const returned = sum(refunds.filter((r) => count(r) && r.source === 'DEPOSIT' && applied.has(r.payment_id)));
   return intent.received_amount > 0n && returned >= intent.received_amount;
 }

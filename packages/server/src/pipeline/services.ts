@@ -33,7 +33,7 @@ export function createPipelineServices(deps: ServiceDeps) {
       const payments = new PaymentsService(repos.payments, repos.fundingIntents, repos.refunds, intents);
       const settlements = new SettlementsService(repos.settlements, intents);
       const refunds = new RefundsService({
-        db: deps.db, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, machine: pipeline.machine,
+        db: deps.db, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, intents: repos.intents, machine: pipeline.machine,
         events: pipeline.events, nudge: pipeline.nudge.refund,
       });
       const testHelpers = new TestHelpersService({

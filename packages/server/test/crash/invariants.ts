@@ -16,7 +16,8 @@ export function checkInvariants(db: Database.Database): string[] {
     const onChain = records.filter((r) => incoming(r, a.address)).map((r) => r.id).sort();
     const recorded = all<{ operation_id: string }>(db, 'SELECT operation_id FROM payments WHERE destination_address = ?', a.address).map((p) => p.operation_id).sort();
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);
-    const applied = all<{ total: bigint | null }>(db, "SELECT SUM(amount) AS total FROM payments WHERE funding_intent_id = ? AND status IN ('DETECTED', 'CONFIRMED')", a.intent)[0]!.total ?? 0n;
+    const applied = all<{ total: bigint | null }>(db, "SELECT SUM(amount) AS total FROM payments WHERE funding_intent_id = ? AND status IN ('DETECTED', 'CONFIRMED') AND applied_amount > 0", a.intent)[0]!.total ?? 0n;
+    // an underpayment refunded on its own (applied_amount 0) no longer counts toward received_amount
     if (applied !== a.received) problems.push(`${a.intent}: received ${a.received} but applied payments sum to ${applied}`);
     const credits = all<{ n: bigint }>(db, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", a.intent)[0]!.n;
     if (credits !== (a.status === 'CREDITED' ? 1n : 0n)) problems.push(`${a.intent}: ${credits} credits while ${a.status}`);

@@ -60,6 +60,30 @@ describe('the one transition table', () => {
     expect(illegal).toBeGreaterThan(150);
   });
 
+  it('is exactly the diagram of DESIGN §4 (every allowed move listed, nothing else)', () => {
+    const table = Object.fromEntries(FUNDING_INTENT_STATUSES.map((from) => [from, FUNDING_INTENT_STATUSES.filter((to) => canTransition(from, to))]));
+    expect(table).toEqual({
+      CREATED: ['AWAITING_PAYMENT', 'FAILED', 'CANCELLED'],
+      AWAITING_PAYMENT: ['PARTIALLY_FUNDED', 'PAYMENT_DETECTED', 'EXPIRED', 'CANCELLED'],
+      // an underpayment refunded in full: the payer gave up (DESIGN §4)
+      PARTIALLY_FUNDED: ['PARTIALLY_FUNDED', 'PAYMENT_DETECTED', 'REFUND_PENDING', 'EXPIRED'],
+      PAYMENT_DETECTED: ['PAYMENT_CONFIRMED', 'FAILED'],
+      PAYMENT_CONFIRMED: ['ROUTING', 'SETTLING', 'FAILED'],
+      ROUTING: ['SETTLING', 'FAILED'],
+      SETTLING: ['SETTLED', 'FAILED'],
+      SETTLED: ['CREDITED'],
+      CREDITED: [],
+      FAILED: ['REFUND_PENDING'],
+      REFUND_PENDING: ['FAILED', 'REFUNDED'],
+      REFUNDED: [],
+      EXPIRED: ['REFUND_PENDING'],
+      CANCELLED: [],
+    });
+    // REFUND_PENDING and REFUNDED emit no payment.* event (DESIGN §8 lists none); refund.* events tell it
+    expect(eventFor('REFUND_PENDING')).toBeNull();
+    expect(eventFor('REFUNDED')).toBeNull();
+  });
+
   it('has no way out of the final states', () => {
     for (const final of ['CREDITED', 'REFUNDED', 'CANCELLED'] as const) {
       expect(FUNDING_INTENT_STATUSES.filter((to) => canTransition(final, to))).toEqual([]);

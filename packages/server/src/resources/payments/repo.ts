@@ -88,6 +88,11 @@ export class PaymentsRepo {
     this.db.prepare("UPDATE payments SET status = 'CONFIRMED', confirmed_at = ?, updated_at = ? WHERE id = ? AND status = 'DETECTED'").run(at, at, id);
   }
 
+  /** The payment stops counting toward its intent (an underpayment refunded on its own). */
+  unapply(id: string, at: string): void {
+    this.db.prepare('UPDATE payments SET applied_amount = 0, updated_at = ? WHERE id = ?').run(at, id);
+  }
+
   markFailed(id: string, code: string, message: string, at: string): void {
     this.db.prepare("UPDATE payments SET status = 'FAILED', failure_code = ?, failure_message = ?, updated_at = ? WHERE id = ?").run(code, message, at, id);
   }

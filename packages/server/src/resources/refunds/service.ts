@@ -11,6 +11,7 @@ import { coversIntent, inProgress, refundableAmount, settledRemaining } from '..
 import type { StateMachine } from '../../pipeline/state-machine.js';
 import type { FundingIntentRecord } from '../funding-intents/repo.js';
 import type { Caller } from '../funding-intents/service.js';
+import type { PipelineIntentsRepo } from '../../pipeline/intents-repo.js';
 import type { IntentAccess } from '../../pipeline/services.js';
 import type { LedgerRepo } from '../ledger/repo.js';
 import type { PaymentRecord, PaymentsRepo } from '../payments/repo.js';
@@ -30,6 +31,8 @@ export interface RefundsDeps {
   payments: PaymentsRepo;
   ledger: LedgerRepo;
   fundingIntents: IntentAccess;
+  /** received_amount, for an underpayment refunded on its own */
+  intents: PipelineIntentsRepo;
   machine: StateMachine;
   events: EventWriter;
   /** wake the payout worker */
@@ -130,17 +133,31 @@ export class RefundsService {
         credit: 'REFUND_CLEARING', debit: 'APPLICATION_BALANCE', fundingIntentId: intent.id, refundId: refund.id, description: `MANUAL refund ${refund.id}`,
       });
     }
-    this.followIntent(intent, refund);
+    this.followIntent(intent, payment, refund);
     return refund;
   }
 
-  /** REFUND_PENDING only when the intent's WHOLE received value is being returned. */
-  private followIntent(intent: FundingIntentRecord, refund: RefundRecord): void {
-    if (intent.status !== 'FAILED' && intent.status !== 'EXPIRED') return;
+  /**
+   * REFUND_PENDING only when the intent's WHOLE received value is being returned (DESIGN §4); a
+   * PARTIALLY_FUNDED intent then can no longer be paid. Refunding one of several underpayments
+   * leaves the intent open, without that payment: it no longer counts toward the requirement.
+   */
+  private followIntent(intent: FundingIntentRecord, payment: PaymentRecord, refund: RefundRecord): void {
+    if (intent.status !== 'FAILED' && intent.status !== 'EXPIRED' && intent.status !== 'PARTIALLY_FUNDED') return;
     const refunds = this.deps.repo.byIntent(intent.id);
     if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
       this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
+    } else if (intent.status === 'PARTIALLY_FUNDED' && payment.applied_amount > 0n) {
+      this.unapplyRefunded(intent, payment, refund);
     }
+  }
+
+  /** The refunded underpayment leaves received_amount; the history records why the intent's total fell. */
+  private unapplyRefunded(intent: FundingIntentRecord, payment: PaymentRecord, refund: RefundRecord): void {
+    const at = isoNow();
+    this.deps.payments.unapply(payment.id, at);
+    this.deps.intents.addReceived(intent.id, -payment.amount, at);
+    this.deps.machine.transition(intent.id, 'PARTIALLY_FUNDED', `payment ${payment.id} refunded (${refund.id}); it no longer counts toward the requirement`);
   }
 
   get(caller: Caller, id: string) {
