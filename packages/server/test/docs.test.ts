@@ -35,6 +35,10 @@ describe('/docs and /openapi.yaml', () => {
     const own = encodeURIComponent(`${t.url}/v1/funding-intents`);
     const live = await fetch(`${t.url}/docs/proxy?scalar_url=${own}`, { headers: { authorization: `Bearer ${KEYS.alphaSecretLive}` } });
     expect(live.status).toBe(403);
+    // the application error envelope, its request id the X-Request-ID header
+    const body = await live.json();
+    expect(body.error).toMatchObject({ code: 'FORBIDDEN', retryable: false, requestId: live.headers.get('x-request-id') });
+    expect(body.error.message).toMatch(/live keys/);
     const elsewhere = await fetch(`${t.url}/docs/proxy?scalar_url=${encodeURIComponent('http://example.com/v1/x')}`);
     expect(elsewhere.status).toBe(403);
     const foreign = await fetch(`${t.url}/docs/proxy?scalar_url=${own}`, { headers: { origin: 'http://evil.test', authorization: `Bearer ${KEYS.alphaSecretTest}` } });

@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import { defaultSpecPath } from '../spec/operations.js';
+import { ApiError } from './api-error.js';
+import { sendError } from './errors.js';
 
 export interface DocsOptions {
   /** the spec file served at /openapi.yaml */
@@ -80,7 +82,8 @@ async function proxy(req: Request, res: Response): Promise<void> {
   const target = new URL(String(req.query.scalar_url ?? ''), ownOrigin(req));
   const origin = req.get('origin');
   const auth = req.get('authorization') ?? '';
-  const refuse = (why: string) => void res.status(403).json({ error: { code: 'FORBIDDEN', message: `docs proxy: ${why}` } });
+  // the application envelope, request id included, like every other error answer
+  const refuse = (why: string) => sendError(res, new ApiError('FORBIDDEN', `docs proxy: ${why}`));
   if (target.host !== req.get('host')) return refuse('forwards only to this server');
   if (origin && origin !== ownOrigin(req)) return refuse('only for the reference page of this server');
   if (/\b(sk|pk)_live_/.test(auth)) return refuse('live keys never go through the docs');

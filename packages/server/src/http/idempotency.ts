@@ -27,8 +27,15 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** Where the body is optional, `{}` and no body are the same request (a client may send either). */
+function bodyOf(op: Operation, req: Request): unknown {
+  const body: unknown = req.body;
+  const empty = body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !Array.isArray(body) && Object.keys(body).length === 0;
+  return body === undefined || (empty && !op.body?.required) ? null : body;
+}
+
 function requestHash(op: Operation, req: Request): string {
-  return createHash('sha256').update(`${op.operationId}\n${canonical(req.params)}\n${canonical(req.body ?? null)}`).digest('hex');
+  return createHash('sha256').update(`${op.operationId}\n${canonical(req.params)}\n${canonical(bodyOf(op, req))}`).digest('hex');
 }
 
 /**

@@ -1469,6 +1469,8 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description An empty JSON object; the body of an operation that takes no input. */
+        EmptyObject: Record<string, never>;
         /**
          * @description Every error code of the API (application form, uppercase). The checkout form carries the same code in lowercase.
          * @enum {string}
@@ -3501,7 +3503,19 @@ export interface components {
         /** @description The attempt number, from 1. */
         ServiceWebhookAttempt: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /**
+         * @description This operation takes no input. A client may send no body, or an empty JSON object `{}` with
+         *     `Content-Type: application/json` (what many HTTP clients send by default); anything else in
+         *     the body → 400 VALIDATION_ERROR.
+         */
+        EmptyBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["EmptyObject"];
+            };
+        };
+    };
     headers: {
         /** @description The request's id; the same value appears in error envelopes. */
         XRequestId: string;
@@ -3637,7 +3651,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The cancelled funding intent. */
             200: {
@@ -4261,7 +4275,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The locked quote. */
             200: {
@@ -4327,7 +4341,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The route execution, PENDING again. */
             200: {
@@ -4362,7 +4376,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The route execution, RUNNING. */
             200: {
@@ -4767,7 +4781,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The endpoint, with its new secret. */
             200: {
@@ -4802,7 +4816,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The delivery of the test event. */
             201: {
@@ -4878,7 +4892,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The delivery, PENDING with its next attempt now. */
             202: {
@@ -5191,7 +5205,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The revoked key. */
             200: {
@@ -5398,7 +5412,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description Signed out. */
             204: {
@@ -5544,7 +5558,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The application, INACTIVE. */
             200: {
@@ -5573,7 +5587,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The application, ACTIVE. */
             200: {
@@ -5690,7 +5704,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The funding intent. */
             200: {
@@ -5725,7 +5739,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["EmptyBody"];
         responses: {
             /** @description The funding intent. */
             200: {
