@@ -7,6 +7,7 @@ import { Horizon } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../crash/invariants.js';
 import type { TestServer } from '../helpers/server.js';
+import { accept, execution, optionFor } from '../quotes/helpers.js';
 import { createIntent, eventTypes, history, key, pay, startPipelineServer, waitFor, waitForIntent } from './helpers.js';
 
 let t: TestServer;
@@ -147,6 +148,21 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
     const final = await waitForIntent(t, intent.id, (i) => i.status === 'REFUNDED');
     expect(final.received_amount).toBe('5.0000000');
     expect(history(t, intent.id).slice(-4)).toEqual(['PARTIALLY_FUNDED', 'PARTIALLY_FUNDED', 'REFUND_PENDING', 'REFUNDED']);
+  });
+
+  it('an underpaid quote (XLM): the XLM goes back and the waiting conversion ends, never to run', async () => {
+    const intent = await createIntent(t, { amount: '10' });
+    const xlm = await optionFor(t, intent.id, 'XLM');
+    expect((await accept(t, xlm.id)).status).toBe(200);
+    await pay(t, intent.id, '1', 'XLM');
+    await waitForIntent(t, intent.id, (i) => i.status === 'PARTIALLY_FUNDED');
+    const [payment] = await settledPayments(intent.id, 1);
+    const res = await refund(intent.id, payment.id);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ asset: 'XLM', amount: '1.0000000' });
+    await waitForIntent(t, intent.id, (i) => i.status === 'REFUNDED');
+    const ended = await execution(t, intent.id, (e) => e.status !== 'PENDING');
+    expect(ended).toMatchObject({ status: 'FAILED', failure: { code: 'refunded' } });
   });
 
   it('leaves the books consistent: every payout on chain is one completed refund or settlement, received = applied payments', () => {

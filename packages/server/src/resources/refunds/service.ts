@@ -146,6 +146,9 @@ export class RefundsService {
     if (intent.status !== 'FAILED' && intent.status !== 'EXPIRED' && intent.status !== 'PARTIALLY_FUNDED') return;
     const refunds = this.deps.repo.byIntent(intent.id);
     if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
+      // an accepted quote's conversion waits for the rest of the money, which will never come:
+      // it has not started (only a confirmed intent converts), so it ends here with the intent
+      if (intent.status === 'PARTIALLY_FUNDED' && this.conversions?.status(intent.id) === 'PENDING') this.conversions.abandon(intent.id);
       this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
     } else if (intent.status === 'PARTIALLY_FUNDED' && payment.applied_amount > 0n) {
       this.unapplyRefunded(intent, payment, refund);
