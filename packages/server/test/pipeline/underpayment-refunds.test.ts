@@ -162,7 +162,7 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
     expect(res.body).toMatchObject({ asset: 'XLM', amount: '1.0000000' });
     await waitForIntent(t, intent.id, (i) => i.status === 'REFUNDED');
     const ended = await execution(t, intent.id, (e) => e.status !== 'PENDING');
-    expect(ended).toMatchObject({ status: 'FAILED', failure: { code: 'refunded' } });
+    expect(ended).toMatchObject({ status: 'FAILED', failure: { code: 'refunded', message: expect.stringMatching(/underpayment/) } });
   });
 
   it('leaves the books consistent: every payout on chain is one completed refund or settlement, received = applied payments', () => {

@@ -44,7 +44,7 @@ type Plan = { source: 'DEPOSIT' | 'BALANCE'; amount: bigint };
 /** The intent's conversion, as a refund needs it (wired by createServices from the route executions). */
 export interface Conversions {
   status(intentId: string): 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED' | null;
-  abandon(intentId: string): void;
+  abandon(intentId: string, cause?: string): void;
 }
 
 /** The reasons that may give up a stalled conversion: the merchant's call, or the conversion failed. */
@@ -148,7 +148,7 @@ export class RefundsService {
     if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
       // an accepted quote's conversion waits for the rest of the money, which will never come:
       // it has not started (only a confirmed intent converts), so it ends here with the intent
-      if (intent.status === 'PARTIALLY_FUNDED' && this.conversions?.status(intent.id) === 'PENDING') this.conversions.abandon(intent.id);
+      if (intent.status === 'PARTIALLY_FUNDED' && this.conversions?.status(intent.id) === 'PENDING') this.conversions.abandon(intent.id, 'an underpayment the payer gave up');
       this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
     } else if (intent.status === 'PARTIALLY_FUNDED' && payment.applied_amount > 0n) {
       this.unapplyRefunded(intent, payment, refund);

@@ -20,11 +20,11 @@ export class ConversionGate {
   }
 
   /** FAILED for good: the message keeps the original cause, the code says why it can never run again. */
-  abandon(intentId: string): void {
+  abandon(intentId: string, cause?: string): void {
     const e = this.executions.byIntent(intentId);
     if (!e) return;
     const at = isoNow();
-    const message = `given up after ${e.failure_code ?? 'a stall'}: the source funds are refunded, so it can no longer be retried or resumed`;
+    const message = `given up after ${cause ?? e.failure_code ?? 'a stall'}: the source funds are refunded, so it can no longer be retried or resumed`;
     this.executions.update(e.id, { status: 'FAILED', failure_code: REFUNDED_CODE, failure_message: message, completed_at: at, updated_at: at });
     this.quotes.setStatus(e.quote_id, 'FAILED', at, { failure_code: REFUNDED_CODE, failure_message: message });
   }
