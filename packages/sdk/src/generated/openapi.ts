@@ -113,7 +113,8 @@ export interface paths {
          *     application, minus refunds completed or in progress. A payment settled to the application is
          *     refunded only with reason MANUAL, from the application's ledger balance (409 when the balance is
          *     short). A refund of this payment in progress → 409; nothing left because it was refunded in
-         *     full → 422.
+         *     full, or nothing arrived because the payment failed verification → 422 INVALID_AMOUNT. A
+         *     payment still being verified (DETECTED) → 409 until it is CONFIRMED.
          *
          *     An underpayment (intent PARTIALLY_FUNDED) is refundable at once, without waiting for expiry
          *     (reason UNDERPAYMENT; the payer gave up). Refunding all that the intent received moves it

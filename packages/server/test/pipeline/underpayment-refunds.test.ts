@@ -112,22 +112,23 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
     await pay(t, intent.id, '4');
     await waitForIntent(t, intent.id, (i) => i.received_amount === '7.0000000');
     const [first, second] = await settledPayments(intent.id, 2);
-    expect(first.amount).toBe('3.0000000');
+    expect(second.amount).toBe('4.0000000');
 
-    const res = await refund(intent.id, first.id);
+    // the later one goes back: the intent's payment is the one that still counts
+    const res = await refund(intent.id, second.id);
     expect(res.status).toBe(201);
-    expect(res.body.amount).toBe('3.0000000');
+    expect(res.body.amount).toBe('4.0000000');
     const open = await getIntent(intent.id);
-    expect(open).toMatchObject({ status: 'PARTIALLY_FUNDED', received_amount: '4.0000000' });
-    expect((await getPayment(second.id)).refundable_amount).toBe('4.0000000');
+    expect(open).toMatchObject({ status: 'PARTIALLY_FUNDED', received_amount: '3.0000000', payment: { id: first.id } });
+    expect((await getPayment(first.id)).refundable_amount).toBe('3.0000000');
 
-    // the remaining 6 completes it: settled from what the deposit account really holds
-    await pay(t, intent.id, '6');
+    // the remaining 7 completes it: settled from what the deposit account really holds
+    await pay(t, intent.id, '7');
     const credited = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED', 10_000);
     expect(credited.received_amount).toBe('10.0000000');
     expect(credited.settlement.destination.amount).toBe('10.0000000');
     await waitFor(() => getRefund(res.body.id), (r) => r.status === 'COMPLETED');
-    expect((await getPayment(first.id)).refundable_amount).toBe('0.0000000');
+    expect((await getPayment(second.id)).refundable_amount).toBe('0.0000000');
     expect(history(t, intent.id)).not.toContain('REFUND_PENDING');
   });
 
@@ -167,5 +168,23 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
 
   it('leaves the books consistent: every payout on chain is one completed refund or settlement, received = applied payments', () => {
     expect(checkInvariants(t.server.db)).toEqual([]);
+  });
+
+  // last: its forged Horizon record is, on purpose, a payment the ledger does not have (the books test above would flag it)
+  it('a payment that failed verification has nothing to refund: 422, not 409', async () => {
+    const { intent, payment } = await underpaid('10', '3');
+    // a Horizon that announces 2 USDC for the transaction that really paid 3: verification refuses it
+    const address = intent.deposit_account.address;
+    const page = await fetch(`${t.url}/sandbox/horizon/accounts/${address}/payments?join=transactions&order=desc&limit=1`).then((r) => r.json());
+    const real = page._embedded.records[0];
+    expect(real.transaction_hash).toBe(payment.transaction_hash);
+    expect(pipeline().observer!.handle(address, { ...real, id: `${real.id}7`, amount: '2.0000000' })).toBe(true);
+    const [, lied] = await waitFor(async () => [...(await paymentsOf(intent.id))].reverse(), (l) => l[1]?.status === 'FAILED');
+    expect((await getIntent(intent.id)).received_amount).toBe('3.0000000');
+    const res = await refund(intent.id, lied.id);
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toMatch(/failed verification/);
+    // the real underpayment is still refundable at once
+    expect((await refund(intent.id, payment.id)).status).toBe(201);
   });
 });

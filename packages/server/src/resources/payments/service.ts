@@ -47,7 +47,8 @@ export class PaymentsService {
 
   /** The latest payment applied to an intent (the intent's `payment` field). */
   latestApplied(intentId: string) {
-    const applied = this.repo.byIntent(intentId).filter((p) => p.status === 'DETECTED' || p.status === 'CONFIRMED');
+    // an underpayment refunded on its own (applied_amount 0) no longer counts toward the intent
+    const applied = this.repo.byIntent(intentId).filter((p) => (p.status === 'DETECTED' || p.status === 'CONFIRMED') && p.applied_amount > 0n);
     const last = applied.at(-1);
     return last ? this.present(last) : null;
   }

@@ -112,6 +112,8 @@ export class RefundsService {
       return { source: 'BALANCE', amount: settled };
     }
     if (refunds.some((r) => r.status === 'COMPLETED')) throw new ApiError('INVALID_AMOUNT', 'this payment was already refunded in full', { status: 422 });
+    if (payment.status === 'FAILED') throw new ApiError('INVALID_AMOUNT', 'this payment failed verification: none of it arrived, so nothing is refundable');
+    if (payment.status === 'DETECTED') throw new ApiError('CONFLICT', 'this payment is still being verified (DETECTED); refund it once it is CONFIRMED');
     if (intent.status === 'ROUTING') throw new ApiError('CONFLICT', 'this payment is being converted; once its route execution FAILED or PAUSED, refund it with reason SETTLEMENT_FAILED or MANUAL');
     throw new ApiError('CONFLICT', `nothing of this ${payment.status} payment is refundable while the intent is ${intent.status}`);
   }
