@@ -14,6 +14,7 @@ import { requestId } from './http/request-id.js';
 import type { RouteDef } from './http/route.js';
 import { validateRequest } from './http/validate.js';
 import { sandboxDocsKey } from './sandbox-keys.js';
+import { createFriendbotRouter, ensureFriendbot } from './stellar/index.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
 import { assetRoutes } from './resources/assets/routes.js';
@@ -108,6 +109,18 @@ function mountRoutes(app: Express, ctx: AppContext): void {
   ctx.logger.debug({ operations: missing.map((op) => op.operationId) }, 'operations not implemented yet');
 }
 
+/**
+ * The sandbox friendbot (sandbox mode only), also at /sandbox/horizon/friendbot where the SDK's
+ * `server.friendbot(addr)` looks. Mounted before the Horizon router so this more specific path wins.
+ */
+function mountFriendbot(app: Express, ctx: AppContext): void {
+  const ledger = ctx.services.pipeline.pipeline.stellar?.ledger;
+  if (!ledger) return;
+  const friendbot = createFriendbotRouter(ledger, ensureFriendbot(ledger));
+  app.use('/sandbox/friendbot', friendbot);
+  app.use('/sandbox/horizon/friendbot', friendbot);
+}
+
 /** Builds the Express app; never listens (see index.ts and main.ts). */
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -117,6 +130,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestId);
   app.use(accessLog(ctx.logger));
   app.use(requestLog(ctx.services.requestLogs, ctx.logger));
+  mountFriendbot(app, ctx);
   // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
   if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
   mountRoutes(app, ctx);

@@ -1,6 +1,7 @@
 /**
  * Genesis: issuer accounts (testnet issuer addresses, never signed for), a market maker with
- * real offers from a rate table, and a treasury. Idempotent: keys live in sbx_keys.
+ * real offers from a rate table, a treasury and the friendbot's account. Idempotent: keys live
+ * in sbx_keys.
  */
 import { Keypair } from '@stellar/stellar-sdk';
 import { assetKey } from '../assets.js';
@@ -30,8 +31,16 @@ export interface KeyPairInfo {
 export interface SandboxKeys {
   marketMaker: KeyPairInfo;
   treasury: KeyPairInfo;
+  /** signs the friendbot's createAccount and payment transactions (friendbot.ts) */
+  friendbot: KeyPairInfo;
   issuers: { USDC: string; EURC: string };
 }
+
+/**
+ * What the friendbot account holds: at 10,000 XLM a call, a hundred thousand accounts. Refilled
+ * to this at every start once it falls below half (see ensureFriendbot).
+ */
+const FRIENDBOT_FLOAT = toStroops('1000000000');
 
 function storedOrNew(ledger: SandboxLedger, role: string, secret?: string): KeyPairInfo {
   const stored = ledger.store.getKey(role);
@@ -65,13 +74,34 @@ function seedPair(ledger: SandboxLedger, mm: string, pair: string, rate: string,
   ledger.store.putAccount({ ...acc, subentries: acc.subentries + 2, balance: acc.balance + 10_000_000n });
 }
 
+/**
+ * The friendbot's own account, with XLM, USDC and EURC it pays out in real transactions. Apart
+ * from the rest of genesis so databases bootstrapped before the friendbot existed get it too.
+ */
+export function ensureFriendbot(ledger: SandboxLedger): KeyPairInfo {
+  return ledger.store.db.transaction(() => topUpFriendbot(ledger, storedOrNew(ledger, 'friendbot')))();
+}
+
+function topUpFriendbot(ledger: SandboxLedger, friendbot: KeyPairInfo): KeyPairInfo {
+  const balanceOf = (asset: string) => asset === 'native'
+    ? ledger.store.getAccount(friendbot.publicKey)?.balance ?? 0n
+    : ledger.store.getTrustline(friendbot.publicKey, asset)?.balance ?? 0n;
+  const low = ['native', assetKey(SANDBOX_ASSETS.USDC), assetKey(SANDBOX_ASSETS.EURC)]
+    .filter((asset) => balanceOf(asset) < FRIENDBOT_FLOAT / 2n);
+  if (low.length === 0) return friendbot;
+  // One ledger for the whole top-up, so later ledger numbers move as little as possible.
+  const clock = ledger.closeLedger();
+  for (const asset of low) fundAccount(ledger.store, clock, friendbot.publicKey, asset, FRIENDBOT_FLOAT - balanceOf(asset));
+  return friendbot;
+}
+
 export function bootstrapSandbox(ledger: SandboxLedger, options: BootstrapOptions = {}): SandboxKeys {
   return ledger.store.db.transaction(() => {
     const issuers = { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! };
     const already = ledger.store.getKey('market_maker');
     const marketMaker = storedOrNew(ledger, 'market_maker', options.marketMakerSecret);
     const treasury = storedOrNew(ledger, 'treasury', options.treasurySecret);
-    if (already) return { marketMaker, treasury, issuers };
+    if (already) return { marketMaker, treasury, friendbot: ensureFriendbot(ledger), issuers };
     const clock = ledger.closeLedger();
     for (const issuer of Object.values(issuers)) ensureAccount(ledger.store, clock, issuer, 100_000_000n);
     const depth = toStroops(options.depth ?? '1000000');
@@ -83,6 +113,6 @@ export function bootstrapSandbox(ledger: SandboxLedger, options: BootstrapOption
     for (const code of ['USDC', 'EURC'] as const) {
       ensureTrustline(ledger.store, ledger.closeLedger(), treasury.publicKey, assetKey(SANDBOX_ASSETS[code]));
     }
-    return { marketMaker, treasury, issuers };
+    return { marketMaker, treasury, friendbot: ensureFriendbot(ledger), issuers };
   })();
 }

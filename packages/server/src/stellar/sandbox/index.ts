@@ -1,16 +1,18 @@
 /**
  * The embedded sandbox ledger. Wiring, in the server:
  *   const ledger = new SandboxLedger(db);          // runs migrateSandbox(db) itself
- *   const keys = bootstrapSandbox(ledger);         // idempotent: issuers, market maker, treasury
+ *   const keys = bootstrapSandbox(ledger);         // idempotent: issuers, market maker, treasury, friendbot
+ *   app.use('/sandbox/friendbot', createFriendbotRouter(ledger, keys.friendbot)); // before Horizon's
  *   app.use('/sandbox/horizon', createSandboxHorizonRouter(ledger));
  *   const network = new SandboxNetwork(ledger, `${publicUrl}/sandbox/horizon`);
  *   ledger.fund(address, SANDBOX_ASSETS.USDC, 25_0000000n);  // faucet (test helpers)
  */
 export { migrateSandbox } from './schema.js';
 export { SandboxLedger, SANDBOX_PASSPHRASE, type SandboxLedgerOptions, type SubmitOutcome } from './ledger.js';
-export { bootstrapSandbox, DEFAULT_RATES, type BootstrapOptions, type SandboxKeys } from './genesis.js';
+export { bootstrapSandbox, ensureFriendbot, DEFAULT_RATES, type BootstrapOptions, type KeyPairInfo, type SandboxKeys } from './genesis.js';
 export { SandboxNetwork } from './network.js';
 export { SANDBOX_ASSETS } from './sandbox-assets.js';
 export { createSandboxHorizonRouter } from './horizon/router.js';
 export { FaucetError } from './faucet.js';
 export { BASE_RESERVE } from './accounts.js';
+export { createFriendbotRouter } from './friendbot.js';
