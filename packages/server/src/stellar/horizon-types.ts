@@ -65,6 +65,48 @@ export type HorizonPaymentRecord =
   | HorizonCreateAccountOp
   | HorizonAccountMergeOp;
 
+/** Operations that are not payments: their type-specific fields vary, so they stay open. */
+export interface HorizonOtherOp extends HorizonRecordBase {
+  [field: string]: unknown;
+}
+
+/** A record of /operations: payments (the union above) and every other operation type. */
+export type HorizonOperationRecord = HorizonPaymentRecord | HorizonOtherOp;
+
+/** A record of /effects (Horizon's effect resource): the common head, then type-specific fields. */
+export interface HorizonEffect {
+  _links?: Record<string, HorizonLink>;
+  id: string;
+  paging_token: string;
+  account: string;
+  type: string;
+  type_i: number;
+  created_at: string;
+  [field: string]: unknown;
+}
+
+/** A record of /ledgers. */
+export interface HorizonLedger {
+  _links?: Record<string, HorizonLink>;
+  id: string;
+  paging_token: string;
+  hash: string;
+  prev_hash?: string;
+  sequence: number;
+  successful_transaction_count: number;
+  failed_transaction_count: number;
+  operation_count: number;
+  tx_set_operation_count: number;
+  closed_at: string;
+  total_coins: string;
+  fee_pool: string;
+  base_fee_in_stroops: number;
+  base_reserve_in_stroops: number;
+  max_tx_set_size: number;
+  protocol_version: number;
+  header_xdr: string;
+}
+
 export interface HorizonTransaction {
   memo?: string;
   memo_bytes?: string;

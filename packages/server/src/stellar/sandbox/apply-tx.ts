@@ -3,13 +3,15 @@
  * for good, then applies the operations all-or-nothing (a savepoint), like stellar-core.
  */
 import { FeeBumpTransaction, type Transaction, type xdr } from '@stellar/stellar-sdk';
-import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
+import type { HorizonOperationRecord, HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
 import type { ResultCodes } from '../network.js';
-import { insertRecord, insertTransaction } from './history.js';
+import { operationEffects } from './effects.js';
+import { insertEffects, insertOperation, insertTransaction } from './history.js';
+import { countTransaction } from './ledgers.js';
 import { applyOperation } from './operations/index.js';
 import { baseAccount, succeeded, type OpContext, type OpOutcome } from './operations/context.js';
 import { opNoSourceAccount, txCode, feeBumpResult, txResult } from './results-xdr.js';
-import { operationId, paymentRecord } from './records.js';
+import { isPayment, operationId, operationRecord, participants } from './records.js';
 import type { SandboxStore } from './store.js';
 import { transactionResource } from './tx-resource.js';
 import type { Checked } from './validate.js';
@@ -18,6 +20,8 @@ export interface Clock {
   ledger: number;
   closeTime: number;
   createdAt: string;
+  /** The transaction's 1-based position in its ledger (part of every paging token). */
+  txOrder?: number;
 }
 
 export interface Applied {
@@ -91,19 +95,40 @@ export function applyTransaction(
   const result = buildResult(env, c.feeCharged, name, outcomes.map((o) => o.result.xdr));
   const hash = env.hash().toString('hex');
   const codes = resultCodes(env, name, outcomes);
+  const order = clock.txOrder ?? 1;
   const resource = transactionResource({
     envelope: env, envelopeXdr, resultXdr: result.toXDR('base64'), ledger: clock.ledger,
-    pagingToken: operationId(clock.ledger, 1, 0), successful, createdAt: clock.createdAt, feeCharged: c.feeCharged,
+    pagingToken: operationId(clock.ledger, order, 0), successful, createdAt: clock.createdAt, feeCharged: c.feeCharged,
   });
-  insertTransaction(store, resource);
-  const records = c.inner.operations.flatMap((op, i) => {
-    const base = { id: operationId(clock.ledger, 1, i + 1), txHash: hash, successful,
-      source: baseAccount(op.source ?? c.source), createdAt: clock.createdAt };
-    const record = paymentRecord(op, base, successful ? outcomes[i]! : null);
-    return record ? [record] : [];
+  const records = operationRecords(c, { hash, successful, clock, order }, outcomes);
+  const accounts = new Set([c.source, c.feeAccount, ...records.flatMap(participants)]);
+  insertTransaction(store, resource, accounts);
+  records.forEach((r, i) => {
+    insertOperation(store, r);
+    if (successful) insertEffects(store, BigInt(r.id), hash, clock.createdAt, operationEffects(r, outcomes[i]!));
   });
-  for (const r of records) insertRecord(store, r);
-  return { hash, ledger: clock.ledger, successful, codes, resultXdr: resource.result_xdr, resource, records };
+  countTransaction(store, clock.ledger, successful, records.length, c.feeCharged);
+  const payments = records.filter(isPayment);
+  return { hash, ledger: clock.ledger, successful, codes, resultXdr: resource.result_xdr, resource, records: payments };
+}
+
+interface TxFacts {
+  hash: string;
+  successful: boolean;
+  clock: Clock;
+  order: number;
+}
+
+/** One record per operation; an end_sponsoring names the begin_sponsoring it closes. */
+function operationRecords(c: Checked, t: TxFacts, outcomes: OpOutcome[]): HorizonOperationRecord[] {
+  const sponsorOf = new Map<string, string>();
+  return c.inner.operations.map((op, i) => {
+    const source = baseAccount(op.source ?? c.source);
+    const base = { id: operationId(t.clock.ledger, t.order, i + 1), txHash: t.hash, successful: t.successful,
+      source, createdAt: t.clock.createdAt };
+    if (op.type === 'beginSponsoringFutureReserves') sponsorOf.set(op.sponsoredId, source);
+    return operationRecord(op, base, t.successful ? outcomes[i]! : null, sponsorOf.get(source));
+  });
 }
 
 function resultCodes(env: Transaction | FeeBumpTransaction, name: string, outcomes: OpOutcome[]): ResultCodes {

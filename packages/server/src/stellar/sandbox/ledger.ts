@@ -6,10 +6,16 @@ import { EventEmitter } from 'node:events';
 import type { Database } from 'better-sqlite3';
 import { FeeBumpTransaction, Networks, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { assetKey, type AssetRef } from '../assets.js';
-import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
+import type {
+  HorizonEffect, HorizonLedger, HorizonOperationRecord, HorizonPaymentRecord, HorizonTransaction,
+} from '../horizon-types.js';
 import type { PathQuote, ResultCodes, StrictReceiveQuery, StrictSendQuery } from '../network.js';
 import { applyTransaction, type Clock } from './apply-tx.js';
-import { getTransaction, latestRecordId, listRecords, type HistoryQuery } from './history.js';
+import {
+  getOperation, getTransaction, latestRecordId, listAccountIds, listEffects, listOperations, listRecords,
+  listTransactions, type EffectCursor, type HistoryFilter, type HistoryQuery, type Page,
+} from './history.js';
+import { elderLedger, getLedger, listLedgers, openLedger } from './ledgers.js';
 import { findStrictReceive, findStrictSend } from './paths.js';
 import { txCode, txResult } from './results-xdr.js';
 import { migrateSandbox } from './schema.js';
@@ -37,7 +43,10 @@ export type SubmitOutcome =
 export class SandboxLedger {
   readonly store: SandboxStore;
   readonly passphrase: string;
-  /** Emits 'records' (HorizonPaymentRecord[]) after each ledger close commits. */
+  /**
+   * Emits 'records' (HorizonPaymentRecord[]) after a ledger with payments commits, and 'ledger'
+   * (its sequence) after every ledger close commits: streams re-read from their cursor then.
+   */
   readonly events = new EventEmitter();
   private readonly now: () => number;
 
@@ -59,7 +68,9 @@ export class SandboxLedger {
     const ledger = this.ledgerSequence + 1;
     this.store.setState('ledger', String(ledger));
     const ms = this.now();
-    return { ledger, closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    const clock = { ledger, closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    openLedger(this.store, ledger, clock.closeTime, clock.createdAt);
+    return clock;
   }
 
   submit(envelopeXdr: string): SubmitOutcome {
@@ -79,6 +90,7 @@ export class SandboxLedger {
       const resultXdr = txResult(applied.feeCharged, applied.name).toXDR('base64');
       return { status: 'rejected', hash, envelopeXdr, resultXdr, codes: { transaction: txCode(applied.name) } };
     }
+    this.events.emit('ledger', applied.ledger);
     if (applied.records.length > 0) this.events.emit('records', applied.records);
     const { records: _, ...rest } = applied;
     return { status: 'applied', envelopeXdr, ...rest };
@@ -86,7 +98,12 @@ export class SandboxLedger {
 
   /** Friendbot-like faucet: creates the account if needed and credits XLM or an issued asset. */
   fund(address: string, asset: AssetRef, amount: bigint): void {
-    this.store.db.transaction(() => fundAccount(this.store, this.closeLedger(), address, assetKey(asset), amount))();
+    const clock = this.store.db.transaction(() => {
+      const c = this.closeLedger();
+      fundAccount(this.store, c, address, assetKey(asset), amount);
+      return c;
+    })();
+    this.events.emit('ledger', clock.ledger);
   }
 
   getTransaction(hash: string): HorizonTransaction | undefined {
@@ -99,6 +116,44 @@ export class SandboxLedger {
 
   latestPagingToken(): bigint {
     return latestRecordId(this.store);
+  }
+
+  /** A cursor after everything already closed, for "cursor=now" on any history list. */
+  nowToken(): bigint {
+    return (BigInt(this.ledgerSequence + 1) << 32n) - 1n;
+  }
+
+  listTransactions(f: HistoryFilter, p: Page<bigint>): HorizonTransaction[] {
+    return listTransactions(this.store, f, p);
+  }
+
+  listOperations(f: HistoryFilter & { paymentsOnly?: boolean }, p: Page<bigint>): HorizonOperationRecord[] {
+    return listOperations(this.store, f, p);
+  }
+
+  getOperation(id: bigint): HorizonOperationRecord | undefined {
+    return getOperation(this.store, id);
+  }
+
+  listEffects(f: HistoryFilter & { operation?: bigint }, p: Page<EffectCursor>): HorizonEffect[] {
+    return listEffects(this.store, f, p);
+  }
+
+  getLedger(seq: number): HorizonLedger | undefined {
+    return getLedger(this.store, seq);
+  }
+
+  listLedgers(p: Page<bigint>): HorizonLedger[] {
+    return listLedgers(this.store, p);
+  }
+
+  /** The oldest ledger in history (ledgers closed by an older server version have no record). */
+  get elderLedger(): number {
+    return elderLedger(this.store);
+  }
+
+  listAccountIds(filter: { asset?: string; signer?: string; sponsor?: string }, p: Page<string>): string[] {
+    return listAccountIds(this.store, filter, p);
   }
 
   findStrictReceivePaths(q: StrictReceiveQuery): PathQuote[] {

@@ -3,10 +3,12 @@
  * operation as submitted plus what it really moved. Keys are in Horizon's order; `_links` are
  * added when rendering because they depend on the URL the client used.
  */
-import type { Operation } from '@stellar/stellar-sdk';
+import { Asset, type Operation } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
 import { fromSdkAsset, horizonAssetFields } from '../assets.js';
-import type { HorizonAssetFields, HorizonPaymentRecord } from '../horizon-types.js';
+import type {
+  HorizonAssetFields, HorizonOperationRecord, HorizonPaymentRecord, HorizonRecordBase,
+} from '../horizon-types.js';
 import { baseAccount, stroops, type OpOutcome } from './operations/context.js';
 
 export interface RecordBase {
@@ -71,17 +73,65 @@ export function paymentRecord(op: Operation, b: RecordBase, out: OpOutcome | nul
   }
 }
 
-/** Accounts whose /payments list shows the record. */
-export function participants(r: HorizonPaymentRecord): string[] {
+/** Horizon's type_i per operation type (protocols/horizon/operations), in XDR order. */
+const TYPE_I: Record<string, number> = Object.fromEntries([
+  'create_account', 'payment', 'path_payment_strict_receive', 'manage_sell_offer', 'create_passive_sell_offer',
+  'set_options', 'change_trust', 'allow_trust', 'account_merge', 'inflation', 'manage_data', 'bump_sequence',
+  'manage_buy_offer', 'path_payment_strict_send', 'create_claimable_balance', 'claim_claimable_balance',
+  'begin_sponsoring_future_reserves', 'end_sponsoring_future_reserves', 'revoke_sponsorship', 'clawback',
+  'clawback_claimable_balance', 'set_trust_line_flags', 'liquidity_pool_deposit', 'liquidity_pool_withdraw',
+  'invoke_host_function', 'extend_footprint_ttl', 'restore_footprint',
+].map((name, i) => [name, i]));
+
+const PAYMENT_TYPES = new Set(['create_account', 'payment', 'path_payment_strict_receive', 'path_payment_strict_send', 'account_merge']);
+
+/** Whether Horizon lists the record under /payments as well as /operations. */
+export function isPayment(r: HorizonRecordBase): r is HorizonPaymentRecord {
+  return PAYMENT_TYPES.has(r.type);
+}
+
+const snake = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function changeTrustFields(op: Operation.ChangeTrust, source: string) {
+  if (!(op.line instanceof Asset)) return { asset_type: 'liquidity_pool_shares', limit: amount(stroops(op.limit)), trustor: source };
+  const asset = fromSdkAsset(op.line);
+  return { ...horizonAssetFields(asset), limit: amount(stroops(op.limit)), ...(asset.issuer ? { trustee: asset.issuer } : {}), trustor: source };
+}
+
+/**
+ * The record of any operation: payments as above; the others in Horizon's shape for the types
+ * the sandbox applies, and the common head only for types it refuses (op_not_supported).
+ * `beginSponsor` is who began the sponsorship an end_sponsoring_future_reserves closes.
+ */
+export function operationRecord(op: Operation, b: RecordBase, out: OpOutcome | null, beginSponsor?: string): HorizonOperationRecord {
+  const payment = paymentRecord(op, b, out);
+  if (payment) return payment;
+  const type = snake(op.type);
+  const base = head(b, type, TYPE_I[type] ?? -1);
+  switch (op.type) {
+    case 'changeTrust':
+      return { ...base, ...changeTrustFields(op, b.source) };
+    case 'beginSponsoringFutureReserves':
+      return { ...base, sponsored_id: op.sponsoredId };
+    case 'endSponsoringFutureReserves':
+      return { ...base, ...(beginSponsor ? { begin_sponsor: beginSponsor } : {}) };
+    default:
+      return base;
+  }
+}
+
+const PARTICIPANT_FIELDS = ['funder', 'account', 'into', 'from', 'to', 'sponsored_id'] as const;
+
+/** Accounts whose /operations (and, for payments, /payments) lists show the record. */
+export function participants(r: HorizonOperationRecord): string[] {
   const all = [r.source_account];
-  if (r.type === 'create_account') all.push(r.funder, r.account);
-  else if (r.type === 'account_merge') all.push(r.account, r.into);
-  else all.push(r.from, r.to);
+  const fields = r as unknown as Record<string, unknown>;
+  for (const f of PARTICIPANT_FIELDS) if (typeof fields[f] === 'string') all.push(fields[f] as string);
   return [...new Set(all)];
 }
 
 /** Adds Horizon's per-record links for a given base URL. */
-export function withLinks(r: HorizonPaymentRecord, base: string): HorizonPaymentRecord {
+export function withLinks<T extends HorizonRecordBase>(r: T, base: string): T {
   const { _links: _, ...rest } = r;
   return {
     _links: {
@@ -92,5 +142,5 @@ export function withLinks(r: HorizonPaymentRecord, base: string): HorizonPayment
       precedes: { href: `${base}/effects?order=asc&cursor=${r.paging_token}` },
     },
     ...rest,
-  } as HorizonPaymentRecord;
+  } as unknown as T;
 }

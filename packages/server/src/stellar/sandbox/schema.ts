@@ -29,11 +29,46 @@ const STATEMENTS = [
      record TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS sbx_op_accounts (
      account TEXT NOT NULL, op_id INTEGER NOT NULL, PRIMARY KEY (account, op_id))`,
+  // History Horizon serves beyond payments: every transaction by participant, effects, ledgers.
+  `CREATE TABLE IF NOT EXISTS sbx_tx_accounts (
+     account TEXT NOT NULL, paging INTEGER NOT NULL, PRIMARY KEY (account, paging))`,
+  `CREATE TABLE IF NOT EXISTS sbx_effects (
+     op_id INTEGER NOT NULL, idx INTEGER NOT NULL, account TEXT NOT NULL, tx_hash TEXT NOT NULL,
+     record TEXT NOT NULL, PRIMARY KEY (op_id, idx))`,
+  `CREATE INDEX IF NOT EXISTS sbx_effects_account ON sbx_effects (account, op_id, idx)`,
+  `CREATE INDEX IF NOT EXISTS sbx_effects_tx ON sbx_effects (tx_hash)`,
+  `CREATE TABLE IF NOT EXISTS sbx_ledgers (
+     seq INTEGER PRIMARY KEY, hash TEXT NOT NULL, prev_hash TEXT NOT NULL, closed_at TEXT NOT NULL,
+     header_xdr TEXT NOT NULL, tx_ok INTEGER NOT NULL DEFAULT 0, tx_failed INTEGER NOT NULL DEFAULT 0,
+     ops INTEGER NOT NULL DEFAULT 0, tx_set_ops INTEGER NOT NULL DEFAULT 0, fees TEXT NOT NULL DEFAULT '0')`,
 ];
 
 /** Creates the sandbox tables (idempotent); the server calls it with its own Database. */
 export function migrateSandbox(db: Database): void {
   db.transaction(() => {
     for (const sql of STATEMENTS) db.prepare(sql).run();
+    addColumns(db);
   })();
+}
+
+/**
+ * Columns added after the first release, for sandbox files made by an older server: every
+ * operation is now recorded (old rows were all payments), and transactions sort by their paging
+ * token (old ledgers held one transaction each, at order 1).
+ */
+function addColumns(db: Database): void {
+  const has = (table: string, column: string) =>
+    (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some((c) => c.name === column);
+  if (!has('sbx_operations', 'is_payment')) {
+    db.prepare('ALTER TABLE sbx_operations ADD COLUMN is_payment INTEGER NOT NULL DEFAULT 1').run();
+  }
+  if (!has('sbx_transactions', 'paging')) {
+    db.prepare('ALTER TABLE sbx_transactions ADD COLUMN paging INTEGER').run();
+    db.prepare('UPDATE sbx_transactions SET paging = (ledger << 32) | 4096').run();
+    db.prepare(`INSERT OR IGNORE INTO sbx_tx_accounts (account, paging)
+      SELECT a.account, t.paging FROM sbx_op_accounts a JOIN sbx_operations o ON o.id = a.op_id
+      JOIN sbx_transactions t ON t.hash = o.tx_hash`).run();
+  }
+  db.prepare('CREATE INDEX IF NOT EXISTS sbx_transactions_paging ON sbx_transactions (paging)').run();
+  db.prepare('CREATE INDEX IF NOT EXISTS sbx_operations_tx ON sbx_operations (tx_hash)').run();
 }

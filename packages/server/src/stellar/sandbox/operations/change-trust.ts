@@ -7,7 +7,8 @@ import { stroops, type OpContext, type OpOutcome } from './context.js';
 import { releaseReserve, takeReserve } from './reserves.js';
 
 const fail = (outcome: string): OpOutcome => ({ result: opResult('changeTrust', outcome) });
-const ok = (): OpOutcome => ({ result: opResult('changeTrust', 'Success') });
+const ok = (trustline: OpOutcome['trustline'], sponsor?: string | null): OpOutcome =>
+  ({ result: opResult('changeTrust', 'Success'), trustline, ...(sponsor ? { sponsor } : {}) });
 
 /** Adds, updates or (limit 0) removes a trustline; pool shares are not supported here. */
 export function changeTrust(op: Operation.ChangeTrust, ctx: OpContext): OpOutcome {
@@ -24,16 +25,16 @@ export function changeTrust(op: Operation.ChangeTrust, ctx: OpContext): OpOutcom
     const sponsor = takeReserve(ctx, source, 1, 1);
     if (sponsor === 'low_reserve') return fail('LowReserve');
     store.putTrustline({ account: source, asset: key, balance: 0n, limit, sponsor, lastModifiedLedger: ledger });
-    return ok();
+    return ok('created', sponsor);
   }
   const { buying } = liabilities(store, source, key);
   if (limit === 0n) {
     if (line.balance > 0n || buying > 0n) return fail('InvalidLimit');
     store.deleteTrustline(source, key);
     releaseReserve(ctx, source, line.sponsor, 1, 1);
-    return ok();
+    return ok('removed');
   }
   if (limit < line.balance + buying) return fail('InvalidLimit');
   store.putTrustline({ ...line, limit, lastModifiedLedger: ledger });
-  return ok();
+  return ok('updated');
 }

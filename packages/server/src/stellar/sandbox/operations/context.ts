@@ -18,6 +18,10 @@ export interface OpOutcome {
   /** What the source really sent / the destination really got (path payments). */
   sourceAmount?: bigint;
   destAmount?: bigint;
+  /** What a change_trust did to the trustline, for its effect (created, updated or removed). */
+  trustline?: 'created' | 'updated' | 'removed';
+  /** Who pays the reserve of the entry the operation created, when sponsored. */
+  sponsor?: string;
 }
 
 export function succeeded(outcome: OpOutcome): boolean {

@@ -23,6 +23,7 @@ export function createAccount(op: Operation.CreateAccount, ctx: OpContext): OpOu
     const sponsor = takeReserve(ctx, dest, 2, 0);
     if (sponsor === 'low_reserve') return fail('LowReserve');
     store.putAccount({ ...store.getAccount(dest)!, sponsor });
+    return { result: opResult('createAccount', 'Success'), ...(sponsor ? { sponsor } : {}) };
   }
   return { result: opResult('createAccount', 'Success') };
 }
