@@ -125,8 +125,11 @@ describe('sandbox Horizon: submitting real envelopes', () => {
       expect(after.sequence).toBe((BigInt(before.sequence) + 1n).toString());
       expect(stroops(balanceOf(before, Asset.native())!) - stroops(balanceOf(after, Asset.native())!)).toBe(100n);
     }
-    const failed = await sb.horizon.transactions().forAccount(alice.publicKey()).call().catch(() => null);
-    expect(failed).toBeNull(); // only /transactions/{hash} is served
+    // Failed transactions are history too, left out of lists unless asked for, as in Horizon.
+    const listed = await sb.horizon.transactions().forAccount(alice.publicKey()).call();
+    expect(listed.records).toHaveLength(0);
+    const withFailed = await sb.horizon.transactions().forAccount(alice.publicKey()).includeFailed(true).call();
+    expect(withFailed.records.map((t) => t.successful)).toEqual(cases.map(() => false));
   });
 
   it('keeps the reserve: (2 + subentries + sponsoring − sponsored) × 0.5 XLM', async () => {

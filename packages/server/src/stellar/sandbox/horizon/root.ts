@@ -9,22 +9,31 @@ export function root(ledger: SandboxLedger) {
     const t = (href: string) => ({ href: `${b}${href}`, templated: true });
     const latest = ledger.ledgerSequence;
     sendHal(res, {
+      // Only what this router serves (and the friendbot the server mounts beside it).
       _links: {
         account: t('/accounts/{account_id}'),
+        accounts: t('/accounts{?signer,sponsor,asset,cursor,limit,order}'),
         account_transactions: t('/accounts/{account_id}/transactions{?cursor,limit,order}'),
+        effects: t('/effects{?cursor,limit,order}'),
         fee_stats: { href: `${b}/fee_stats` },
+        friendbot: t('/friendbot{?addr}'),
+        ledger: t('/ledgers/{sequence}'),
+        ledgers: t('/ledgers{?cursor,limit,order}'),
+        operation: t('/operations/{id}'),
+        operations: t('/operations{?cursor,limit,order,include_failed}'),
         payments: t('/payments{?cursor,limit,order,include_failed}'),
         self: { href: `${b}/` },
         strict_receive_paths: t('/paths/strict-receive{?source_assets,source_account,destination_account,destination_asset_type,destination_asset_issuer,destination_asset_code,destination_amount}'),
         strict_send_paths: t('/paths/strict-send{?destination_account,destination_assets,source_asset_type,source_asset_issuer,source_asset_code,source_amount}'),
         transaction: t('/transactions/{hash}'),
+        transactions: t('/transactions{?cursor,limit,order}'),
       },
       horizon_version: 'fundkit-sandbox',
       core_version: 'fundkit-sandbox',
       ingest_latest_ledger: latest,
       history_latest_ledger: latest,
-      history_latest_ledger_closed_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      history_elder_ledger: 1,
+      history_latest_ledger_closed_at: ledger.getLedger(latest)?.closed_at ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      history_elder_ledger: ledger.elderLedger,
       core_latest_ledger: latest,
       network_passphrase: ledger.passphrase,
       current_protocol_version: 22,
