@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { Fundkit } from '@fundkit/sdk';
 import type { FundkitServer } from './index.js';
+import { SANDBOX_PASSPHRASE } from './stellar/index.js';
 import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
 
 export interface BannerInfo {
@@ -44,6 +45,12 @@ export function formatBanner({ url, keys, demo }: BannerInfo): string {
     ['Contract', `${url}/openapi.yaml`],
   ];
   if (demo) rows.push(['Demo checkout', demo.url]);
+  // what a wallet or Stellar Lab needs to pay from its own keys ("Pay from any wallet" in the README)
+  rows.push(
+    ['Horizon', `${url}/sandbox/horizon`],
+    ['Passphrase', SANDBOX_PASSPHRASE],
+    ['Friendbot', `${url}/sandbox/friendbot?addr=G…  (&asset=USDC once it trusts USDC)`],
+  );
   if (keys) {
     rows.push(['Secret key', keys.secretKey]);
     if (keys.publishableKey) rows.push(['Publishable key', keys.publishableKey]);

@@ -47,12 +47,15 @@ describe('/docs and /openapi.yaml', () => {
 });
 
 describe('the start-up banner', () => {
-  it('names the API, the docs, the demo checkout, the keys and the next commands', () => {
+  it('names the API, the docs, the demo checkout, the wallet settings, the keys and the next commands', () => {
     const text = formatBanner({
       url: 'http://localhost:4010',
       keys: { secretKey: 'sk_test_x', publishableKey: 'pk_test_y', path: '.fundkit/sandbox-keys.json' },
       demo: { id: 'fi_1', url: 'http://localhost:4010/pay/fi_1' },
     });
     for (const part of ['http://localhost:4010/v1', 'http://localhost:4010/docs', 'http://localhost:4010/pay/fi_1', 'sk_test_x', 'pk_test_y', 'pnpm fundkit pay fi_1 --amount 25']) expect(text).toContain(part);
+    expect(text).toContain('Horizon          http://localhost:4010/sandbox/horizon\n');
+    expect(text).toContain('Passphrase       Standalone Network ; February 2017\n');
+    expect(text).toContain('Friendbot        http://localhost:4010/sandbox/friendbot?addr=G…');
   });
 });
