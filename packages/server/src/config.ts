@@ -28,6 +28,10 @@ export interface Config {
   quoteSlippageBps: number;
   /** the sandbox market maker's rate table (FUNDKIT_SANDBOX_RATES); null = the sandbox default */
   sandboxRates: Record<string, string> | null;
+  /** seconds between sandbox ledger closes (FUNDKIT_SANDBOX_LEDGER_SECONDS); 0 = one ledger per transaction, at once */
+  sandboxLedgerSeconds: number;
+  /** operations one sandbox ledger applies at most (FUNDKIT_SANDBOX_LEDGER_MAX_OPS) */
+  sandboxLedgerMaxOps: number;
   webhookRetryScheduleMs: number[];
   rateLimit: RateLimitConfig;
   logLevel: string;
@@ -121,6 +125,8 @@ export function loadConfig(env: Env = process.env): Config {
     quoteTtlSeconds: positiveInt(env, 'FUNDKIT_QUOTE_TTL_SECONDS', 60, 86_400),
     quoteSlippageBps: positiveInt(env, 'FUNDKIT_QUOTE_SLIPPAGE_BPS', 50, 5_000, 0),
     sandboxRates: sandboxRates(env.FUNDKIT_SANDBOX_RATES),
+    sandboxLedgerSeconds: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_SECONDS', 0, 3_600, 0),
+    sandboxLedgerMaxOps: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_MAX_OPS', 1_000, 1_000_000),
     webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),
     rateLimit: { ratePerSecond: rate, burst: positiveInt(env, 'FUNDKIT_RATE_LIMIT_BURST', rate * 2) },
     logLevel: parseLogLevel(env.LOG_LEVEL),

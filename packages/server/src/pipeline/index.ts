@@ -116,7 +116,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const expirer = new Expirer(db, repos.intents, machine);
   // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
   const stellar = deps.config.stellar === 'sandbox'
-    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, deps.config.sandboxRates)
+    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
+      rates: deps.config.sandboxRates, ledgerSeconds: deps.config.sandboxLedgerSeconds, maxOpsPerLedger: deps.config.sandboxLedgerMaxOps,
+    })
     : setupHorizon(db, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
       (account, reason, delayMs) => logger.debug({ account, reason, delayMs }, 'payments watcher restarting'));
   const workers: Worker[] = [];
@@ -164,9 +166,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     nudgeJob: (name) => nudgeOf(name)(),
     start() {
       if (workers.length > 0) return;
+      stellar?.ledger?.start();
       for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));
     },
     async stop() {
+      stellar?.ledger?.stop();
       observer?.stop();
       await Promise.all(workers.splice(0).map((w) => w.stop()));
     },

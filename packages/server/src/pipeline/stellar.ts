@@ -36,9 +36,19 @@ function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): v
 }
 
 /** Sandbox: genesis (idempotent) with a treasury whose secret we keep encrypted. */
-/** `rates`: the market maker's table (FUNDKIT_SANDBOX_RATES); null keeps the sandbox default. */
-export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, rates: Record<string, string> | null = null): StellarSetup {
-  const ledger = new SandboxLedger(db);
+export interface SandboxSettings {
+  /** the market maker's table (FUNDKIT_SANDBOX_RATES); null keeps the sandbox default */
+  rates?: Record<string, string> | null;
+  /** FUNDKIT_SANDBOX_LEDGER_SECONDS / _MAX_OPS: a ledger that keeps real time (0 = instant) */
+  ledgerSeconds?: number;
+  maxOpsPerLedger?: number;
+}
+
+export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): StellarSetup {
+  const { rates = null } = settings;
+  const ledger = new SandboxLedger(db, {
+    ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
+  });
   let treasury = loadTreasury(db, secretsKey, 'sandbox');
   if (!treasury) {
     treasury = Keypair.random();

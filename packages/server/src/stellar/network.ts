@@ -45,6 +45,16 @@ export interface SubmitResult {
   resultXdr?: string;
 }
 
+/** Horizon's POST /transactions_async answer: admitted (PENDING) or not; never waits for a ledger. */
+export interface AsyncSubmitResult {
+  status: 'PENDING' | 'DUPLICATE' | 'TRY_AGAIN_LATER' | 'ERROR';
+  hash: string;
+  /** TransactionResult XDR, on ERROR. */
+  errorResultXdr?: string;
+  /** Decoded from errorResultXdr, on ERROR. */
+  resultCodes?: ResultCodes;
+}
+
 export interface TransactionView {
   hash: string;
   ledger: number;
@@ -108,6 +118,11 @@ export interface StellarNetwork {
   loadAccount(id: string): Promise<AccountView | null>;
   /** Never throws for a rejected transaction: the outcome is in `successful`/`resultCodes`. */
   submitTransaction(envelopeXdr: string): Promise<SubmitResult>;
+  /**
+   * Submits without waiting for a ledger (Horizon's POST /transactions_async); confirm by
+   * looking the hash up with getTransaction. Never throws for a refused transaction.
+   */
+  submitTransactionAsync(envelopeXdr: string): Promise<AsyncSubmitResult>;
   getTransaction(hash: string): Promise<TransactionView | null>;
   listPayments(account: string, options?: ListPaymentsOptions): Promise<PaymentsPage>;
   /**

@@ -1,5 +1,5 @@
 /** The Horizon adapter's request/response mapping, against recorded Horizon responses via msw. */
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { TransactionBuilder, Networks } from '@stellar/stellar-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHorizonNetwork, HorizonRequestError } from '../../src/stellar/horizon/index.js';
@@ -100,6 +100,35 @@ describe('submitTransaction', () => {
     const error = await net.submitTransaction(fixture('submit-transaction-success.json').envelope_xdr).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HorizonRequestError);
     expect(error).toMatchObject({ status: 504, problem: 'timeout', retryable: true });
+  });
+});
+
+describe('submitTransactionAsync (POST /transactions_async)', () => {
+  const ok = () => fixture('submit-transaction-success.json');
+  const cases: Array<[string, number, object]> = [
+    ['submit-async-pending.json', 201, { status: 'PENDING' }],
+    ['submit-async-duplicate.json', 409, { status: 'DUPLICATE' }],
+    ['submit-async-try_again_later.json', 503, { status: 'TRY_AGAIN_LATER' }],
+    ['submit-async-error-tx_bad_seq.json', 400, { status: 'ERROR', errorResultXdr: 'AAAAAAAAAAD////7AAAAAA==', resultCodes: { transaction: 'tx_bad_seq' } }],
+  ];
+  for (const [name, status, expected] of cases) {
+    it(`maps ${name} (HTTP ${status}) to its tx_status without throwing`, async () => {
+      let posted = '';
+      server.use(http.post(`${HORIZON}/transactions_async`, async ({ request }) => {
+        posted = new URLSearchParams(await request.text()).get('tx') ?? '';
+        return new HttpResponse(fixtureText(name), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      }));
+      const result = await net.submitTransactionAsync(ok().envelope_xdr);
+      expect(posted).toBe(ok().envelope_xdr);
+      expect(result).toEqual({ hash: ok().hash, ...expected });
+    });
+  }
+
+  it('an answer without a tx_status (a 504 from a proxy) throws a retryable error', async () => {
+    server.use(http.post(`${HORIZON}/transactions_async`, () => problem('error-504-timeout-docs.json')));
+    const error = await net.submitTransactionAsync(ok().envelope_xdr).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HorizonRequestError);
+    expect(error).toMatchObject({ status: 504, retryable: true });
   });
 });
 

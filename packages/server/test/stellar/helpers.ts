@@ -6,7 +6,7 @@ import {
   Asset, BASE_FEE, Horizon, Keypair, Memo, Networks, TransactionBuilder, type xdr,
 } from '@stellar/stellar-sdk';
 import {
-  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, type SandboxKeys,
+  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, type SandboxKeys, type SandboxLedgerOptions,
 } from '../../src/stellar/index.js';
 
 export const USDC = new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!);
@@ -23,9 +23,9 @@ export interface Sandbox {
   treasury: Keypair;
 }
 
-export async function startSandbox(now?: () => number): Promise<Sandbox> {
+export async function startSandbox(now?: () => number, options: Omit<SandboxLedgerOptions, 'now'> = {}): Promise<Sandbox> {
   const db = new Database(':memory:');
-  const ledger = new SandboxLedger(db, now ? { now } : {});
+  const ledger = new SandboxLedger(db, { ...options, ...(now ? { now } : {}) });
   const keys = bootstrapSandbox(ledger);
   const app = express();
   app.use('/sandbox/horizon', createSandboxHorizonRouter(ledger));
@@ -34,6 +34,7 @@ export async function startSandbox(now?: () => number): Promise<Sandbox> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/horizon`;
   const horizon = new Horizon.Server(url, { allowHttp: true });
   const close = async () => {
+    ledger.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     db.close();

@@ -4,12 +4,12 @@ import { fromStroops } from '../../lib/money.js';
 import { NATIVE, PUBNET_EURC_ISSUER, PUBNET_USDC_ISSUER, TESTNET_EURC_ISSUER, TESTNET_USDC_ISSUER, toSdkAsset } from '../assets.js';
 import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
 import type {
-  AccountView, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery, StrictSendQuery,
+  AccountView, AsyncSubmitResult, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery, StrictSendQuery,
   SubmitResult, SupportedAsset, TransactionView,
 } from '../network.js';
 import { isNotFound, toHorizonError } from './errors.js';
 import { plainRecord } from './records.js';
-import { submitEnvelope } from './submit.js';
+import { submitEnvelope, submitEnvelopeAsync } from './submit.js';
 import { accountView, pathQuote, transactionView, type HorizonPathRecord } from './views.js';
 import { DEFAULT_TIMING, PaymentWatcher, type RecordHandler, type StreamHandlers, type WatcherHooks, type WatchSource, type WatchTiming } from './watcher.js';
 
@@ -60,6 +60,10 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
   submitTransaction(envelopeXdr: string): Promise<SubmitResult> {
     const ledgerOf = (hash: string) => this.getTransaction(hash).then((t) => t?.ledger ?? null, () => null);
     return submitEnvelope({ server: this.server, passphrase: this.passphrase, ledgerOf }, envelopeXdr);
+  }
+
+  submitTransactionAsync(envelopeXdr: string): Promise<AsyncSubmitResult> {
+    return submitEnvelopeAsync({ server: this.server, passphrase: this.passphrase, ledgerOf: async () => null }, envelopeXdr);
   }
 
   async getTransaction(hash: string): Promise<TransactionView | null> {

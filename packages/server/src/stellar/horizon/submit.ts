@@ -3,8 +3,8 @@
  * says so and the sandbox behaves so); only "we do not know what happened" throws: a 504 means
  * the envelope may still apply, so the caller must look it up or resubmit the SAME envelope.
  */
-import { FeeBumpTransaction, Horizon, Transaction, TransactionBuilder } from '@stellar/stellar-sdk';
-import type { SubmitResult } from '../network.js';
+import { FeeBumpTransaction, Horizon, Transaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import type { AsyncSubmitResult, SubmitResult } from '../network.js';
 import { problemOf, toHorizonError } from './errors.js';
 
 function parse(envelopeXdr: string, passphrase: string): Transaction | FeeBumpTransaction | null {
@@ -49,4 +49,56 @@ async function rejected(deps: SubmitDeps, hash: string, error: unknown): Promise
   const ledger = IN_LEDGER.has(codes.transaction) ? await deps.ledgerOf(hash) : null;
   const resultXdr = problem?.extras?.result_xdr;
   return { hash, ledger, successful: false, resultCodes: codes, ...(resultXdr ? { resultXdr } : {}) };
+}
+
+/** Horizon's TransactionSubmissionResponse (the SDK's type names the XDR field in snake case). */
+interface AsyncBody {
+  tx_status?: string;
+  hash?: string;
+  errorResultXdr?: string;
+  error_result_xdr?: string;
+}
+
+const ASYNC_STATUSES = new Set(['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER', 'ERROR']);
+
+/** "txBadSeq" → "tx_bad_seq", Horizon's spelling of a TransactionResultCode. */
+function resultCode(resultXdr: string): string | null {
+  try {
+    const name = xdr.TransactionResult.fromXDR(resultXdr, 'base64').result().switch().name;
+    return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  } catch {
+    return null;
+  }
+}
+
+function asyncResult(hash: string, body: AsyncBody): AsyncSubmitResult {
+  const status = body.tx_status as AsyncSubmitResult['status'];
+  const errorResultXdr = body.errorResultXdr ?? body.error_result_xdr;
+  const code = errorResultXdr ? resultCode(errorResultXdr) : null;
+  return {
+    status, hash: body.hash || hash,
+    ...(errorResultXdr ? { errorResultXdr } : {}), ...(code ? { resultCodes: { transaction: code } } : {}),
+  };
+}
+
+/**
+ * POST /transactions_async: Horizon hands the envelope to stellar-core and answers at once
+ * (201 PENDING, 409 DUPLICATE, 503 TRY_AGAIN_LATER, 400 ERROR, each with a tx_status body);
+ * confirmation is a later lookup by hash. Only an answer without a tx_status throws.
+ */
+export async function submitEnvelopeAsync(deps: SubmitDeps, envelopeXdr: string): Promise<AsyncSubmitResult> {
+  const tx = parse(envelopeXdr, deps.passphrase);
+  if (!tx) return { status: 'ERROR', hash: '', resultCodes: { transaction: 'tx_malformed' } };
+  const hash = tx.hash().toString('hex');
+  try {
+    return asyncResult(hash, await deps.server.submitAsyncTransaction(tx, { skipMemoRequiredCheck: true }) as AsyncBody);
+  } catch (error) {
+    const { status, problem } = problemOf(error);
+    const body = problem as AsyncBody | null;
+    if (body?.tx_status && ASYNC_STATUSES.has(body.tx_status)) return asyncResult(hash, body);
+    if (status === 400 && problem?.type?.endsWith('transaction_malformed')) {
+      return { status: 'ERROR', hash, resultCodes: { transaction: 'tx_malformed' } };
+    }
+    throw toHorizonError(error, 'async transaction submission');
+  }
 }

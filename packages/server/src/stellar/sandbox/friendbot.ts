@@ -17,6 +17,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { AmountError, fromStroops, toStroops } from '../../lib/money.js';
 import { assetKey, toSdkAsset } from '../assets.js';
 import type { KeyPairInfo } from './genesis.js';
+import { SERVICE_UNAVAILABLE } from './horizon/transactions.js';
 import { badRequest, sendHal, sendProblem } from './horizon/render.js';
 import type { SandboxLedger, SubmitOutcome } from './ledger.js';
 import { SANDBOX_ASSETS } from './sandbox-assets.js';
@@ -91,15 +92,19 @@ function grantOperation(ledger: SandboxLedger, grant: Grant): xdr.Operation {
   return Operation.createAccount({ destination: grant.addr, startingBalance: fromStroops(STARTING_BALANCE) });
 }
 
-/** Built from the friendbot's sequence number as stored now; submit is synchronous, so no race. */
-function submitGrant(ledger: SandboxLedger, friendbot: KeyPairInfo, grant: Grant): SubmitOutcome | null {
+/**
+ * Built from the friendbot's sequence number as stored now. Grants go one at a time (see
+ * createFriendbotRouter): on a clocked ledger the friendbot account may have one transaction
+ * pending, as any account on the network.
+ */
+async function submitGrant(ledger: SandboxLedger, friendbot: KeyPairInfo, grant: Grant): Promise<SubmitOutcome | null> {
   const source = ledger.store.getAccount(friendbot.publicKey);
   if (!source) return null;
   const tx = new TransactionBuilder(new Account(friendbot.publicKey, source.seq.toString()), {
     fee: BASE_FEE.toString(), networkPassphrase: ledger.passphrase,
   }).addOperation(grantOperation(ledger, grant)).setTimeout(TimeoutInfinite).build();
   tx.sign(Keypair.fromSecret(friendbot.secret));
-  return ledger.submit(tx.toXDR());
+  return ledger.submitAndWait(tx.toXDR());
 }
 
 const FAILED_DETAIL =
@@ -113,6 +118,7 @@ function sendOutcome(req: Request, res: Response, out: SubmitOutcome | null): vo
     return sendProblem(res, { type: 'friendbot_disabled', title: 'Friendbot is disabled', status: 403,
       detail: 'The sandbox friendbot account is missing; restart the server to recreate it.' });
   }
+  if (out.status === 'try_again_later') return sendProblem(res, SERVICE_UNAVAILABLE);
   if (out.status === 'malformed') {
     return sendProblem(res, { type: 'transaction_malformed', title: 'Transaction Malformed', status: 400,
       detail: 'The friendbot built an envelope the sandbox ledger could not decode.', extras: { envelope_xdr: out.envelopeXdr } });
@@ -124,12 +130,18 @@ function sendOutcome(req: Request, res: Response, out: SubmitOutcome | null): vo
 
 export function createFriendbotRouter(ledger: SandboxLedger, friendbot: KeyPairInfo): Router {
   const router = express.Router();
+  let queue: Promise<unknown> = Promise.resolve();
   const handler = (req: Request, res: Response) => {
     const grant = parseGrant(req);
     if ('field' in grant) return badRequest(res, grant.field, grant.reason);
-    const refused = refusal(ledger, grant);
-    if (refused) return stateProblem(res, refused);
-    sendOutcome(req, res, submitGrant(ledger, friendbot, grant));
+    const turn = queue.then(async () => {
+      // Checked on its turn: an earlier grant in the queue may have created the account.
+      const refused = refusal(ledger, grant);
+      if (refused) return stateProblem(res, refused);
+      sendOutcome(req, res, await submitGrant(ledger, friendbot, grant));
+    });
+    queue = turn.catch(() => undefined);
+    return turn;
   };
   // Go's friendbot answers GET and POST alike, reading addr from the query or a form.
   router.get('/', handler);

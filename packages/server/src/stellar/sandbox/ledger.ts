@@ -10,17 +10,18 @@ import type {
   HorizonEffect, HorizonLedger, HorizonOperationRecord, HorizonPaymentRecord, HorizonTransaction,
 } from '../horizon-types.js';
 import type { PathQuote, ResultCodes, StrictReceiveQuery, StrictSendQuery } from '../network.js';
-import { applyTransaction, type Clock } from './apply-tx.js';
+import { applyTransaction, type Applied, type Clock } from './apply-tx.js';
+import { LedgerClock, type ClockHost } from './clock.js';
 import {
   getOperation, getTransaction, latestRecordId, listAccountIds, listEffects, listOperations, listRecords,
   listTransactions, type EffectCursor, type HistoryFilter, type HistoryQuery, type Page,
 } from './history.js';
-import { elderLedger, getLedger, listLedgers, openLedger } from './ledgers.js';
+import { elderLedger, getLedger, listLedgers, MAX_TX_SET_SIZE, openLedger } from './ledgers.js';
 import { findStrictReceive, findStrictSend } from './paths.js';
 import { txCode, txResult } from './results-xdr.js';
 import { migrateSandbox } from './schema.js';
 import { SandboxStore } from './store.js';
-import { checkTransaction } from './validate.js';
+import { checkTransaction, type Rejected } from './validate.js';
 import { fundAccount } from './faucet.js';
 
 /** Stellar quickstart's local-network passphrase; wallets and the SDK know it (Networks.STANDALONE). */
@@ -30,6 +31,18 @@ export interface SandboxLedgerOptions {
   passphrase?: string;
   /** Injected clock (ms) so tests can exercise time bounds. */
   now?: () => number;
+  /** Seconds between ledger closes; 0 (the default) closes one ledger per transaction at once. */
+  ledgerSeconds?: number;
+  /** Operations one ledger applies at most (default 1,000); the rest wait for the next close. */
+  maxOpsPerLedger?: number;
+}
+
+/** Horizon's POST /transactions_async answer (tx_status and hash; errorResultXdr on ERROR). */
+export interface AsyncSubmitOutcome {
+  status: 'PENDING' | 'DUPLICATE' | 'ERROR' | 'TRY_AGAIN_LATER';
+  hash: string;
+  errorResultXdr?: string;
+  codes?: ResultCodes;
 }
 
 export type SubmitOutcome =
@@ -38,7 +51,9 @@ export type SubmitOutcome =
   | {
       status: 'applied'; hash: string; ledger: number; successful: boolean; envelopeXdr: string;
       resultXdr: string; codes: ResultCodes; resource: HorizonTransaction;
-    };
+    }
+  /** Clocked ledgers only: this source already has a transaction pending; submit after the close. */
+  | { status: 'try_again_later'; hash: string; envelopeXdr: string };
 
 export class SandboxLedger {
   readonly store: SandboxStore;
@@ -48,6 +63,8 @@ export class SandboxLedger {
    * (its sequence) after every ledger close commits: streams re-read from their cursor then.
    */
   readonly events = new EventEmitter();
+  /** Present when the ledger keeps real time; null closes a ledger per transaction. */
+  readonly clock: LedgerClock | null;
   private readonly now: () => number;
 
   constructor(db: Database, options: SandboxLedgerOptions = {}) {
@@ -56,6 +73,32 @@ export class SandboxLedger {
     this.passphrase = options.passphrase ?? SANDBOX_PASSPHRASE;
     this.now = options.now ?? Date.now;
     this.events.setMaxListeners(0);
+    const seconds = options.ledgerSeconds ?? 0;
+    this.clock = seconds > 0 ? new LedgerClock(this.clockHost(), seconds, options.maxOpsPerLedger ?? MAX_TX_SET_SIZE) : null;
+  }
+
+  private clockHost(): ClockHost {
+    return {
+      store: this.store,
+      nowSeconds: () => Math.floor(this.now() / 1000),
+      closeLedger: () => this.closeLedger(),
+      closed: (ledger, applied) => this.announce(ledger, applied.flatMap((a) => a.records)),
+      failed: (error) => this.events.emit('error', error),
+    };
+  }
+
+  /** Starts closing ledgers on the clock (no-op for an instant ledger). */
+  start(): void {
+    this.clock?.start();
+  }
+
+  stop(): void {
+    this.clock?.stop();
+  }
+
+  private announce(ledger: number, records: HorizonPaymentRecord[]): void {
+    this.events.emit('ledger', ledger);
+    if (records.length > 0) this.events.emit('records', records);
   }
 
   /** The last closed ledger (1 = genesis). */
@@ -73,37 +116,95 @@ export class SandboxLedger {
     return clock;
   }
 
-  submit(envelopeXdr: string): SubmitOutcome {
-    let env: Transaction | FeeBumpTransaction;
+  private decode(envelopeXdr: string): Transaction | FeeBumpTransaction | null {
     try {
-      env = TransactionBuilder.fromXDR(envelopeXdr, this.passphrase);
+      return TransactionBuilder.fromXDR(envelopeXdr, this.passphrase);
     } catch {
-      return { status: 'malformed', envelopeXdr };
+      return null;
     }
-    const hash = env.hash().toString('hex');
+  }
+
+  /**
+   * Applies a transaction in a ledger of its own at once. Instant ledgers only: a clocked
+   * ledger applies transactions at its close (submitAndWait, submitAsync).
+   */
+  submit(envelopeXdr: string): SubmitOutcome {
+    if (this.clock) throw new Error('a clocked sandbox ledger applies transactions at its close: use submitAndWait');
+    const env = this.decode(envelopeXdr);
+    if (!env) return { status: 'malformed', envelopeXdr };
     const applied = this.store.db.transaction(() => {
       const checked = checkTransaction(this.store, env, Math.floor(this.now() / 1000));
       if ('name' in checked) return checked;
       return applyTransaction(this.store, env, envelopeXdr, checked, this.closeLedger());
     })();
+    const outcome = this.outcome(env.hash().toString('hex'), envelopeXdr, applied);
+    if (!('name' in applied)) this.announce(applied.ledger, applied.records);
+    return outcome;
+  }
+
+  private outcome(hash: string, envelopeXdr: string, applied: Applied | Rejected): SubmitOutcome {
     if ('name' in applied) {
       const resultXdr = txResult(applied.feeCharged, applied.name).toXDR('base64');
       return { status: 'rejected', hash, envelopeXdr, resultXdr, codes: { transaction: txCode(applied.name) } };
     }
-    this.events.emit('ledger', applied.ledger);
-    if (applied.records.length > 0) this.events.emit('records', applied.records);
     const { records: _, ...rest } = applied;
     return { status: 'applied', envelopeXdr, ...rest };
   }
 
-  /** Friendbot-like faucet: creates the account if needed and credits XLM or an issued asset. */
+  /** POST /transactions: answers once the transaction's ledger closed (at once when instant). */
+  async submitAndWait(envelopeXdr: string): Promise<SubmitOutcome> {
+    if (!this.clock) return this.submit(envelopeXdr);
+    const env = this.decode(envelopeXdr);
+    if (!env) return { status: 'malformed', envelopeXdr };
+    const hash = env.hash().toString('hex');
+    const admitted = this.clock.admit(env, envelopeXdr, hash);
+    if (admitted.status === 'TRY_AGAIN_LATER') return { status: 'try_again_later', hash, envelopeXdr };
+    if (admitted.status === 'ERROR') {
+      return { status: 'rejected', hash, envelopeXdr, resultXdr: admitted.errorResultXdr, codes: admitted.codes };
+    }
+    return this.outcome(hash, envelopeXdr, await admitted.done!);
+  }
+
+  /** POST /transactions_async: admitted (PENDING) or refused at once; applied at the close. */
+  submitAsync(envelopeXdr: string): AsyncSubmitOutcome {
+    const env = this.decode(envelopeXdr);
+    if (!env) {
+      return { status: 'ERROR', hash: '', errorResultXdr: txResult(0n, 'txMalformed').toXDR('base64'), codes: { transaction: 'tx_malformed' } };
+    }
+    const hash = env.hash().toString('hex');
+    if (!this.clock) {
+      const out = this.submit(envelopeXdr);
+      if (out.status === 'rejected') return { status: 'ERROR', hash, errorResultXdr: out.resultXdr, codes: out.codes };
+      return { status: 'PENDING', hash };
+    }
+    const admitted = this.clock.admit(env, envelopeXdr, hash);
+    if (admitted.status === 'ERROR') return { status: 'ERROR', hash, errorResultXdr: admitted.errorResultXdr, codes: admitted.codes };
+    return { status: admitted.status, hash };
+  }
+
+  /** Closes the next ledger now (clocked ledgers; tests and benchmarks step the clock with it). */
+  closeNow(): number {
+    if (!this.clock) throw new Error('an instant sandbox ledger closes a ledger per transaction');
+    return this.clock.close();
+  }
+
+  /**
+   * Friendbot-like faucet: creates the account if needed and credits XLM or an issued asset.
+   * An instant ledger closes a ledger for it; a clocked one writes into the current ledger, so
+   * funding never shifts the ledger clock.
+   */
   fund(address: string, asset: AssetRef, amount: bigint): void {
     const clock = this.store.db.transaction(() => {
-      const c = this.closeLedger();
+      const c = this.clock ? this.currentClock() : this.closeLedger();
       fundAccount(this.store, c, address, assetKey(asset), amount);
       return c;
     })();
-    this.events.emit('ledger', clock.ledger);
+    if (!this.clock) this.announce(clock.ledger, []);
+  }
+
+  private currentClock(): Clock {
+    const ms = this.now();
+    return { ledger: this.ledgerSequence, closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   }
 
   getTransaction(hash: string): HorizonTransaction | undefined {

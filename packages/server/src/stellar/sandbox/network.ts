@@ -2,7 +2,7 @@
 import { parseAssetKey } from '../assets.js';
 import type { HorizonPaymentRecord } from '../horizon-types.js';
 import type {
-  AccountView, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery,
+  AccountView, AsyncSubmitResult, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery,
   StrictSendQuery, SubmitResult, TransactionView,
 } from '../network.js';
 import type { SandboxLedger } from './ledger.js';
@@ -32,13 +32,22 @@ export class SandboxNetwork implements StellarNetwork {
   }
 
   async submitTransaction(envelopeXdr: string): Promise<SubmitResult> {
-    const out = this.ledger.submit(envelopeXdr);
+    const out = await this.ledger.submitAndWait(envelopeXdr);
     if (out.status === 'malformed') {
       return { hash: '', ledger: null, successful: false, resultCodes: { transaction: 'tx_malformed' } };
+    }
+    if (out.status === 'try_again_later') {
+      return { hash: out.hash, ledger: null, successful: false, resultCodes: { transaction: 'try_again_later' } };
     }
     const ledger = out.status === 'applied' ? out.ledger : null;
     const successful = out.status === 'applied' && out.successful;
     return { hash: out.hash, ledger, successful, resultXdr: out.resultXdr, ...(successful ? {} : { resultCodes: out.codes }) };
+  }
+
+  async submitTransactionAsync(envelopeXdr: string): Promise<AsyncSubmitResult> {
+    const out = this.ledger.submitAsync(envelopeXdr);
+    return { status: out.status, hash: out.hash, ...(out.errorResultXdr ? { errorResultXdr: out.errorResultXdr } : {}),
+      ...(out.codes ? { resultCodes: out.codes } : {}) };
   }
 
   async getTransaction(hash: string): Promise<TransactionView | null> {

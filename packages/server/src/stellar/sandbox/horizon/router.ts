@@ -9,7 +9,7 @@ import { accountParam, ledgerParam, operationParam, txHashParam } from './params
 import { strictReceivePaths, strictSendPaths } from './paths.js';
 import { baseUrl, notFound, sendHal } from './render.js';
 import { feeStats, root } from './root.js';
-import { getTransaction, submitTransaction } from './transactions.js';
+import { getTransaction, submitTransaction, submitTransactionAsync } from './transactions.js';
 import { withLinks } from '../records.js';
 
 const KINDS: HistoryKind[] = ['transactions', 'operations', 'payments', 'effects'];
@@ -77,6 +77,7 @@ export function createSandboxHorizonRouter(ledger: SandboxLedger): Router {
   router.get('/ledgers', (req, res) => serveCollection(ledger, req, res, ledgersCollection(ledger)));
   // stellar-sdk posts form-encoded `tx=`; a JSON body is accepted too.
   router.post('/transactions', express.urlencoded({ extended: false }), express.json(), submitTransaction(ledger));
+  router.post('/transactions_async', express.urlencoded({ extended: false }), express.json(), submitTransactionAsync(ledger));
   router.get('/transactions/:hash', (req, res, next) => (txHashParam(req, res) ? next() : undefined), getTransaction(ledger));
   router.get('/paths/strict-receive', strictReceivePaths(ledger));
   router.get('/paths/strict-send', strictSendPaths(ledger));

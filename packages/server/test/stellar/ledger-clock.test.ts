@@ -1,0 +1,150 @@
+/**
+ * The sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS > 0), through the real
+ * stellar-sdk and Horizon's HTTP answers: transactions wait for the close, one per source
+ * account, a ledger takes at most its operation limit, time bounds are checked at the close,
+ * POST /transactions_async answers at once, and streams emit when the ledger closes. Most tests
+ * step the clock by hand (closeNow) on a ledger whose own timer would wait an hour.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Asset, Operation, xdr, type Horizon } from '@stellar/stellar-sdk';
+import { buildTx, fundedAccount, startSandbox, type Sandbox } from './helpers.js';
+
+let sb: Sandbox;
+afterEach(async () => { await sb.close(); });
+
+const HOUR = 3600;
+
+async function postAsync(envelope: string) {
+  const res = await fetch(`${sb.url}/transactions_async`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `tx=${encodeURIComponent(envelope)}`,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const pay = (to: string, amount = '1') => Operation.payment({ destination: to, asset: Asset.native(), amount });
+
+/** Settles once the promise has settled: lets a test see that a submit is still waiting. */
+function watch<T>(promise: Promise<T>) {
+  const state = { done: false, value: undefined as T | undefined, error: undefined as unknown };
+  promise.then((v) => { state.done = true; state.value = v; }, (e: unknown) => { state.done = true; state.error = e; });
+  return state;
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 50));
+
+describe('a sandbox ledger that keeps real time', () => {
+  it('answers POST /transactions at the close, with every waiting transaction in the same ledger', async () => {
+    sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
+    const [alice, bob] = [fundedAccount(sb), fundedAccount(sb)];
+    const before = sb.ledger.ledgerSequence;
+    const a = watch(sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(bob.publicKey())])));
+    const b = watch(sb.horizon.submitTransaction(await buildTx(sb, bob, [pay(alice.publicKey())])));
+    await tick();
+    expect([a.done, b.done]).toEqual([false, false]);
+    expect(sb.ledger.clock!.pendingCount).toBe(2);
+    const closed = sb.ledger.closeNow();
+    await expect.poll(() => a.done && b.done).toBe(true);
+    expect(closed).toBe(before + 1);
+    const [ra, rb] = [a.value!, b.value!] as Horizon.HorizonApi.SubmitTransactionResponse[];
+    expect([ra.ledger, rb.ledger]).toEqual([closed, closed]);
+    // Two transactions of one ledger: consecutive paging tokens (TOID order 1 and 2).
+    const txs = await sb.horizon.transactions().forLedger(closed).call();
+    expect(txs.records.map((t) => t.hash)).toEqual([ra.hash, rb.hash]);
+    expect(BigInt(txs.records[1]!.paging_token) - BigInt(txs.records[0]!.paging_token)).toBe(4096n);
+    const ledger = await sb.horizon.ledgers().ledger(closed).call() as unknown as Horizon.ServerApi.LedgerRecord;
+    expect(ledger.successful_transaction_count).toBe(2);
+  });
+
+  it('takes one transaction per source account until the close: the next is TRY_AGAIN_LATER', async () => {
+    sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
+    const [alice, bob] = [fundedAccount(sb), fundedAccount(sb)];
+    const first = await buildTx(sb, alice, [pay(bob.publicKey(), '1')]);
+    const accepted = await postAsync(first.toXDR());
+    expect(accepted).toEqual({ status: 201, body: { tx_status: 'PENDING', status: 201, hash: first.hash().toString('hex') } });
+    expect(await postAsync(first.toXDR())).toMatchObject({ status: 409, body: { tx_status: 'DUPLICATE' } });
+    const second = await buildTx(sb, alice, [pay(bob.publicKey(), '2')]);
+    expect(await postAsync(second.toXDR())).toMatchObject({ status: 503, body: { tx_status: 'TRY_AGAIN_LATER' } });
+    const sync = await sb.horizon.submitTransaction(second).catch((e: { response: { status: number; data: { type: string } } }) => e.response);
+    expect(sync).toMatchObject({ status: 503, data: { type: 'https://stellar.org/horizon-errors/service_unavailable' } });
+    sb.ledger.closeNow();
+    expect((await sb.horizon.transactions().transaction(first.hash().toString('hex')).call()).successful).toBe(true);
+    // After the close the account takes its next transaction.
+    const third = await buildTx(sb, alice, [pay(bob.publicKey(), '3')]);
+    expect(third.sequence).toBe((BigInt(first.sequence) + 1n).toString());
+    expect((await postAsync(third.toXDR())).status).toBe(201);
+  });
+
+  it('refuses a sequence gap at once with Horizon\'s ERROR and the txBAD_SEQ result', async () => {
+    sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
+    const alice = fundedAccount(sb);
+    const gap = await buildTx(sb, alice, [pay(alice.publicKey())]);
+    const gapped = gap.toEnvelope();
+    gapped.v1().tx().seqNum(xdr.SequenceNumber.fromString((BigInt(gap.sequence) + 5n).toString()));
+    const res = await postAsync(gapped.toXDR('base64'));
+    expect(res.status).toBe(400);
+    expect(res.body.tx_status).toBe('ERROR');
+    const result = xdr.TransactionResult.fromXDR(res.body.errorResultXdr as string, 'base64');
+    expect(result.result().switch().name).toBe('txBadSeq');
+    expect(sb.ledger.clock!.pendingCount).toBe(0);
+  });
+
+  it('applies at most FUNDKIT_SANDBOX_LEDGER_MAX_OPS operations a ledger; the rest wait for the next close', async () => {
+    sb = await startSandbox(undefined, { ledgerSeconds: HOUR, maxOpsPerLedger: 4 });
+    const payers = [fundedAccount(sb), fundedAccount(sb), fundedAccount(sb)];
+    const sink = fundedAccount(sb).publicKey();
+    const subs = [];
+    for (const p of payers) subs.push(watch(sb.horizon.submitTransaction(await buildTx(sb, p, [pay(sink), pay(sink)]))));
+    await tick();
+    const first = sb.ledger.closeNow();
+    await expect.poll(() => subs.filter((s) => s.done).length).toBe(2);
+    expect(subs[2]!.done).toBe(false);
+    const second = sb.ledger.closeNow();
+    await expect.poll(() => subs[2]!.done).toBe(true);
+    const ledgers = subs.map((s) => (s.value as Horizon.HorizonApi.SubmitTransactionResponse).ledger);
+    expect(ledgers).toEqual([first, first, second]);
+  });
+
+  it('checks time bounds at the close: a transaction that expired while waiting never applies', async () => {
+    let now = Date.now();
+    sb = await startSandbox(() => now, { ledgerSeconds: HOUR });
+    const alice = fundedAccount(sb);
+    const tx = await buildTx(sb, alice, [pay(alice.publicKey())], { timeout: 5 });
+    const pending = watch(sb.horizon.submitTransaction(tx));
+    await tick();
+    now += 10_000;
+    sb.ledger.closeNow();
+    await expect.poll(() => pending.done).toBe(true);
+    const response = (pending.error as { response: { data: { extras: { result_codes: unknown } } } }).response;
+    expect(response.data.extras.result_codes).toEqual({ transaction: 'tx_too_late' });
+    await expect(sb.horizon.transactions().transaction(tx.hash().toString('hex')).call()).rejects.toThrow();
+  });
+
+  it('streams a payment when its ledger closes, not when it is submitted', async () => {
+    sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
+    const [alice, bob] = [fundedAccount(sb), fundedAccount(sb)];
+    const seen: string[] = [];
+    const stop = sb.horizon.payments().forAccount(bob.publicKey()).cursor('now')
+      .stream({ onmessage: (r) => { seen.push((r as unknown as { transaction_hash: string }).transaction_hash); } });
+    try {
+      await tick();
+      const tx = await buildTx(sb, alice, [pay(bob.publicKey())]);
+      expect((await postAsync(tx.toXDR())).body.tx_status).toBe('PENDING');
+      await tick();
+      expect(seen).toEqual([]);
+      sb.ledger.closeNow();
+      await expect.poll(() => seen).toEqual([tx.hash().toString('hex')]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('closes ledgers on its own every N seconds, empty or not, and a waiting submit gets its ledger', async () => {
+    sb = await startSandbox(undefined, { ledgerSeconds: 1 });
+    sb.ledger.start();
+    const alice = fundedAccount(sb);
+    const start = sb.ledger.ledgerSequence;
+    await expect.poll(() => sb.ledger.ledgerSequence, { timeout: 3000 }).toBeGreaterThanOrEqual(start + 1);
+    const res = await sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(alice.publicKey())]));
+    expect(res.ledger).toBeGreaterThan(start);
+  });
+});
