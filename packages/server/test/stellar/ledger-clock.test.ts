@@ -45,7 +45,8 @@ describe('a sandbox ledger that keeps real time', () => {
     const closed = sb.ledger.closeNow();
     await expect.poll(() => a.done && b.done).toBe(true);
     expect(closed).toBe(before + 1);
-    const [ra, rb] = [a.value!, b.value!] as Horizon.HorizonApi.SubmitTransactionResponse[];
+    const ra = a.value as Horizon.HorizonApi.SubmitTransactionResponse;
+    const rb = b.value as Horizon.HorizonApi.SubmitTransactionResponse;
     expect([ra.ledger, rb.ledger]).toEqual([closed, closed]);
     // Two transactions of one ledger: consecutive paging tokens (TOID order 1 and 2).
     const txs = await sb.horizon.transactions().forLedger(closed).call();
@@ -79,7 +80,7 @@ describe('a sandbox ledger that keeps real time', () => {
     const alice = fundedAccount(sb);
     const gap = await buildTx(sb, alice, [pay(alice.publicKey())]);
     const gapped = gap.toEnvelope();
-    gapped.v1().tx().seqNum(xdr.SequenceNumber.fromString((BigInt(gap.sequence) + 5n).toString()));
+    gapped.v1().tx().seqNum(xdr.Int64.fromString((BigInt(gap.sequence) + 5n).toString()));
     const res = await postAsync(gapped.toXDR('base64'));
     expect(res.status).toBe(400);
     expect(res.body.tx_status).toBe('ERROR');
@@ -92,7 +93,7 @@ describe('a sandbox ledger that keeps real time', () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR, maxOpsPerLedger: 4 });
     const payers = [fundedAccount(sb), fundedAccount(sb), fundedAccount(sb)];
     const sink = fundedAccount(sb).publicKey();
-    const subs = [];
+    const subs: Array<ReturnType<typeof watch<unknown>>> = [];
     for (const p of payers) subs.push(watch(sb.horizon.submitTransaction(await buildTx(sb, p, [pay(sink), pay(sink)]))));
     await tick();
     const first = sb.ledger.closeNow();
