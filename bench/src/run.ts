@@ -15,8 +15,12 @@ const rows: Row[] = [];
 const notes: string[] = [];
 const commands = ['pnpm bench  (= pnpm --filter @fundkit/bench bench = tsx bench/src/run.ts)'];
 const step = (name: string) => process.stdout.write(`▶ ${name}\n`);
+/** `--only sdk,webhooks` runs a subset for a quick check; a partial table never replaces RESULTS.md. */
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex === -1 ? undefined : new Set((process.argv[onlyIndex + 1] ?? '').split(','));
 
 async function section(name: string, run: () => Promise<void>): Promise<void> {
+  if (only && !only.has(name)) return;
   step(name);
   try {
     await run();
@@ -48,7 +52,7 @@ await section('pipeline', async () => {
 await section('webhooks', async () => {
   const w = await benchWebhooks();
   const label = `verify a ${w.bytes} B event`;
-  rows.push({ area: 'webhooks', figure: `${label}: verifyWebhook (Web Crypto, async)`, fundkit: w.fundkitAsync, unit: 'ops/s', peer: 'stripe constructEventAsync', peerValue: w.stripeAsync, higher: true });
+  rows.push({ area: 'webhooks', figure: `${label}: verifyWebhook (async; node:crypto on Node, Web Crypto elsewhere)`, fundkit: w.fundkitAsync, unit: 'ops/s', peer: 'stripe constructEventAsync', peerValue: w.stripeAsync, higher: true });
   rows.push({ area: 'webhooks', figure: `${label}: verifyWebhookSync (node:crypto)`, fundkit: w.fundkitSync, unit: 'ops/s', peer: 'stripe constructEvent', peerValue: w.stripe, higher: true });
 });
 
@@ -106,5 +110,5 @@ ${commands.map((c) => `- \`${c}\``).join('\n')}
 ## Notes
 ${notes.map((n) => `- ${n}`).join('\n') || '- none'}
 `;
-writeFileSync(join(ROOT, 'bench/RESULTS.md'), md);
-process.stdout.write(`\n${table}\n\n${notes.map((n) => `note: ${n}`).join('\n')}\n\nwritten to bench/RESULTS.md\n`);
+if (!only) writeFileSync(join(ROOT, 'bench/RESULTS.md'), md);
+process.stdout.write(`\n${table}\n\n${notes.map((n) => `note: ${n}`).join('\n')}\n\n${only ? 'subset run: bench/RESULTS.md left as it was' : 'written to bench/RESULTS.md'}\n`);

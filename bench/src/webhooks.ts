@@ -1,4 +1,4 @@
-/** Signature verification ops/s: @fundkit/webhooks (Web Crypto and node:crypto paths) vs stripe's constructEvent. */
+/** Signature verification ops/s: @fundkit/webhooks vs stripe's constructEvent. On Node, '@fundkit/webhooks' resolves to its node:crypto build (the "node" export condition). */
 import { signWebhook, verifyWebhook } from '@fundkit/webhooks';
 import { verifyWebhookSync } from '@fundkit/webhooks/node';
 import Stripe from 'stripe';
