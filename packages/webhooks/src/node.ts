@@ -1,5 +1,5 @@
 // `@fundkit/webhooks/node`: synchronous verification and signing through `node:crypto`.
-import { NodeCryptoProvider } from './crypto/node-crypto-provider.js';
+import { hmacSha256Hex, NodeCryptoProvider } from './crypto/node-crypto-provider.js';
 import type { WebhookEvent } from './events.js';
 import type { WebhookHeaders } from './internal/headers.js';
 import type { RawBody } from './internal/raw-body.js';
@@ -8,8 +8,6 @@ import { planSigning, signedWebhook, type SignedWebhook, type SignWebhookOptions
 import { completeVerification, planVerification, type VerifyWebhookOptions } from './verification.js';
 
 export { NodeCryptoProvider };
-
-const nodeCrypto = new NodeCryptoProvider();
 
 /**
  * {@link verifyWebhook}, synchronously, for Node (and Bun): same checks, same errors.
@@ -22,7 +20,12 @@ export function verifyWebhookSync(
   options: VerifyWebhookOptions = {},
 ): WebhookEvent {
   const plan = planVerification(rawBody, headers, secrets, options);
-  const digests = plan.jobs.map((job) => nodeCrypto.computeHmacSha256HexSync(job.secret, job.message));
+  // The digests in hmacJobs order, hashed from the body as given (no UTF-8 copy, no `t.` + body concatenation).
+  const digests = plan.secrets.map((secret) => hmacSha256Hex(secret, plan.body));
+  if (plan.v2) {
+    const prefix = `${plan.v2.timestamp}.`;
+    for (const secret of plan.secrets) digests.push(hmacSha256Hex(secret, plan.body, prefix));
+  }
   return completeVerification(plan, digests);
 }
 
@@ -33,6 +36,6 @@ export function signWebhookSync(
   options: SignWebhookOptions = {},
 ): SignedWebhook {
   const plan = planSigning(payload, secrets, options);
-  const digests = plan.jobs.map((job) => nodeCrypto.computeHmacSha256HexSync(job.secret, job.message));
+  const digests = plan.jobs.map((job) => hmacSha256Hex(job.secret, job.message));
   return signedWebhook(plan, digests);
 }

@@ -1,8 +1,8 @@
 import { WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './events.js';
-import { concatBytes, decodeUtf8Strict, utf8Bytes } from './internal/bytes.js';
+import { concatBytes, decodeUtf8Strict, signedText, utf8Bytes } from './internal/bytes.js';
 import { readHeader, type WebhookHeaders } from './internal/headers.js';
-import { rawBodyBytes } from './internal/raw-body.js';
+import { rawBodyInput } from './internal/raw-body.js';
 import { secretList } from './internal/secrets.js';
 import { secureCompare } from './internal/secure-compare.js';
 import {
@@ -32,15 +32,18 @@ export interface HmacJob {
   message: Uint8Array;
 }
 
-/** Everything checkable without crypto has been checked; `jobs` lists the digests still needed. */
+/**
+ * Everything checkable without crypto has been checked. The digests still needed are v1 of `body`
+ * per secret, then (with V2) of `${v2.timestamp}.` + `body` per secret: {@link hmacJobs} as bytes.
+ */
 export interface VerificationPlan {
-  readonly body: Uint8Array;
+  /** As received: a string stays a string, so node:crypto can hash it without a copy. */
+  readonly body: string | Uint8Array;
   readonly v1Candidates: string[];
   readonly v2: SignatureV2 | undefined;
-  readonly secretCount: number;
+  readonly secrets: string[];
   readonly nowSeconds: number;
   readonly toleranceSeconds: number;
-  readonly jobs: HmacJob[];
 }
 
 function checkedTolerance(tolerance: number): number {
@@ -82,22 +85,31 @@ export function planVerification(
   const secretsToTry = secretList(secrets);
   const toleranceSeconds = checkedTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
   const nowSeconds = options.now === undefined ? currentUnixSeconds() : toUnixSeconds(options.now, 'now');
-  const body = rawBodyBytes(rawBody);
+  const body = rawBodyInput(rawBody);
   const v1Candidates = parseSignatureV1(requireV1Header(headers));
   const v2Header = readHeader(headers, SIGNATURE_V2_HEADER);
   const v2 = v2Header === undefined ? undefined : parseSignatureV2(v2Header);
   if (v2) checkTimestampHeaderAgrees(headers, v2);
-
-  const jobs = secretsToTry.map((secret) => ({ secret, message: body }));
-  if (v2) {
-    const signedPayload = concatBytes(utf8Bytes(`${v2.timestamp}.`), body);
-    jobs.push(...secretsToTry.map((secret) => ({ secret, message: signedPayload })));
-  }
-  return { body, v1Candidates, v2, secretCount: secretsToTry.length, nowSeconds, toleranceSeconds, jobs };
+  return { body, v1Candidates, v2, secrets: secretsToTry, nowSeconds, toleranceSeconds };
 }
 
-function anyMatches(expected: string[], candidates: string[]): boolean {
-  return expected.some((digest) => candidates.some((candidate) => secureCompare(digest, candidate)));
+/** The HMACs a plan needs, as bytes for a CryptoProvider: v1 per secret, then v2 per secret. */
+export function hmacJobs(plan: VerificationPlan): HmacJob[] {
+  const body = typeof plan.body === 'string' ? utf8Bytes(plan.body) : plan.body;
+  const jobs = plan.secrets.map((secret) => ({ secret, message: body }));
+  if (plan.v2) {
+    const signedPayload = concatBytes(utf8Bytes(`${plan.v2.timestamp}.`), body);
+    jobs.push(...plan.secrets.map((secret) => ({ secret, message: signedPayload })));
+  }
+  return jobs;
+}
+
+/** Whether any expected digest equals any candidate; every comparison is constant-time. */
+function anyMatches(expected: string[], from: number, to: number, candidates: string[]): boolean {
+  for (let i = from; i < to; i++) {
+    for (const candidate of candidates) if (secureCompare(expected[i]!, candidate)) return true;
+  }
+  return false;
 }
 
 function mismatch(header: string): WebhookVerificationError {
@@ -120,10 +132,10 @@ function checkTolerance(plan: VerificationPlan, v2: SignatureV2): void {
   }
 }
 
-function parseEvent(body: Uint8Array): WebhookEvent {
+function parseEvent(body: string | Uint8Array): WebhookEvent {
   let event: unknown;
   try {
-    event = JSON.parse(decodeUtf8Strict(body));
+    event = JSON.parse(typeof body === 'string' ? signedText(body) : decodeUtf8Strict(body));
   } catch {
     throw new WebhookVerificationError('invalid_json', 'The signature matched but the body is not valid UTF-8 JSON.');
   }
@@ -134,11 +146,12 @@ function parseEvent(body: Uint8Array): WebhookEvent {
   return event as WebhookEvent;
 }
 
-/** Checks the computed digests (in `plan.jobs` order), the timestamp, and parses the event. */
+/** Checks the computed digests (in {@link hmacJobs} order), the timestamp, and parses the event. */
 export function completeVerification(plan: VerificationPlan, digests: string[]): WebhookEvent {
-  if (!anyMatches(digests.slice(0, plan.secretCount), plan.v1Candidates)) throw mismatch(SIGNATURE_HEADER);
+  const secretCount = plan.secrets.length;
+  if (!anyMatches(digests, 0, secretCount, plan.v1Candidates)) throw mismatch(SIGNATURE_HEADER);
   if (plan.v2) {
-    if (!anyMatches(digests.slice(plan.secretCount), plan.v2.digests)) throw mismatch(SIGNATURE_V2_HEADER);
+    if (!anyMatches(digests, secretCount, digests.length, plan.v2.digests)) throw mismatch(SIGNATURE_V2_HEADER);
     checkTolerance(plan, plan.v2);
   }
   return parseEvent(plan.body);

@@ -4,7 +4,7 @@ import type { WebhookEvent } from './events.js';
 import type { WebhookHeaders } from './internal/headers.js';
 import type { RawBody } from './internal/raw-body.js';
 import type { WebhookSecrets } from './internal/secrets.js';
-import { completeVerification, planVerification, type VerifyWebhookOptions } from './verification.js';
+import { completeVerification, hmacJobs, planVerification, type VerifyWebhookOptions } from './verification.js';
 
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookAsyncOptions extends VerifyWebhookOptions {
@@ -37,6 +37,6 @@ export async function verifyWebhook(
 ): Promise<WebhookEvent> {
   const plan = planVerification(rawBody, headers, secrets, options);
   const provider = options.cryptoProvider ?? defaultCryptoProvider();
-  const digests = await Promise.all(plan.jobs.map((job) => provider.computeHmacSha256Hex(job.secret, job.message)));
+  const digests = await Promise.all(hmacJobs(plan).map((job) => provider.computeHmacSha256Hex(job.secret, job.message)));
   return completeVerification(plan, digests);
 }

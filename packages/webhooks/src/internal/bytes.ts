@@ -4,9 +4,25 @@ export function utf8Bytes(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
-/** Decodes strictly: a body that is not valid UTF-8 cannot be JSON. */
+// One decoder for every call: without `stream`, decode() keeps no state between calls, and
+// constructing a TextDecoder cost more than decoding a 1 KB event.
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Decodes strictly: a body that is not valid UTF-8 cannot be JSON. A leading BOM is dropped. */
 export function decodeUtf8Strict(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  return strictDecoder.decode(bytes);
+}
+
+type WellFormedString = string & { isWellFormed?(): boolean; toWellFormed?(): string };
+
+/**
+ * The text a string body's signed bytes decode to, without encoding it: UTF-8 turns lone
+ * surrogates into U+FFFD and {@link decodeUtf8Strict} drops a leading BOM.
+ */
+export function signedText(text: string): string {
+  const s = text as WellFormedString;
+  const wellFormed = s.isWellFormed ? (s.isWellFormed() ? text : s.toWellFormed!()) : decodeUtf8Strict(utf8Bytes(text));
+  return wellFormed.charCodeAt(0) === 0xfeff ? wellFormed.slice(1) : wellFormed;
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {

@@ -1,5 +1,4 @@
 import { WebhookVerificationError } from '../errors.js';
-import { utf8Bytes } from './bytes.js';
 
 /** The body exactly as it arrived. Anything parsed has lost the bytes the signature covers. */
 export type RawBody = string | Uint8Array | ArrayBuffer | ArrayBufferView;
@@ -23,9 +22,12 @@ function describe(value: unknown): string {
   return `a parsed ${Array.isArray(value) ? 'array' : 'object'}`;
 }
 
-/** The body as bytes, or a `body_not_raw` error that says how to get the raw body. */
-export function rawBodyBytes(body: unknown): Uint8Array {
-  if (typeof body === 'string') return utf8Bytes(body);
+/**
+ * The body as received: a string stays a string (node:crypto hashes it without a copy to bytes),
+ * anything else becomes a Uint8Array view. Else a `body_not_raw` error that says how to get the raw body.
+ */
+export function rawBodyInput(body: unknown): string | Uint8Array {
+  if (typeof body === 'string') return body;
   if (body instanceof Uint8Array) return body; // Node's Buffer is a Uint8Array.
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
