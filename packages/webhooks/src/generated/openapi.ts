@@ -21,8 +21,12 @@ export interface paths {
          * Create a funding intent
          * @description Creates an intent requiring `amount` of `asset` at `destination_address` (default: the
          *     application's settlement address). The intent gets its own Stellar deposit account and funding
-         *     instructions, and enters AWAITING_PAYMENT once the account is active (immediately in the
-         *     sandbox). Emits `payment.pending`.
+         *     instructions, and enters AWAITING_PAYMENT once the account is active. Creating never waits for
+         *     the network: the account is taken from a warm pool of accounts already active on chain (the
+         *     intent answers `AWAITING_PAYMENT` at once); with the pool empty the intent answers `CREATED`
+         *     with a `PROVISIONING` deposit account and no deposit address (`funding_instructions.deposit.address`
+         *     is null) and moves to AWAITING_PAYMENT when a worker has created the account. Emits
+         *     `payment.pending` on entering AWAITING_PAYMENT.
          */
         post: operations["createFundingIntent"];
         delete?: never;
@@ -1937,7 +1941,9 @@ export interface components {
          */
         RouteType: "DIRECT_STELLAR" | "STELLAR_PATH_PAYMENT";
         /**
-         * @description - `CREATED`: recorded; its deposit account is being provisioned.
+         * @description - `CREATED`: recorded; its deposit account is being provisioned (`PROVISIONING`, no deposit address yet). Only when the
+         *       server's warm pool of ready deposit accounts was empty; it moves to `AWAITING_PAYMENT` (event `payment.pending`) as soon
+         *       as its account is active on chain.
          *     - `AWAITING_PAYMENT`: the deposit account is active; nothing received yet.
          *     - `PARTIALLY_FUNDED`: payments received sum below the requirement (refundable at once: UNDERPAYMENT).
          *     - `PAYMENT_DETECTED`: received at least the requirement; being verified.
@@ -1982,8 +1988,8 @@ export interface components {
             network: components["schemas"]["Network"];
             stellar_network: components["schemas"]["StellarNetworkName"];
             deposit: {
-                /** @description The intent's own deposit account (G…). No memo is needed. */
-                address: string;
+                /** @description The intent's own deposit account (G…). No memo is needed. `null` while the intent is `CREATED` and its deposit account `PROVISIONING`: the account does not exist on chain yet, so nothing can be paid to it; the address appears when the intent moves to `AWAITING_PAYMENT` (event `payment.pending`). */
+                address: string | null;
                 /**
                  * @description `account`: a dedicated Stellar account per intent.
                  * @enum {string}
@@ -1998,11 +2004,11 @@ export interface components {
             /** @description What was received in `asset` so far. */
             received_amount: components["schemas"]["Amount"];
             expires_at: components["schemas"]["Timestamp"];
-            /** @description A SEP-7 `web+stellar:pay` URI for wallets and QR codes. */
-            payment_uri: string;
+            /** @description A SEP-7 `web+stellar:pay` URI for wallets and QR codes; `null` while the deposit address is (see `deposit.address`). */
+            payment_uri: string | null;
         };
         /**
-         * @description `PROVISIONING` (being created and trust-lined from the treasury), `ACTIVE` (watched, accepting payments), `RETIRED` (settled and merged back; watched 7 days after expiry).
+         * @description `PROVISIONING` (being created and trust-lined from the treasury; its address is not yet payable), `ACTIVE` (watched, accepting payments), `RETIRED` (settled and merged back; watched 7 days after expiry).
          * @enum {string}
          */
         DepositAccountStatus: "PROVISIONING" | "ACTIVE" | "RETIRED";
