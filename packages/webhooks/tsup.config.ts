@@ -1,8 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // `index` is runtime-neutral; `node` alone imports node:crypto; `express` needs no express at runtime.
-  entry: { index: 'src/index.ts', express: 'src/express.ts', node: 'src/node.ts' },
+  // `index` is runtime-neutral; `node` and the `*.node` entries (package.json's "node" condition)
+  // import node:crypto; `express` needs no express at runtime.
+  entry: {
+    index: 'src/index.ts', express: 'src/express.ts', node: 'src/node.ts',
+    'index.node': 'src/index.node.ts', 'express.node': 'src/express.node.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -60,6 +60,21 @@ async function rawBodyOf(req: WebhookRequest): Promise<unknown> {
   return req.body;
 }
 
+/** {@link fundkitWebhooks} over a given verifier, so the Node entry can use its node:crypto one. */
+export function expressMiddlewareWith(verify: typeof verifyWebhook, options: WebhookAdapterOptions): WebhookMiddleware {
+  const secrets = adapterSecrets(options);
+  return async (req, res, next) => {
+    try {
+      req.fundkitEvent = await verify((await rawBodyOf(req)) as Uint8Array, req.headers, secrets, options);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError) || error.isConfigurationError) return next(error);
+      res.status(400).json({ error: { type: 'webhook_verification_error', code: error.reason, message: error.message } });
+      return;
+    }
+    next();
+  };
+}
+
 /**
  * Express middleware that verifies Fundkit webhooks. On success it sets `req.fundkitEvent`
  * and calls `next()`; on a bad request it answers 400 `{ error: { type, code, message } }`;
@@ -74,15 +89,5 @@ async function rawBodyOf(req: WebhookRequest): Promise<unknown> {
  * ```
  */
 export function fundkitWebhooks(options: WebhookAdapterOptions): WebhookMiddleware {
-  const secrets = adapterSecrets(options);
-  return async (req, res, next) => {
-    try {
-      req.fundkitEvent = await verifyWebhook((await rawBodyOf(req)) as Uint8Array, req.headers, secrets, options);
-    } catch (error) {
-      if (!(error instanceof WebhookVerificationError) || error.isConfigurationError) return next(error);
-      res.status(400).json({ error: { type: 'webhook_verification_error', code: error.reason, message: error.message } });
-      return;
-    }
-    next();
-  };
+  return expressMiddlewareWith(verifyWebhook, options);
 }

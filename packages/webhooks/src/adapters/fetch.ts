@@ -5,6 +5,12 @@ import { adapterSecrets, type WebhookAdapterOptions } from './options.js';
 /** Verifies a Fetch `Request` and resolves to its event; rejects with `WebhookVerificationError`. */
 export type FetchWebhookHandler = (request: Request) => Promise<WebhookEvent>;
 
+/** {@link createWebhookHandler} over a given verifier, so the Node entry can use its node:crypto one. */
+export function fetchHandlerWith(verify: typeof verifyWebhook, options: WebhookAdapterOptions): FetchWebhookHandler {
+  const secrets = adapterSecrets(options);
+  return async (request) => verify(await request.text(), request.headers, secrets, options);
+}
+
 /**
  * A verifier for Fetch-API runtimes: Next.js route handlers, Hono, Cloudflare Workers, Bun, Deno.
  * It reads the body with `request.text()`, so hand it the untouched request.
@@ -24,6 +30,5 @@ export type FetchWebhookHandler = (request: Request) => Promise<WebhookEvent>;
  * ```
  */
 export function createWebhookHandler(options: WebhookAdapterOptions): FetchWebhookHandler {
-  const secrets = adapterSecrets(options);
-  return async (request) => verifyWebhook(await request.text(), request.headers, secrets, options);
+  return fetchHandlerWith(verifyWebhook, options);
 }
