@@ -1,4 +1,5 @@
 import { backoffDelay, parseRetryAfter } from '../internal/backoff.js';
+import { BufferedResponse } from '../internal/buffered-response.js';
 import { sleep } from '../internal/sleep.js';
 import { ConnectionError, FundkitError, TimeoutError, UserAbortError } from './errors.js';
 
@@ -55,16 +56,18 @@ function delayFor(outcome: Outcome, retryIndex: number, hint: number | undefined
   return backoffDelay(retryIndex);
 }
 
-/** Reads an error body once, so the retry decision can see its code and the caller still gets it. */
+/**
+ * Reads an error body, so the retry decision can see its code. The response is buffered, so the
+ * caller can still read it.
+ */
 async function inspect(response: Response): Promise<Outcome & { hint?: number }> {
   if (response.ok || isStream(response)) return { response };
   const text = await response.text();
-  const rebuilt = new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   try {
     const error = (JSON.parse(text) as { error?: { code?: string; retryable?: boolean; retry_after_seconds?: number } }).error;
-    return { response: rebuilt, code: error?.code?.toUpperCase(), retryable: error?.retryable, hint: error?.retry_after_seconds };
+    return { response, code: error?.code?.toUpperCase(), retryable: error?.retryable, hint: error?.retry_after_seconds };
   } catch {
-    return { response: rebuilt };
+    return { response };
   }
 }
 
@@ -92,8 +95,7 @@ async function attempt(policy: RetryPolicy, url: string, init: RequestInit, budg
 }
 
 async function buffered(response: Response): Promise<Response> {
-  const body = await response.arrayBuffer();
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new BufferedResponse(await response.arrayBuffer(), response);
 }
 
 function toFundkitError(cause: unknown, userSignal: AbortSignal | undefined, signal: AbortSignal): FundkitError {
