@@ -33,6 +33,8 @@ export interface Config {
   /** operations one sandbox ledger applies at most (FUNDKIT_SANDBOX_LEDGER_MAX_OPS) */
   sandboxLedgerMaxOps: number;
   webhookRetryScheduleMs: number[];
+  /** deposit accounts kept active on chain per asset, ready for creates (FUNDKIT_DEPOSIT_POOL_SIZE; 0 = none) */
+  depositPoolSize: number;
   rateLimit: RateLimitConfig;
   logLevel: string;
 }
@@ -128,6 +130,8 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxLedgerSeconds: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_SECONDS', 0, 3_600, 0),
     sandboxLedgerMaxOps: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_MAX_OPS', 1_000, 1_000_000),
     webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),
+    // each pooled account locks 1.5 XLM of the treasury's reserves (1 XLM for an XLM one) on a real network
+    depositPoolSize: positiveInt(env, 'FUNDKIT_DEPOSIT_POOL_SIZE', 20, 1000, 0),
     rateLimit: { ratePerSecond: rate, burst: positiveInt(env, 'FUNDKIT_RATE_LIMIT_BURST', rate * 2) },
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };

@@ -55,6 +55,9 @@ function bootstrap(db: Db, services: Services, config: Config, options: ServerOp
   if (config.dbPath !== ':memory:') ensureSandboxApplication(db, services, config.dataDir, logger);
 }
 
+/** A start never waits longer than this for the deposit pool; its worker finishes the rest. */
+const POOL_FILL_TIMEOUT_MS = 15_000;
+
 /** Builds everything (config, database, services, app) without listening. Throws ConfigError on bad configuration. */
 export function createServer(options: ServerOptions = {}): FundkitServer {
   const config: Config = { ...loadConfig(options.env ?? process.env), ...options.config };
@@ -88,10 +91,14 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
           if (error) return reject(error);
           const actual = (server!.address() as AddressInfo).port;
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
-          stopMaintenance = startMaintenance(services, logger);
-          webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
-          services.pipeline.pipeline.start();
-          resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
+          // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
+          const warm = config.stellar === 'sandbox' ? services.pipeline.pipeline.fillPool(POOL_FILL_TIMEOUT_MS) : Promise.resolve();
+          void warm.then(() => {
+            stopMaintenance = startMaintenance(services, logger);
+            webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
+            services.pipeline.pipeline.start();
+            resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
+          });
         });
       });
     },

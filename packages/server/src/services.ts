@@ -8,7 +8,7 @@ import { ApplicationsRepo } from './resources/applications/repo.js';
 import { ApplicationsService } from './resources/applications/service.js';
 import { AssetsRepo } from './resources/assets/repo.js';
 import { AssetsService } from './resources/assets/service.js';
-import { randomKeypairProvisioner, type DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
+import { provisionerSource, type DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
 import { FundingIntentsRepo } from './resources/funding-intents/repo.js';
 import { FundingIntentsService } from './resources/funding-intents/service.js';
 import { KeysRepo } from './resources/keys/repo.js';
@@ -68,7 +68,7 @@ export function createServices(deps: ServiceDeps): Services {
     fundingIntents: new FundingIntentsService({
       db,
       repo: new FundingIntentsRepo(db),
-      provision: deps.provisionDepositAccount ?? pipeline.provisioner ?? randomKeypairProvisioner,
+      deposits: deps.provisionDepositAccount ? provisionerSource(deps.provisionDepositAccount) : pipeline.deposits,
       secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
       publicBaseUrl: deps.publicBaseUrl,
       assets,

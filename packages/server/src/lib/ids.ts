@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   account: 'acct',
   request_log: 'rl',
   quote_simple: 'qt',
+  deposit_batch: 'dab',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

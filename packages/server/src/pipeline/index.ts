@@ -7,13 +7,14 @@ import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { deriveKey } from '../lib/crypto.js';
-import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../resources/funding-intents/deposit-accounts.js';
+import { randomKeypairSource, type DepositAccountSource } from '../resources/funding-intents/deposit-accounts.js';
 import { FundingIntentsRepo } from '../resources/funding-intents/repo.js';
 import { LedgerRepo } from '../resources/ledger/repo.js';
 import { PaymentsRepo } from '../resources/payments/repo.js';
 import { RefundsRepo } from '../resources/refunds/repo.js';
 import { SettlementsRepo } from '../resources/settlements/repo.js';
 import { startWorker, type JobSpec, type Worker } from '../workers/loop.js';
+import { depositPoolJob } from '../workers/deposit-pool.js';
 import { depositRetireJob } from '../workers/deposit-retire.js';
 import { parseDuration } from '../lib/time.js';
 import { DepositRetirer } from './retire.js';
@@ -28,7 +29,9 @@ import { EventWriter } from './events.js';
 import { Expirer } from './expiry.js';
 import { PipelineIntentsRepo } from './intents-repo.js';
 import { Observer } from './observer.js';
-import { networkProvisioner } from './provision.js';
+import { DepositPool } from './deposit-pool.js';
+import { DepositPoolRepo } from './deposit-pool-repo.js';
+import { poolDepositSource } from './deposit-source.js';
 import { RefundPayer } from './refund-payout.js';
 import { SandboxTools } from './sandbox-tools.js';
 import { Settler } from './settlement.js';
@@ -79,7 +82,10 @@ export interface Pipeline {
   repos: { payments: PaymentsRepo; settlements: SettlementsRepo; ledger: LedgerRepo; refunds: RefundsRepo; watch: WatchRepo; intents: PipelineIntentsRepo; fundingIntents: FundingIntentsRepo };
   stellar: StellarSetup | null;
   horizonRouter: Router | null;
-  provisioner: DepositAccountProvisioner;
+  /** where creates take their deposit account: the warm pool, else a PROVISIONING one (never the chain) */
+  deposits: DepositAccountSource;
+  /** the deposit pool worker's logic (null without a network) */
+  pool: DepositPool | null;
   machine: StateMachine;
   events: EventWriter;
   observer: Observer | null;
@@ -92,6 +98,8 @@ export interface Pipeline {
   /** one more worker loop (route executions), started and stopped with the others */
   addJob(job: JobSpec<any>): void;
   nudgeJob(name: string): void;
+  /** fills the deposit pool before the loops start (sandbox at instant close: tests and the quickstart get active accounts) */
+  fillPool(timeoutMs: number): Promise<void>;
   /** starts the worker loops (listen); returns nothing, stop() ends them */
   start(): void;
   stop(): Promise<void>;
@@ -127,7 +135,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const jobs: JobSpec<any>[] = [expiryJob(expirer)];
   let observer: Observer | null = null;
   let tools: SandboxTools | null = null;
-  let provisioner: DepositAccountProvisioner = randomKeypairProvisioner;
+  let deposits: DepositAccountSource = randomKeypairSource;
+  let pool: DepositPool | null = null;
   let treasurySigner: TreasurySigner | null = null;
 
   if (stellar) {
@@ -144,11 +153,18 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     });
     const payer = new RefundPayer({ db, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
     const watcher = observer;
-    provisioner = networkProvisioner({
-      network: stellar.network, networkName, signer, watch: repos.watch, onProvisioned: (address) => watcher.watch(address),
-      // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
-      serves: (environment) => environment === (stellar.network.kind === 'pubnet' ? 'live' : 'test'), fallback: randomKeypairProvisioner,
+    // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
+    const served = stellar.network.kind === 'pubnet' ? 'live' : 'test';
+    const poolRepo = new DepositPoolRepo(db);
+    pool = new DepositPool({
+      db, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
+      machine, signer, secretsKey, onActivated: (address) => watcher.watch(address),
     });
+    deposits = poolDepositSource({
+      pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
+      watchAddress: (address) => watcher.watch(address), nudge: nudgeOf('deposit-pool'),
+    });
+    jobs.push(depositPoolJob(pool));
     jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements), refundPayoutJob(payer),
       observerBackfillJob(observer, deps.settings.backfillIntervalMs));
     jobs.push(depositRetireJob(new DepositRetirer({
@@ -158,12 +174,15 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   }
 
   return {
-    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, provisioner, machine, events, observer, tools, depositKeys, expirer, nudge,
+    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, tools, depositKeys, expirer, nudge,
     signer: treasurySigner,
     addJob(job) {
       jobs.push(job);
     },
     nudgeJob: (name) => nudgeOf(name)(),
+    async fillPool(timeoutMs) {
+      await pool?.fill(timeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'deposit pool not filled at start; its worker retries'));
+    },
     start() {
       if (workers.length > 0) return;
       stellar?.ledger?.start();

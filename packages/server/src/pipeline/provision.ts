@@ -1,49 +1,26 @@
 /**
- * Deposit accounts on the sandbox ledger: one fresh keypair per intent, created from the treasury
- * with sponsored reserves and its trustline in ONE real transaction (begin sponsoring, create
- * account, change trust, end sponsoring; signed by the treasury and the deposit key).
+ * Deposit accounts on chain: each is created from the treasury with sponsored reserves and its
+ * trustline (begin sponsoring, create account with 0 XLM, change trust, end sponsoring), many of
+ * them per transaction (see deposit-pool.ts).
  */
-import { Keypair, Operation } from '@stellar/stellar-sdk';
-import { ApiError } from '../http/api-error.js';
-import type { DepositAccountProvisioner } from '../resources/funding-intents/deposit-accounts.js';
-import { toSdkAsset, type StellarNetwork } from '../stellar/index.js';
-import type { TreasurySigner } from './tx.js';
-import type { WatchRepo } from './watch-repo.js';
+import { Operation, type xdr } from '@stellar/stellar-sdk';
+import { toSdkAsset } from '../stellar/index.js';
 
-export function sponsoredAccountOps(treasury: string, deposit: string, asset: ReturnType<typeof toSdkAsset>) {
+/**
+ * Stellar allows 100 operations and 20 signatures per transaction. Each account's changeTrust and
+ * endSponsoring have the account itself as source, so it signs: the treasury plus 19 deposit keys.
+ */
+export const MAX_ACCOUNTS_PER_TX = 19;
+
+/**
+ * The operations that create ONE deposit account. Keep every per-account operation here: the
+ * batched submission engine adds the treasury as the account's co-signer in this one place.
+ */
+export function sponsoredAccountOps(treasury: string, deposit: string, asset: ReturnType<typeof toSdkAsset>): xdr.Operation[] {
   return [
     Operation.beginSponsoringFutureReserves({ source: treasury, sponsoredId: deposit }),
     Operation.createAccount({ destination: deposit, startingBalance: '0' }),
     ...(asset.isNative() ? [] : [Operation.changeTrust({ asset, source: deposit })]),
     Operation.endSponsoringFutureReserves({ source: deposit }),
   ];
-}
-
-export function networkProvisioner(opts: {
-  network: StellarNetwork;
-  networkName: string;
-  signer: TreasurySigner;
-  watch: WatchRepo;
-  /** the new address is watched at once, before the intent row even exists */
-  onProvisioned: (address: string) => void;
-  /** environments this network serves; others get the fallback */
-  serves: (environment: string) => boolean;
-  fallback: DepositAccountProvisioner;
-}): DepositAccountProvisioner {
-  return async (request) => {
-    if (!opts.serves(request.environment)) return opts.fallback(request);
-    const keypair = Keypair.random();
-    const asset = toSdkAsset(opts.network.assets[request.asset as 'USDC' | 'EURC' | 'XLM']);
-    const out = await opts.signer.run(null, () => ({
-      operations: sponsoredAccountOps(opts.signer.treasury.publicKey(), keypair.publicKey(), asset), signers: [keypair],
-    }), () => undefined).catch((error: unknown) => {
-      throw new ApiError('PROTOCOL_UNAVAILABLE', `the ${opts.networkName} network is unreachable (${error instanceof Error ? error.message : 'error'}); retry`);
-    });
-    if (!out.successful) {
-      throw new ApiError('PROTOCOL_UNAVAILABLE', `the deposit account could not be created on the ${opts.networkName} network (${out.code ?? 'rejected'}); retry`);
-    }
-    opts.watch.add(keypair.publicKey(), opts.networkName, out.hash);
-    opts.onProvisioned(keypair.publicKey());
-    return { address: keypair.publicKey(), secret: keypair.secret(), status: 'ACTIVE' };
-  };
 }

@@ -27,7 +27,7 @@ export function createPipelineServices(deps: ServiceDeps) {
   const pipeline = createPipeline({ db: deps.db, config: deps.config, logger: deps.logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings });
   const { repos } = pipeline;
   return {
-    provisioner: pipeline.provisioner,
+    deposits: pipeline.deposits,
     services(getIntents: () => FundingIntentsService): PipelineServices {
       const intents: IntentAccess = { load: (caller, id) => getIntents().load(caller, id), get: (caller, id) => getIntents().get(caller, id) };
       const payments = new PaymentsService(repos.payments, repos.fundingIntents, repos.refunds, intents);

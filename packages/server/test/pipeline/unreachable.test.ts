@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { FAST_ENV, key } from './helpers.js';
+import { FAST_ENV, key, waitFor } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -10,9 +10,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('an unreachable network', () => {
-  it('answers creates with 503 PROTOCOL_UNAVAILABLE (retryable), never a 500', async () => {
+  it('still answers creates at once (CREATED, PROVISIONING), never a 500; the batch waits, keys kept, and is retried', async () => {
     const res = await t.request('POST', '/v1/funding-intents', { key, body: { amount: '25.00', asset: 'USDC' } });
-    expect(res.status).toBe(503);
-    expect(res.body.error).toMatchObject({ code: 'PROTOCOL_UNAVAILABLE', retryable: true });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'CREATED', deposit_account: { status: 'PROVISIONING' }, funding_instructions: { deposit: { address: null } } });
+    const batch = await waitFor(async () => t.server.db.prepare(`SELECT b.* FROM deposit_batches b JOIN deposit_accounts da ON da.provision_batch_id = b.id
+      WHERE da.address = ?`).get(res.body.deposit_account.address) as any, (b) => b?.attempts >= 1);
+    expect(batch).toMatchObject({ status: 'PENDING', envelope_xdr: null });
   });
 });

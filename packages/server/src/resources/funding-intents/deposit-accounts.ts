@@ -11,17 +11,36 @@ export interface ProvisionRequest {
 export interface ProvisionedAccount {
   address: string;
   secret: string;
-  /** ACTIVE once funded and trust-lined; immediate in the sandbox */
+  /** ACTIVE: on chain and trust-lined (taken from the warm pool); PROVISIONING: a worker creates it */
   status: 'PROVISIONING' | 'ACTIVE';
 }
 
 /**
- * Where deposit accounts come from. Issue 3 uses a random keypair; the Stellar layer
- * (src/stellar/, StellarNetwork) replaces it to create and trust-line the account on its ledger.
+ * Where a new intent's deposit account comes from. `take` runs INSIDE the create's transaction and
+ * never waits for the chain: the pipeline's source claims an account of the warm pool (ACTIVE) or
+ * answers a fresh PROVISIONING keypair that its worker creates on chain later.
  */
+export interface DepositAccountSource {
+  /** before the transaction; only test sources wait here (to hold a create open), never the chain */
+  prepare?(request: ProvisionRequest): Promise<ProvisionedAccount>;
+  take(request: ProvisionRequest, prepared: ProvisionedAccount | undefined): ProvisionedAccount;
+  /** after the commit: watch the account, wake the worker */
+  taken?(request: ProvisionRequest, account: ProvisionedAccount): void;
+}
+
+/** An asynchronous stand-in (tests): its answer is taken as is. */
 export type DepositAccountProvisioner = (request: ProvisionRequest) => Promise<ProvisionedAccount>;
 
-export const randomKeypairProvisioner: DepositAccountProvisioner = async () => {
+export const randomKeypairProvisioner: DepositAccountProvisioner = async () => randomAccount();
+
+export function randomAccount(): ProvisionedAccount {
   const keypair = Keypair.random();
   return { address: keypair.publicKey(), secret: keypair.secret(), status: 'ACTIVE' };
-};
+}
+
+/** No network (or an environment it does not serve): an active random keypair, as before any ledger. */
+export const randomKeypairSource: DepositAccountSource = { take: () => randomAccount() };
+
+export function provisionerSource(provision: DepositAccountProvisioner): DepositAccountSource {
+  return { prepare: provision, take: (_request, prepared) => prepared! };
+}

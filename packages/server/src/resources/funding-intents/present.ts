@@ -34,16 +34,19 @@ export function fundingInstructions(intent: FundingIntentRecord, account: Deposi
   const asset = findAsset(intent.requirement_asset, account.stellar_network as StellarNetworkName)!;
   const remaining = intent.requirement_amount - intent.received_amount;
   const amount = fromStroops(remaining > 0n ? remaining : 0n);
+  // an account still PROVISIONING does not exist on chain: nothing could be paid to it (or, with a
+  // createAccount, it would break its provisioning), so its address is not given to payers yet
+  const payable = account.status !== 'PROVISIONING';
   return {
     network: 'stellar',
     stellar_network: asset.stellar_network,
-    deposit: { address: account.address, type: 'account' },
+    deposit: { address: payable ? account.address : null, type: 'account' },
     asset: { id: asset.id, symbol: asset.symbol, stellar_asset: asset.stellar_asset, code: asset.code, issuer: asset.issuer, contract: asset.contract, decimals: asset.decimals },
     amount,
     required_amount: fromStroops(intent.requirement_amount),
     received_amount: fromStroops(intent.received_amount),
     expires_at: intent.expires_at,
-    payment_uri: paymentUri(account.address, amount, asset),
+    payment_uri: payable ? paymentUri(account.address, amount, asset) : null,
   };
 }
 

@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.js';
 import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
-import type { DepositAccountProvisioner } from './deposit-accounts.js';
+import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.js';
 import { paymentEventData, presentFundingIntent } from './present.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
 import { assertTransition, eventFor, type FundingIntentStatus } from './transitions.js';
@@ -40,7 +40,8 @@ const MAX_TTL_MS = 30 * 86_400_000;
 export interface FundingIntentsDeps {
   db: Db;
   repo: FundingIntentsRepo;
-  provision: DepositAccountProvisioner;
+  /** the warm pool (or a PROVISIONING account when it is empty); never waits for the chain */
+  deposits: DepositAccountSource;
   /** AES-256-GCM key for deposit-account secrets */
   secretsKey: Buffer;
   publicBaseUrl: () => string;
@@ -84,28 +85,33 @@ export class FundingIntentsService {
     const asset = this.checkAsset(input.asset, caller.environment);
     const destinationAddress = checkDestination(input.destination_address ?? caller.settlementAddress);
     const expiresAt = parseExpiry(input.expires_at, now);
-    const provisioned = await this.deps.provision({ applicationId: caller.applicationId, environment: caller.environment, asset });
-    const createdAt = isoNow();
-    const account: DepositAccountRecord = {
-      id: newId('deposit_account'), application_id: caller.applicationId, environment: caller.environment, network: 'stellar',
-      stellar_network: this.deps.assets.network(caller.environment), address: provisioned.address, asset,
-      secret_encrypted: encryptSecret(this.deps.secretsKey, provisioned.secret), status: provisioned.status,
-      created_at: createdAt, activated_at: provisioned.status === 'ACTIVE' ? createdAt : null, retired_at: null,
-    };
-    const intent: FundingIntentRecord = {
-      id: newId('funding_intent'), application_id: caller.applicationId, environment: caller.environment, status: 'CREATED',
-      requirement_amount: amount, requirement_asset: asset, destination_network: 'stellar', destination_asset: asset,
-      destination_address: destinationAddress, received_amount: 0n, reference: input.reference ?? null,
-      metadata: JSON.stringify(input.metadata ?? {}), deposit_account_id: account.id, expires_at: expiresAt, created_at: createdAt, updated_at: createdAt,
-    };
-    inTransaction(this.deps.db, () => {
+    const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
+    const prepared = await this.deps.deposits.prepare?.(request);
+    const intentId = newId('funding_intent');
+    const provisioned = inTransaction(this.deps.db, () => {
+      // the pool claim and the rows that use it commit together: an account is taken at most once
+      const taken = this.deps.deposits.take(request, prepared);
+      const createdAt = isoNow();
+      const account: DepositAccountRecord = {
+        id: newId('deposit_account'), application_id: caller.applicationId, environment: caller.environment, network: 'stellar',
+        stellar_network: this.deps.assets.network(caller.environment), address: taken.address, asset,
+        secret_encrypted: encryptSecret(this.deps.secretsKey, taken.secret), status: taken.status,
+        created_at: createdAt, activated_at: taken.status === 'ACTIVE' ? createdAt : null, retired_at: null,
+      };
       this.deps.repo.insertDepositAccount(account);
-      this.deps.repo.insert(intent);
-      this.deps.repo.insertHistory(intent.id, null, 'CREATED', null, createdAt);
-      // the deposit account is ready at once in the sandbox: the intent awaits payment immediately
-      if (account.status === 'ACTIVE') this.transition(intent.id, 'AWAITING_PAYMENT', 'deposit account active');
+      this.deps.repo.insert({
+        id: intentId, application_id: caller.applicationId, environment: caller.environment, status: 'CREATED',
+        requirement_amount: amount, requirement_asset: asset, destination_network: 'stellar', destination_asset: asset,
+        destination_address: destinationAddress, received_amount: 0n, reference: input.reference ?? null,
+        metadata: JSON.stringify(input.metadata ?? {}), deposit_account_id: account.id, expires_at: expiresAt, created_at: createdAt, updated_at: createdAt,
+      });
+      this.deps.repo.insertHistory(intentId, null, 'CREATED', null, createdAt);
+      // a pooled account is already active on chain; a PROVISIONING one moves the intent when its worker created it
+      if (account.status === 'ACTIVE') this.transition(intentId, 'AWAITING_PAYMENT', 'deposit account active');
+      return taken;
     });
-    return this.present(this.deps.repo.findById(intent.id)!);
+    this.deps.deposits.taken?.(request, provisioned);
+    return this.present(this.deps.repo.findById(intentId)!);
   }
 
   private checkAsset(code: string, environment: Environment): string {

@@ -1,0 +1,175 @@
+/**
+ * The deposit pool worker: keeps `size` accounts per asset active on chain for the environment the
+ * network serves, and creates the PROVISIONING accounts of intents that found the pool empty
+ * (those first). Accounts go many per transaction (MAX_ACCOUNTS_PER_TX). A batch's keys are stored
+ * encrypted before anything is built, its envelope before it is submitted; after a crash the batch
+ * is still PENDING and its stored envelope is looked up or resubmitted unchanged (TreasurySigner.run),
+ * so no account is ever created on chain whose key is lost.
+ */
+import { Keypair } from '@stellar/stellar-sdk';
+import type { Db } from '../db/connection.js';
+import { inTransaction } from '../db/transaction.js';
+import { decryptSecret, encryptSecret } from '../lib/crypto.js';
+import { newId } from '../lib/ids.js';
+import { isoNow } from '../lib/time.js';
+import { toSdkAsset, type StellarNetwork } from '../stellar/index.js';
+import type { DepositBatch, DepositPoolRepo } from './deposit-pool-repo.js';
+import { MAX_ACCOUNTS_PER_TX, sponsoredAccountOps } from './provision.js';
+import type { StateMachine } from './state-machine.js';
+import type { TreasurySigner, TxOutcome } from './tx.js';
+import type { WatchRepo } from './watch-repo.js';
+
+export interface DepositPoolDeps {
+  db: Db;
+  network: StellarNetwork;
+  networkName: string;
+  /** the one environment this network serves (test: sandbox/testnet, live: pubnet) */
+  environment: string;
+  /** ready accounts kept per asset (FUNDKIT_DEPOSIT_POOL_SIZE); 0 = every create provisions its own */
+  size: number;
+  repo: DepositPoolRepo;
+  watch: WatchRepo;
+  machine: StateMachine;
+  signer: TreasurySigner;
+  secretsKey: Buffer;
+  /** an intent's account is active: the observer follows it from now on */
+  onActivated: (address: string) => void;
+}
+
+type Code = 'USDC' | 'EURC' | 'XLM';
+
+export class DepositPool {
+  /** batches being submitted by this process: never claimed twice */
+  private readonly busy = new Set<string>();
+  /** after a failed batch, no new one is planned before this time (the loop's backoff) */
+  private pausedUntil = 0;
+  private failures = 0;
+
+  constructor(private readonly deps: DepositPoolDeps) {}
+
+  /** A PENDING batch that is due (a restart, a network error), else a new one; undefined when nothing is missing. */
+  claim(): DepositBatch | undefined {
+    let pending = this.deps.repo.nextPending(this.deps.networkName, isoNow(), [...this.busy]);
+    // never built, so never submitted: safe to drop, and intents that started waiting since go first
+    if (pending && !pending.envelope_xdr && this.deps.repo.waiting(this.deps.environment, 1).length > 0) {
+      this.superseded(pending);
+      pending = undefined;
+    }
+    const batch = pending ?? (Date.now() >= this.pausedUntil ? this.plan() : undefined);
+    if (batch) this.busy.add(batch.id);
+    return batch;
+  }
+
+  /** What is missing per asset, one asset after the other so none waits behind another's deficit. */
+  private topUps(slots: number): Code[] {
+    const have = this.deps.repo.unclaimed(this.deps.networkName, this.deps.environment);
+    const missing = (Object.keys(this.deps.network.assets) as Code[]).map((code) => ({ code, n: this.deps.size - (have.get(code) ?? 0) }));
+    const out: Code[] = [];
+    while (out.length < slots && missing.some((m) => m.n > 0)) {
+      for (const m of missing) if (m.n > 0 && out.length < slots) (out.push(m.code), m.n--);
+    }
+    return out;
+  }
+
+  /** Records a new batch with its keys (encrypted): waiting intents' accounts first, then the pool's. */
+  private plan(): DepositBatch | undefined {
+    return inTransaction(this.deps.db, () => {
+      const { repo, networkName: network, environment } = this.deps;
+      const waiting = repo.waiting(environment, MAX_ACCOUNTS_PER_TX);
+      const topUps = this.topUps(MAX_ACCOUNTS_PER_TX - waiting.length);
+      if (waiting.length + topUps.length === 0) return undefined;
+      const at = isoNow();
+      const batch: DepositBatch = {
+        id: newId('deposit_batch'), network, environment, status: 'PENDING', envelope_xdr: null, transaction_hash: null, failure_code: null,
+        attempts: 0, next_attempt_at: at, created_at: at, updated_at: at,
+      };
+      repo.insertBatch(batch);
+      for (const account of waiting) repo.assignToBatch(account.id, batch.id);
+      for (const asset of topUps) {
+        const keypair = Keypair.random();
+        repo.insertPoolAccount({
+          network, environment, asset, address: keypair.publicKey(), secret_encrypted: encryptSecret(this.deps.secretsKey, keypair.secret()),
+          batch_id: batch.id, transaction_hash: null, created_at: at, activated_at: null, claimed_at: null,
+        });
+      }
+      return batch;
+    });
+  }
+
+  /** The one place deposit accounts are submitted (the batched engine replaces TreasurySigner.run here). */
+  async run(claimed: DepositBatch): Promise<void> {
+    try {
+      const batch = this.deps.repo.findBatch(claimed.id)!;
+      const members = this.deps.repo.members(batch.id);
+      const out = await this.deps.signer.run(batch.envelope_xdr, () => ({
+        operations: members.flatMap((m) => sponsoredAccountOps(this.deps.signer.treasury.publicKey(), m.address, toSdkAsset(this.deps.network.assets[m.asset as Code]))),
+        signers: members.map((m) => Keypair.fromSecret(decryptSecret(this.deps.secretsKey, m.secret_encrypted))),
+      }), (envelope) => this.deps.repo.updateBatch(batch.id, { envelope_xdr: envelope }, isoNow()));
+      if (!out.successful) {
+        this.failed(batch, out);
+        throw new Error(`deposit batch ${batch.id} failed: ${out.code ?? 'rejected'}`);
+      }
+      this.applied(batch, out.hash);
+    } finally {
+      this.busy.delete(claimed.id);
+    }
+  }
+
+  /** Pool rows become claimable; intents' accounts become ACTIVE and their intents AWAITING_PAYMENT (event with it). */
+  private applied(batch: DepositBatch, hash: string): void {
+    const { repo, watch, machine } = this.deps;
+    const activated = inTransaction(this.deps.db, () => {
+      const at = isoNow();
+      repo.updateBatch(batch.id, { status: 'APPLIED', transaction_hash: hash }, at);
+      repo.activatePool(batch.id, hash, at);
+      const accounts = repo.activateAccounts(batch.id, at);
+      for (const account of accounts) {
+        watch.add(account.address, this.deps.networkName, hash);
+        const intent = repo.intentOf(account.id);
+        // a CREATED intent cancelled meanwhile keeps its status; its account simply exists
+        if (intent?.status === 'CREATED') machine.transition(intent.id, 'AWAITING_PAYMENT', `deposit account active (batch ${batch.id})`);
+      }
+      return accounts;
+    });
+    this.failures = 0;
+    for (const account of activated) this.deps.onActivated(account.address);
+  }
+
+  /** The transaction failed as a whole, so no account exists: pool keys dropped, waiting intents re-planned. */
+  private failed(batch: DepositBatch, out: TxOutcome): void {
+    inTransaction(this.deps.db, () => {
+      this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: out.code ?? 'rejected', transaction_hash: out.applied ? out.hash : null }, isoNow());
+      this.deps.repo.release(batch.id);
+    });
+  }
+
+  private superseded(batch: DepositBatch): void {
+    inTransaction(this.deps.db, () => {
+      this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: 'superseded' }, isoNow());
+      this.deps.repo.release(batch.id);
+    });
+  }
+
+  /** The loop's backoff: a batch still PENDING (network error) waits, and no new batch is planned meanwhile. */
+  retryLater(batch: DepositBatch, retryAt: string): void {
+    this.failures++;
+    this.pausedUntil = Date.parse(retryAt);
+    const current = this.deps.repo.findBatch(batch.id);
+    if (current?.status === 'PENDING') this.deps.repo.updateBatch(batch.id, { attempts: current.attempts + 1, next_attempt_at: retryAt }, isoNow());
+  }
+
+  attempts(batch: DepositBatch): number {
+    return Math.max(batch.attempts, this.failures);
+  }
+
+  /** Runs batches until nothing is missing (a server's start in the instant sandbox), within `timeoutMs`. */
+  async fill(timeoutMs: number): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (let batch = this.claim(); batch; batch = Date.now() < until ? this.claim() : undefined) await this.run(batch);
+  }
+
+  /** Ready (claimable) accounts of an asset now (tests, diagnostics). */
+  ready(asset: string): number {
+    return this.deps.repo.ready(this.deps.networkName, this.deps.environment, asset);
+  }
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envelopeHash } from '../../src/pipeline/tx.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createIntent, FAST_ENV, history, key, pay, waitFor, waitForIntent } from './helpers.js';
+
+const horizon = async (t: TestServer, path: string) => (await fetch(`${t.url}/sandbox/horizon${path}`)).json() as Promise<any>;
+const poolRows = (t: TestServer) => t.server.db.prepare('SELECT * FROM deposit_pool ORDER BY id').all() as any[];
+const batches = (t: TestServer) => t.server.db.prepare('SELECT * FROM deposit_batches ORDER BY created_at, id').all() as any[];
+const treasury = (t: TestServer) => t.server.services.pipeline.pipeline.signer!.treasury.publicKey();
+
+describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_DEPOSIT_POOL_SIZE: '5' } }); });
+  afterAll(() => t.close());
+
+  it('the server starts with the pool full, many accounts per transaction', async () => {
+    const rows = poolRows(t);
+    expect(rows).toHaveLength(15);
+    expect(rows.every((r) => r.activated_at && r.transaction_hash && r.environment === 'test' && r.network === 'sandbox')).toBe(true);
+    const tx = await horizon(t, `/transactions/${rows[0].transaction_hash}`);
+    // 5 accounts of each of USDC, EURC (4 operations) and XLM (3): 15 accounts, 55 operations, one transaction
+    expect(tx).toMatchObject({ successful: true, operation_count: 55, source_account: treasury(t) });
+    expect(new Set(rows.map((r) => r.transaction_hash)).size).toBe(1);
+    expect(batches(t)).toMatchObject([{ status: 'APPLIED', transaction_hash: rows[0].transaction_hash }]);
+  });
+
+  it('a create answers AWAITING_PAYMENT with a pooled account already on chain, and the pool is topped up', async () => {
+    const intent = await createIntent(t);
+    expect(intent.status).toBe('AWAITING_PAYMENT');
+    expect(intent.deposit_account.status).toBe('ACTIVE');
+    const address = intent.funding_instructions.deposit.address;
+    const row = poolRows(t).find((r) => r.address === address);
+    expect(row).toMatchObject({ asset: 'USDC', claimed_at: expect.any(String) });
+    const account = await horizon(t, `/accounts/${address}`);
+    expect(account.sponsor).toBe(treasury(t));
+    expect(account.balances.map((b: any) => b.asset_code ?? b.asset_type)).toEqual(expect.arrayContaining(['USDC', 'native']));
+    expect(intent.protocol.transaction_hash ?? row.transaction_hash).toBe(row.transaction_hash);
+    await waitFor(async () => t.server.services.pipeline.pipeline.pool!.ready('USDC'), (n) => n === 5);
+    expect(history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT']);
+  });
+
+  it('concurrent creates never share an account; those past the pool wait for theirs', async () => {
+    const created = await Promise.all(Array.from({ length: 12 }, () => createIntent(t, { asset: 'EURC' })));
+    const addresses = created.map((i) => i.deposit_account.address);
+    expect(new Set(addresses).size).toBe(12);
+    expect(created.filter((i) => i.status === 'AWAITING_PAYMENT').length).toBeGreaterThanOrEqual(5);
+    const settled = await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT')));
+    const finalAddresses = settled.map((i) => i.funding_instructions.deposit.address);
+    expect(finalAddresses).toEqual(addresses);
+    const claimed = poolRows(t).filter((r) => addresses.includes(r.address));
+    expect(claimed.every((r) => r.claimed_at)).toBe(true);
+    for (const address of addresses) expect((await horizon(t, `/accounts/${address}`)).id).toBe(address);
+  });
+});
+
+describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_DEPOSIT_POOL_SIZE: '0' } }); });
+  afterAll(() => t.close());
+
+  it('a create answers CREATED/PROVISIONING at once, then AWAITING_PAYMENT with its event, and can be paid to CREDITED', async () => {
+    const intent = await createIntent(t);
+    expect(intent.status).toBe('CREATED');
+    expect(intent.deposit_account).toMatchObject({ status: 'PROVISIONING', activated_at: null });
+    expect(intent.funding_instructions.deposit).toEqual({ address: null, type: 'account' });
+    expect(intent.funding_instructions.payment_uri).toBeNull();
+    const ready = await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+    expect(ready.deposit_account).toMatchObject({ status: 'ACTIVE', address: intent.deposit_account.address, activated_at: expect.any(String) });
+    expect(ready.funding_instructions.deposit.address).toBe(intent.deposit_account.address);
+    expect(ready.funding_instructions.payment_uri).toContain(intent.deposit_account.address);
+    const events = await t.request('GET', '/v1/events?limit=100', { key });
+    const pending = events.body.data.filter((e: any) => e.type === 'payment.pending' && e.data.funding_intent_id === intent.id);
+    expect(pending).toHaveLength(1);
+    expect(pending[0].data.status).toBe('AWAITING_PAYMENT');
+    await pay(t, intent.id, '25.00');
+    await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
+    expect(history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
+    expect(poolRows(t)).toEqual([]);
+  });
+
+  it('the public checkout view has no address while provisioning', async () => {
+    const intent = await createIntent(t);
+    const res = await t.request('POST', '/v1/checkout_sessions', { key, body: { funding_intent_id: intent.id }, headers: { 'idempotency-key': `pool_${intent.id}` } });
+    const view = await t.request('GET', `/v1/public/funding-intents/${intent.id}`, { key: res.body.session_token });
+    expect(view.status).toBe(200);
+    expect(['CREATED', 'AWAITING_PAYMENT']).toContain(view.body.status);
+    if (view.body.status === 'CREATED') expect(view.body.funding_instructions.deposit.address).toBeNull();
+    await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+  });
+
+  it('waiting intents share transactions (up to 19 accounts each)', async () => {
+    const before = batches(t).length;
+    // the instant sandbox creates each account before the next request arrives: hold the worker, as a
+    // ledger close does on a real network, so the intents wait together
+    const pool = t.server.services.pipeline.pipeline.pool! as unknown as { pausedUntil: number };
+    pool.pausedUntil = Date.now() + 60_000;
+    const created = await Promise.all(Array.from({ length: 25 }, (_, n) => createIntent(t, { asset: n % 2 ? 'XLM' : 'USDC', amount: '3' })));
+    expect(created.every((i) => i.status === 'CREATED')).toBe(true);
+    pool.pausedUntil = 0;
+    t.server.services.pipeline.pipeline.nudgeJob('deposit-pool');
+    await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT')));
+    const used = batches(t).slice(before);
+    expect(used.map((b) => b.status)).toEqual(['APPLIED', 'APPLIED']);
+    const sizes = used.map((b) => t.server.db.prepare('SELECT COUNT(*) FROM deposit_accounts WHERE provision_batch_id = ?').pluck().get(b.id));
+    expect(sizes).toEqual([19, 6]);
+    const tx = await horizon(t, `/transactions/${used[0].transaction_hash}`);
+    expect(tx.operation_count).toBeGreaterThanOrEqual(19 * 3);
+    expect(tx.signatures).toHaveLength(20);
+  });
+
+  it('a crash after submission finds the stored envelope on chain: no account created twice, no key lost', async () => {
+    const pool = t.server.services.pipeline.pipeline.pool! as any;
+    const applied = pool.applied.bind(pool);
+    let crashes = 0;
+    pool.applied = (batch: unknown, hash: string) => {
+      if (crashes++ === 0) throw new Error('simulated crash after submission');
+      return applied(batch, hash);
+    };
+    try {
+      const before = batches(t).length;
+      const intent = await createIntent(t);
+      const ready = await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+      const [batch] = batches(t).slice(before);
+      expect(batches(t).slice(before)).toHaveLength(1);
+      expect(batch).toMatchObject({ status: 'APPLIED', attempts: 1 });
+      expect(batch.transaction_hash).toBe(envelopeHash(batch.envelope_xdr, t.server.services.pipeline.pipeline.stellar!.network.passphrase));
+      const txs = await horizon(t, `/accounts/${ready.deposit_account.address}/transactions?limit=10`);
+      expect(txs._embedded.records.map((r: any) => r.hash)).toEqual([batch.transaction_hash]);
+      expect(crashes).toBe(2);
+    } finally {
+      pool.applied = applied;
+    }
+  });
+});
