@@ -39,6 +39,14 @@ export function isFinal(status: FundingIntentStatus): boolean {
   return phase.kind !== 'step' || phase.step === 'done';
 }
 
+/**
+ * The deposit account is still being created on chain (the server's pool of ready accounts was
+ * empty): there is no address to pay yet; it arrives with the next status (AWAITING_PAYMENT).
+ */
+export function isPreparing(intent: Pick<PublicFundingIntent, 'status' | 'funding_instructions'>): boolean {
+  return intent.status === 'CREATED' || !intent.funding_instructions.deposit.address;
+}
+
 /** Still waiting for (more) money, so instructions, options and the expiry clock matter. */
 export function awaitsPayment(status: FundingIntentStatus): boolean {
   const phase = phaseOf(status);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { createApi, type Api } from './api.js';
 import { resolveCredentials, type Credentials } from './credentials.js';
-import { awaitsPayment, nextRequoteAt, phaseOf } from './state.js';
+import { awaitsPayment, isPreparing, nextRequoteAt, phaseOf } from './state.js';
 import { CheckoutError, type CheckoutEvent, type CheckoutOptions, type FundingOption, type PublicFundingIntent } from './types.js';
 
 export type Emit = (event: CheckoutEvent, payload: unknown) => void;
@@ -93,7 +93,8 @@ function useQuotes(api: Api | null, credentials: Credentials | null, view: Publi
   const [accepting, setAccepting] = useState<string | null>(null);
   const [actionError, setActionError] = useState<CheckoutError | null>(null);
   const [round, setRound] = useState(0);
-  const active = !!api && !!credentials?.sessionId && !!view && awaitsPayment(view.status);
+  // no options while the address is being prepared: the server prices only an intent that awaits payment
+  const active = !!api && !!credentials?.sessionId && !!view && awaitsPayment(view.status) && !isPreparing(view);
 
   useEffect(() => {
     if (!active || !api || !credentials) return;

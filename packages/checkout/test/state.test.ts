@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  assetCode, awaitsPayment, formatAmount, formatCountdown, isFinal, isPartial, isQuoteExpired, msLeft, nextRequoteAt, phaseOf,
+  assetCode, awaitsPayment, formatAmount, formatCountdown, isFinal, isPartial, isPreparing, isQuoteExpired, msLeft, nextRequoteAt, phaseOf,
   selectedOptionId, sessionIdOf, stepIndex, toUnits,
 } from '../src/state.js';
 import type { FundingOption } from '../src/types.js';
@@ -20,6 +20,13 @@ describe('status → step', () => {
       expect(awaitsPayment(status)).toBe(false);
     },
   );
+
+  it('is preparing while the intent is CREATED or has no deposit address yet', () => {
+    const view = (status: string, address: string | null) => ({ status, funding_instructions: { deposit: { address, type: 'account' } } }) as never;
+    expect(isPreparing(view('CREATED', null))).toBe(true);
+    expect(isPreparing(view('AWAITING_PAYMENT', null))).toBe(true);
+    expect(isPreparing(view('AWAITING_PAYMENT', 'GABC'))).toBe(false);
+  });
 
   it('orders the steps and keeps awaiting while partially funded', () => {
     expect([stepIndex('awaiting'), stepIndex('received'), stepIndex('confirming'), stepIndex('done')]).toEqual([0, 1, 2, 3]);

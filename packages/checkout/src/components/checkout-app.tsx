@@ -1,5 +1,5 @@
 import type { Translate } from '../i18n.js';
-import { awaitsPayment, msLeft, phaseOf } from '../state.js';
+import { awaitsPayment, isPreparing, msLeft, phaseOf } from '../state.js';
 import type { CheckoutOptions, PublicFundingIntent } from '../types.js';
 import { useCheckout, type CheckoutState, type Emit } from '../use-checkout.js';
 import { useNow } from '../use-now.js';
@@ -11,6 +11,7 @@ import { EndState } from './end-state.js';
 import { ErrorPanel } from './error-panel.js';
 import { HandoffPanel } from './handoff-panel.js';
 import { MerchantHeader } from './merchant-header.js';
+import { Preparing } from './preparing.js';
 import { PaymentOptions } from './payment-options.js';
 import { StatusSteps } from './status-steps.js';
 import { WalletButton } from './wallet-button.js';
@@ -58,6 +59,7 @@ function Body({ state, view, now, t, ...props }: AppProps & { state: CheckoutSta
 function Paying({ state, view, now, t, loadWallet, options }: AppProps & { state: CheckoutState; view: PublicFundingIntent; now: number }) {
   const sessionId = state.credentials?.sessionId;
   const pageUrl = options.handoffUrl ?? (typeof location === 'undefined' ? '' : location.href);
+  if (isPreparing(view)) return <Preparing t={t} />;
   return (
     <>
       <p class="muted" style="margin-top:12px"><Countdown until={view.expires_at} now={now} t={t} /></p>

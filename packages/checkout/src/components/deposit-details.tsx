@@ -7,7 +7,8 @@ import { QrCode } from './qr-code.js';
 /** What to send where, each with a copy button, and the SEP-7 QR for wallet apps. */
 export function DepositDetails({ view, t }: { view: PublicFundingIntent; t: Translate }) {
   const instructions = view.funding_instructions;
-  const address = instructions.deposit.address;
+  // null only while the address is being prepared, when <Preparing> shows instead
+  const address = instructions.deposit.address ?? '';
   const code = assetCode(instructions.asset.code ?? view.source.asset);
   const uri = (instructions as { payment_uri?: string }).payment_uri;
   return (

@@ -21,7 +21,7 @@ export function WalletButton({ view, baseUrl, loadWallet, t }: Props) {
       const wallet = await loadWallet();
       const i = view.funding_instructions;
       await wallet.payWithFreighter({
-        baseUrl, stellarNetwork: i.stellar_network, destination: i.deposit.address, amount: view.remaining_amount,
+        baseUrl, stellarNetwork: i.stellar_network, destination: i.deposit.address ?? '', amount: view.remaining_amount,
         assetCode: i.asset.code, assetIssuer: i.asset.issuer ?? null,
       });
       setState('sent');
