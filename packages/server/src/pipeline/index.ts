@@ -141,7 +141,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
   if (stellar) {
     const networkName = stellar.network.kind;
-    const signer = new TreasurySigner(stellar.network, stellar.treasury);
+    const signer = new TreasurySigner(stellar.network, stellar.treasury, {
+      channels: deps.config.treasuryChannels, atomically: (fn) => db.transaction(fn)(),
+    });
     treasurySigner = signer;
     observer = new Observer({ db, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
     tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never, signer) : null;

@@ -8,9 +8,10 @@ import { toSdkAsset } from '../stellar/index.js';
 
 /**
  * Stellar allows 100 operations and 20 signatures per transaction. Each account's changeTrust and
- * endSponsoring have the account itself as source, so it signs: the treasury plus 19 deposit keys.
+ * endSponsoring have the account itself as source, so it signs; with the channel account (the
+ * transaction's source) and the treasury (the sponsor) that leaves 18 deposit keys.
  */
-export const MAX_ACCOUNTS_PER_TX = 19;
+export const MAX_ACCOUNTS_PER_TX = 18;
 
 /**
  * The operations that create ONE deposit account. Keep every per-account operation here: the

@@ -28,11 +28,12 @@ export function submitConversion(signer: TreasurySigner, stored: string | null, 
 }
 
 /** What the conversion really spent: the offers that bought the send asset, read from the result. */
-export async function sourceSpent(network: StellarNetwork, hash: string, sendAsset: AssetRef): Promise<bigint | null> {
+export async function sourceSpent(network: StellarNetwork, hash: string, sendAsset: AssetRef, opIndex = 0): Promise<bigint | null> {
   const view = await network.getTransaction(hash);
   if (!view) return null;
   try {
-    const op = xdr.TransactionResult.fromXDR(view.resultXdr, 'base64').result().results()[0]!;
+    // the conversion may share its transaction with other treasury work: read its own result
+    const op = xdr.TransactionResult.fromXDR(view.resultXdr, 'base64').result().results()[opIndex]!;
     const offers = op.tr().pathPaymentStrictReceiveResult().success().offers();
     const asset = toSdkAsset(sendAsset);
     return offers.reduce((sum, atom) => {

@@ -61,7 +61,7 @@ export class RouteRunner {
       (envelope) => this.patch(e, { envelope_xdr: envelope }));
     if (!out.successful) return this.failed(e, out);
     this.patch(e, { phase: 'CONFIRMING', transaction_hashes: hashes(e, out.hash), provider_execution_id: out.hash });
-    const spent = await sourceSpent(network, out.hash, sendAsset);
+    const spent = await sourceSpent(network, out.hash, sendAsset, out.opIndex);
     this.succeeded(e, spent ?? e.send_max);
   }
 

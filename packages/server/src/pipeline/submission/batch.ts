@@ -1,0 +1,83 @@
+/**
+ * Packing queued treasury work into transactions within Stellar's limits: at most 100
+ * operations and 20 signatures per transaction. The channel signs for the transaction, the
+ * treasury for operations it is the source of (an operation without a source is the treasury's:
+ * callers write specs as if the treasury were the transaction source, as it was before
+ * channels), and each item's own signers (deposit keys) for theirs. A memo belongs to the whole
+ * transaction, so an item with a memo travels alone.
+ */
+import { Account, BASE_FEE, Keypair, TimeoutInfinite, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import type { BuildSpec } from './types.js';
+
+export const MAX_OPS = 100;
+export const MAX_SIGNATURES = 20;
+
+export interface Built {
+  envelope: string;
+  hash: string;
+  /** Index of each item's first operation in the transaction. */
+  offsets: number[];
+}
+
+/** Operations with the treasury as source where the spec left it to the transaction. */
+export function withSources(spec: BuildSpec, treasury: string): xdr.Operation[] {
+  const muxed = xdr.MuxedAccount.keyTypeEd25519(Keypair.fromPublicKey(treasury).rawPublicKey());
+  return spec.operations.map((op) => {
+    const copy = xdr.Operation.fromXDR(op.toXDR('base64'), 'base64');
+    if (!copy.sourceAccount()) copy.sourceAccount(muxed);
+    return copy;
+  });
+}
+
+function usesTreasury(ops: xdr.Operation[], treasury: string): boolean {
+  const raw = Keypair.fromPublicKey(treasury).rawPublicKey();
+  return ops.some((op) => op.sourceAccount()?.ed25519()?.equals(raw));
+}
+
+/** Distinct signing keys (besides the channel's) that a set of items needs. */
+export function signersOf(specs: BuildSpec[], treasury: Keypair): Keypair[] {
+  const keys = new Map<string, Keypair>();
+  for (const spec of specs) {
+    if (usesTreasury(withSources(spec, treasury.publicKey()), treasury.publicKey())) keys.set(treasury.publicKey(), treasury);
+    for (const k of spec.signers ?? []) keys.set(k.publicKey(), k);
+  }
+  return [...keys.values()];
+}
+
+/** How many of `specs` (in order) fit one transaction: always at least one. */
+export function fitCount(specs: BuildSpec[], treasury: Keypair): number {
+  if (specs[0]?.memo) return 1;
+  let ops = 0;
+  let n = 0;
+  for (const spec of specs) {
+    if (spec.memo) break;
+    ops += spec.operations.length;
+    // + 1: the channel's own signature
+    if (n > 0 && (ops > MAX_OPS || signersOf(specs.slice(0, n + 1), treasury).length + 1 > MAX_SIGNATURES)) break;
+    n += 1;
+  }
+  return Math.max(1, n);
+}
+
+export function buildBatch(
+  specs: BuildSpec[], channel: Keypair, sequence: bigint, treasury: Keypair, passphrase: string,
+): Built {
+  const ops = specs.map((s) => withSources(s, treasury.publicKey()));
+  const count = ops.reduce((n, o) => n + o.length, 0);
+  const builder = new TransactionBuilder(new Account(channel.publicKey(), sequence.toString()), {
+    fee: String(Number(BASE_FEE) * Math.max(1, count)), networkPassphrase: passphrase,
+  });
+  const offsets: number[] = [];
+  let at = 0;
+  for (const list of ops) {
+    offsets.push(at);
+    for (const op of list) builder.addOperation(op);
+    at += list.length;
+  }
+  const memo = specs.length === 1 ? specs[0]!.memo : undefined;
+  if (memo) builder.addMemo(memo);
+  // No time bound: a stored envelope must stay submittable across a restart.
+  const tx = builder.setTimeout(TimeoutInfinite).build();
+  tx.sign(channel, ...signersOf(specs, treasury));
+  return { envelope: tx.toXDR(), hash: tx.hash().toString('hex'), offsets };
+}

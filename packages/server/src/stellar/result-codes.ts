@@ -1,0 +1,45 @@
+/**
+ * Horizon's result-code strings ("tx_failed", "op_underfunded") read back from a
+ * TransactionResult XDR: what a transaction confirmed by lookup (async submission) says, in the
+ * words a synchronous submission's problem would have used.
+ */
+import { xdr } from '@stellar/stellar-sdk';
+import type { ResultCodes } from './network.js';
+
+const snake = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/^_/, '');
+
+/** Horizon's names that do not follow from the XDR names mechanically. */
+export const OP_CODE_OVERRIDES: Record<string, string> = {
+  already_exist: 'op_already_exists',
+  seqnum_too_far: 'op_seq_num_too_far',
+  over_sendmax: 'op_over_source_max',
+  under_destmin: 'op_under_dest_min',
+  offer_cross_self: 'op_cross_self',
+};
+
+const OUTER_CODES: Record<string, string> = {
+  opBadAuth: 'op_bad_auth', opNoAccount: 'op_no_source_account', opNotSupported: 'op_not_supported',
+  opTooManySubentries: 'op_too_many_subentries', opExceededWorkLimit: 'op_exceeded_work_limit',
+  opTooManySponsoring: 'op_too_many_sponsoring',
+};
+
+export function opCode(result: xdr.OperationResult): string {
+  const outer = result.switch().name;
+  if (outer !== 'opInner') return OUTER_CODES[outer] ?? snake(outer);
+  const tr = result.tr();
+  const kind = tr.switch().name;
+  const name = (tr.value() as unknown as { switch(): { name: string } }).switch().name;
+  const suffix = snake(name.startsWith(kind) ? name.slice(kind.length) : name);
+  return OP_CODE_OVERRIDES[suffix] ?? `op_${suffix}`;
+}
+
+/** The transaction's and each operation's code (fee-bumps: the inner transaction's). */
+export function resultCodesOf(resultXdr: string): ResultCodes & { operations: string[] } {
+  let result = xdr.TransactionResult.fromXDR(resultXdr, 'base64').result();
+  const outer = result.switch().name;
+  if (outer === 'txFeeBumpInnerSuccess' || outer === 'txFeeBumpInnerFailed') result = result.innerResultPair().result().result() as never;
+  const name = result.switch().name;
+  const transaction = name === 'txNoAccount' ? 'tx_no_source_account' : snake(name);
+  const ops = name === 'txSuccess' || name === 'txFailed' ? result.results() : [];
+  return { transaction, operations: ops.map(opCode) };
+}
