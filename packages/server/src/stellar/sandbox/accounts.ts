@@ -43,6 +43,13 @@ export function newAccount(id: string, balance: bigint, ledger: number, closeTim
     lastModifiedLedger: ledger,
     seqLedger: ledger,
     seqTime: closeTime,
+    masterWeight: 1,
+    lowThreshold: 0,
+    medThreshold: 0,
+    highThreshold: 0,
+    flags: 0,
+    homeDomain: '',
+    inflationDest: null,
   };
 }
 

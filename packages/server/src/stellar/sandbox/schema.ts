@@ -21,6 +21,11 @@ const STATEMENTS = [
      buying TEXT NOT NULL, amount TEXT NOT NULL, price_n TEXT NOT NULL, price_d TEXT NOT NULL,
      last_modified_ledger INTEGER NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS sbx_offers_book ON sbx_offers (selling, buying)`,
+  // An account's extra signers (ed25519 keys), each a subentry whose reserve `sponsor` may pay.
+  `CREATE TABLE IF NOT EXISTS sbx_signers (
+     account TEXT NOT NULL, key TEXT NOT NULL, weight INTEGER NOT NULL, sponsor TEXT,
+     PRIMARY KEY (account, key))`,
+  `CREATE INDEX IF NOT EXISTS sbx_signers_key ON sbx_signers (key)`,
   `CREATE TABLE IF NOT EXISTS sbx_transactions (
      hash TEXT PRIMARY KEY, ledger INTEGER NOT NULL, successful INTEGER NOT NULL,
      resource TEXT NOT NULL)`,
@@ -52,13 +57,30 @@ export function migrateSandbox(db: Database): void {
 }
 
 /**
+ * An account's options (setOptions); an older sandbox file gets stellar-core's defaults: master
+ * weight 1, thresholds 0, no flags, no home domain.
+ */
+const ACCOUNT_OPTIONS: Array<[string, string]> = [
+  ['master_weight', 'INTEGER NOT NULL DEFAULT 1'],
+  ['low_threshold', 'INTEGER NOT NULL DEFAULT 0'],
+  ['med_threshold', 'INTEGER NOT NULL DEFAULT 0'],
+  ['high_threshold', 'INTEGER NOT NULL DEFAULT 0'],
+  ['flags', 'INTEGER NOT NULL DEFAULT 0'],
+  ['home_domain', "TEXT NOT NULL DEFAULT ''"],
+  ['inflation_dest', 'TEXT'],
+];
+
+/**
  * Columns added after the first release, for sandbox files made by an older server: every
- * operation is now recorded (old rows were all payments), and transactions sort by their paging
- * token (old ledgers held one transaction each, at order 1).
+ * operation is now recorded (old rows were all payments), transactions sort by their paging
+ * token (old ledgers held one transaction each, at order 1), and accounts have options.
  */
 function addColumns(db: Database): void {
   const has = (table: string, column: string) =>
     (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some((c) => c.name === column);
+  for (const [column, type] of ACCOUNT_OPTIONS) {
+    if (!has('sbx_accounts', column)) db.prepare(`ALTER TABLE sbx_accounts ADD COLUMN ${column} ${type}`).run();
+  }
   if (!has('sbx_operations', 'is_payment')) {
     db.prepare('ALTER TABLE sbx_operations ADD COLUMN is_payment INTEGER NOT NULL DEFAULT 1').run();
   }

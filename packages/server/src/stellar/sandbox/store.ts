@@ -11,6 +11,23 @@ export interface AccountRow {
   lastModifiedLedger: number;
   seqLedger: number;
   seqTime: number;
+  /** The master key's signing weight (0 disables it) and the low/medium/high thresholds. */
+  masterWeight: number;
+  lowThreshold: number;
+  medThreshold: number;
+  highThreshold: number;
+  /** AccountFlags bits (auth required 1, revocable 2, immutable 4, clawback 8). */
+  flags: number;
+  homeDomain: string;
+  inflationDest: string | null;
+}
+
+/** One extra signer of an account (an ed25519 public key, G...). */
+export interface SignerRow {
+  account: string;
+  key: string;
+  weight: number;
+  sponsor: string | null;
 }
 
 export interface TrustlineRow {
@@ -47,6 +64,13 @@ function accountFrom(r: Raw): AccountRow {
     lastModifiedLedger: r.last_modified_ledger as number,
     seqLedger: r.seq_ledger as number,
     seqTime: r.seq_time as number,
+    masterWeight: r.master_weight as number,
+    lowThreshold: r.low_threshold as number,
+    medThreshold: r.med_threshold as number,
+    highThreshold: r.high_threshold as number,
+    flags: r.flags as number,
+    homeDomain: r.home_domain as string,
+    inflationDest: (r.inflation_dest as string | null) ?? null,
   };
 }
 
@@ -86,15 +110,34 @@ export class SandboxStore {
     this.db
       .prepare(
         `INSERT OR REPLACE INTO sbx_accounts (id, balance, seq, subentries, num_sponsoring,
-         num_sponsored, sponsor, last_modified_ledger, seq_ledger, seq_time)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         num_sponsored, sponsor, last_modified_ledger, seq_ledger, seq_time, master_weight,
+         low_threshold, med_threshold, high_threshold, flags, home_domain, inflation_dest)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(a.id, a.balance.toString(), a.seq.toString(), a.subentries, a.numSponsoring,
-        a.numSponsored, a.sponsor, a.lastModifiedLedger, a.seqLedger, a.seqTime);
+        a.numSponsored, a.sponsor, a.lastModifiedLedger, a.seqLedger, a.seqTime, a.masterWeight,
+        a.lowThreshold, a.medThreshold, a.highThreshold, a.flags, a.homeDomain, a.inflationDest);
   }
 
   deleteAccount(id: string): void {
     this.db.prepare('DELETE FROM sbx_accounts WHERE id = ?').run(id);
+  }
+
+  /** An account's extra signers in stellar-core's order (by key). */
+  listSigners(account: string): SignerRow[] {
+    return this.db
+      .prepare('SELECT account, key, weight, sponsor FROM sbx_signers WHERE account = ? ORDER BY key')
+      .all(account) as SignerRow[];
+  }
+
+  putSigner(s: SignerRow): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO sbx_signers (account, key, weight, sponsor) VALUES (?, ?, ?, ?)')
+      .run(s.account, s.key, s.weight, s.sponsor);
+  }
+
+  deleteSigner(account: string, key: string): void {
+    this.db.prepare('DELETE FROM sbx_signers WHERE account = ? AND key = ?').run(account, key);
   }
 
   getTrustline(account: string, asset: string): TrustlineRow | undefined {
