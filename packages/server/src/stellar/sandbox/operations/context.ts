@@ -22,6 +22,23 @@ export interface OpOutcome {
   trustline?: 'created' | 'updated' | 'removed';
   /** Who pays the reserve of the entry the operation created, when sponsored. */
   sponsor?: string;
+  /** What a set_options did to who signs (Horizon's signer summary diff), in effect order. */
+  signers?: SignerChange[];
+  /** Signers whose reserve a sponsor took on (sponsor) or stopped paying (formerSponsor). */
+  signerSponsorships?: SignerSponsorship[];
+}
+
+export interface SignerChange {
+  type: 'signer_created' | 'signer_updated' | 'signer_removed';
+  key: string;
+  /** The new weight; 0 once removed. */
+  weight: number;
+}
+
+export interface SignerSponsorship {
+  signer: string;
+  sponsor?: string;
+  formerSponsor?: string;
 }
 
 export function succeeded(outcome: OpOutcome): boolean {
