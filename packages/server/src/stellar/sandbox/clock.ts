@@ -8,8 +8,9 @@
  * order, up to a ledger's operation limit (the rest wait for the next close).
  */
 import type { FeeBumpTransaction, Transaction } from '@stellar/stellar-sdk';
+import type { ResultCodes } from '../network.js';
 import { applyTransaction, type Applied, type Clock } from './apply-tx.js';
-import { txCode, txResult } from './results-xdr.js';
+import { rejectedResult } from './results-xdr.js';
 import type { SandboxStore } from './store.js';
 import { checkTransaction, type Rejected } from './validate.js';
 import { baseAccount } from './operations/context.js';
@@ -18,7 +19,7 @@ export type Admission =
   | { status: 'PENDING'; hash: string; done: Promise<Applied | Rejected> }
   | { status: 'DUPLICATE'; hash: string; done: Promise<Applied | Rejected> | null }
   | { status: 'TRY_AGAIN_LATER'; hash: string }
-  | { status: 'ERROR'; hash: string; errorResultXdr: string; codes: { transaction: string } };
+  | { status: 'ERROR'; hash: string; errorResultXdr: string; codes: ResultCodes };
 
 interface Pending {
   hash: string;
@@ -82,8 +83,8 @@ export class LedgerClock {
     if ([...this.pending.values()].some((p) => p.source === source)) return { status: 'TRY_AGAIN_LATER', hash };
     const checked = checkTransaction(this.host.store, env, this.host.nowSeconds());
     if ('name' in checked) {
-      const errorResultXdr = txResult(checked.feeCharged, checked.name).toXDR('base64');
-      return { status: 'ERROR', hash, errorResultXdr, codes: { transaction: txCode(checked.name) } };
+      const { resultXdr, codes } = rejectedResult(checked);
+      return { status: 'ERROR', hash, errorResultXdr: resultXdr, codes };
     }
     let settle!: (outcome: Applied | Rejected) => void;
     const done = new Promise<Applied | Rejected>((resolve) => { settle = resolve; });

@@ -18,7 +18,7 @@ import {
 } from './history.js';
 import { elderLedger, getLedger, listLedgers, MAX_TX_SET_SIZE, openLedger } from './ledgers.js';
 import { findStrictReceive, findStrictSend } from './paths.js';
-import { txCode, txResult } from './results-xdr.js';
+import { rejectedResult, txResult } from './results-xdr.js';
 import { migrateSandbox } from './schema.js';
 import { SandboxStore } from './store.js';
 import { checkTransaction, type Rejected } from './validate.js';
@@ -144,8 +144,7 @@ export class SandboxLedger {
 
   private outcome(hash: string, envelopeXdr: string, applied: Applied | Rejected): SubmitOutcome {
     if ('name' in applied) {
-      const resultXdr = txResult(applied.feeCharged, applied.name).toXDR('base64');
-      return { status: 'rejected', hash, envelopeXdr, resultXdr, codes: { transaction: txCode(applied.name) } };
+      return { status: 'rejected', hash, envelopeXdr, ...rejectedResult(applied) };
     }
     const { records: _, ...rest } = applied;
     return { status: 'applied', envelopeXdr, ...rest };

@@ -67,6 +67,13 @@ export function txResult(fee: bigint, name: string, ops: xdr.OperationResult[] =
   });
 }
 
+/** The result (base64) and Horizon codes of a transaction refused before it could apply. */
+export function rejectedResult(r: { name: string; feeCharged: bigint; ops?: OpResult[] }) {
+  const resultXdr = txResult(r.feeCharged, r.name, r.ops?.map((o) => o.xdr)).toXDR('base64');
+  const operations = r.ops?.map((o) => o.code);
+  return { resultXdr, codes: { transaction: txCode(r.name), ...(operations ? { operations } : {}) } };
+}
+
 /** The outer result of a fee-bump whose inner transaction was applied (successfully or not). */
 export function feeBumpResult(fee: bigint, innerHash: Buffer, innerName: string, ops: xdr.OperationResult[]) {
   const innerArm = (xdr.InnerTransactionResultResult as unknown as Dyn)[innerName]!;

@@ -1,0 +1,73 @@
+/**
+ * stellar-core's SignatureChecker for one hash and its decorated signatures: weighs the
+ * signatures of an account's signers against a threshold and remembers which signatures some
+ * check used, so that unused ones can be refused (txBAD_AUTH_EXTRA).
+ */
+import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
+import { StrKey, type xdr } from '@stellar/stellar-sdk';
+
+/** A key that may sign for an account (ed25519 G... only) and its weight. */
+export interface WeightedKey {
+  key: string;
+  weight: number;
+}
+
+export class SignatureChecker {
+  private readonly used: boolean[];
+  /** "index:key" → verified, so each signature is verified at most once per key. */
+  private readonly verified = new Map<string, boolean>();
+
+  constructor(private readonly hash: Buffer, private readonly signatures: xdr.DecoratedSignature[]) {
+    this.used = signatures.map(() => false);
+  }
+
+  /**
+   * As stellar-core: signatures in envelope order, each matched to the first remaining signer it
+   * verifies for; that signer's weight counts once, and the check passes as soon as the total
+   * reaches `needed`. Only a matching signature passes, so even a threshold of 0 needs one.
+   */
+  check(signers: WeightedKey[], needed: number): boolean {
+    const remaining = signers.filter((s) => s.weight > 0);
+    let total = 0;
+    for (let i = 0; i < this.signatures.length; i += 1) {
+      const at = remaining.findIndex((s) => this.verifies(i, s.key));
+      if (at < 0) continue;
+      this.used[i] = true;
+      total += Math.min(remaining[at]!.weight, 255);
+      if (total >= needed) return true;
+      remaining.splice(at, 1);
+    }
+    return false;
+  }
+
+  allUsed(): boolean {
+    return this.used.every(Boolean);
+  }
+
+  private verifies(index: number, key: string): boolean {
+    const id = `${index}:${key}`;
+    let ok = this.verified.get(id);
+    if (ok === undefined) {
+      const raw = StrKey.decodeEd25519PublicKey(key);
+      const sig = this.signatures[index]!;
+      // The hint (last 4 bytes of the key) rules out most pairs without any curve arithmetic.
+      ok = sig.hint().equals(raw.subarray(28)) && verifyEd25519(raw, this.hash, sig.signature());
+      this.verified.set(id, ok);
+    }
+    return ok;
+  }
+}
+
+/** DER prefix of an Ed25519 SubjectPublicKeyInfo; the raw 32-byte key follows it. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * The same check as `Keypair.verify`, through Node's native Ed25519 rather than the SDK's
+ * pure-JS curve code, which was most of the time of creating an intent (its deposit account's
+ * provisioning transaction carries two signatures to check).
+ */
+function verifyEd25519(rawPublicKey: Buffer, message: Buffer, signature: Buffer): boolean {
+  if (signature.length !== 64) return false;
+  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, rawPublicKey]), format: 'der', type: 'spki' });
+  return cryptoVerify(null, message, key, signature);
+}
