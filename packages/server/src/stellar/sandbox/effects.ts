@@ -6,6 +6,7 @@
 import { fromStroops } from '../../lib/money.js';
 import type { HorizonOperationRecord } from '../horizon-types.js';
 import type { OpOutcome } from './operations/context.js';
+import { setOptionsEffects, signerSponsorshipEffects } from './option-effects.js';
 
 /** An effect before it is numbered: the account it concerns, its type and its fields. */
 export interface EffectBody {
@@ -80,8 +81,11 @@ export function operationEffects(record: HorizonOperationRecord, out: OpOutcome)
         effect(r.account as string, 'account_debited', { asset_type: 'native', amount }),
         effect(r.into as string, 'account_credited', { asset_type: 'native', amount }),
         effect(r.account as string, 'account_removed'),
+        ...signerSponsorshipEffects(r.account as string, out),
       ];
     }
+    case 'set_options':
+      return setOptionsEffects(r, out);
     case 'change_trust':
       return changeTrustEffects(r, out);
     default:

@@ -178,11 +178,14 @@ export function listAccountIds(
   } else if (filter.sponsor !== undefined) {
     // Horizon: accounts the sponsor pays the reserve of, or of one of their subentries.
     sql = `SELECT id FROM (SELECT id FROM sbx_accounts WHERE sponsor = ?
-           UNION SELECT account AS id FROM sbx_trustlines WHERE sponsor = ?) WHERE id ${cmp} ?`;
-    args = [filter.sponsor, filter.sponsor];
+           UNION SELECT account AS id FROM sbx_trustlines WHERE sponsor = ?
+           UNION SELECT account AS id FROM sbx_signers WHERE sponsor = ?) WHERE id ${cmp} ?`;
+    args = [filter.sponsor, filter.sponsor, filter.sponsor];
   } else {
-    // Every sandbox account is signed for by its master key alone.
-    [sql, args] = [`SELECT id FROM sbx_accounts WHERE id = ? AND id ${cmp} ?`, [filter.signer ?? '']];
+    // Horizon's signer summary: the master key while its weight is above 0, and every signer.
+    sql = `SELECT id FROM (SELECT id FROM sbx_accounts WHERE id = ? AND master_weight > 0
+           UNION SELECT account AS id FROM sbx_signers WHERE key = ?) WHERE id ${cmp} ?`;
+    args = [filter.signer ?? '', filter.signer ?? ''];
   }
   return store.db.prepare(`${sql} ORDER BY id ${dir} LIMIT ?`).pluck().all(...args, cursor, p.limit) as string[];
 }

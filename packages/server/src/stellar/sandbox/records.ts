@@ -10,6 +10,7 @@ import type {
   HorizonAssetFields, HorizonOperationRecord, HorizonPaymentRecord, HorizonRecordBase,
 } from '../horizon-types.js';
 import { baseAccount, stroops, type OpOutcome } from './operations/context.js';
+import { setOptionsFields } from './option-records.js';
 
 export interface RecordBase {
   id: bigint;
@@ -115,6 +116,8 @@ export function operationRecord(op: Operation, b: RecordBase, out: OpOutcome | n
       return { ...base, sponsored_id: op.sponsoredId };
     case 'endSponsoringFutureReserves':
       return { ...base, ...(beginSponsor ? { begin_sponsor: beginSponsor } : {}) };
+    case 'setOptions':
+      return { ...base, ...setOptionsFields(op) };
     default:
       return base;
   }

@@ -2,7 +2,7 @@
 import { fromStroops } from '../../../lib/money.js';
 import { horizonAssetFields, parseAssetKey } from '../../assets.js';
 import { liabilities } from '../accounts.js';
-import type { SandboxStore } from '../store.js';
+import type { AccountRow, SandboxStore } from '../store.js';
 
 function links(base: string, id: string) {
   const acc = `${base}/accounts/${id}`;
@@ -36,6 +36,19 @@ function trustlineBalances(store: SandboxStore, id: string) {
   });
 }
 
+/** The master key first (with its weight, 0 included), then each signer in key order. */
+function signers(store: SandboxStore, a: AccountRow) {
+  const master = { weight: a.masterWeight, key: a.id, type: 'ed25519_public_key' };
+  return [master, ...store.listSigners(a.id).map((s) => ({
+    weight: s.weight, key: s.key, type: 'ed25519_public_key', ...(s.sponsor ? { sponsor: s.sponsor } : {}),
+  }))];
+}
+
+function flags(bits: number) {
+  return { auth_required: (bits & 1) !== 0, auth_revocable: (bits & 2) !== 0, auth_immutable: (bits & 4) !== 0,
+    auth_clawback_enabled: (bits & 8) !== 0 };
+}
+
 export function accountResource(store: SandboxStore, id: string, base: string) {
   const a = store.getAccount(id);
   if (!a) return undefined;
@@ -48,9 +61,11 @@ export function accountResource(store: SandboxStore, id: string, base: string) {
     sequence_ledger: a.seqLedger,
     sequence_time: String(a.seqTime),
     subentry_count: a.subentries,
+    ...(a.inflationDest ? { inflation_destination: a.inflationDest } : {}),
+    ...(a.homeDomain ? { home_domain: a.homeDomain } : {}),
     last_modified_ledger: a.lastModifiedLedger,
-    thresholds: { low_threshold: 0, med_threshold: 0, high_threshold: 0 },
-    flags: { auth_required: false, auth_revocable: false, auth_immutable: false, auth_clawback_enabled: false },
+    thresholds: { low_threshold: a.lowThreshold, med_threshold: a.medThreshold, high_threshold: a.highThreshold },
+    flags: flags(a.flags),
     balances: [
       ...trustlineBalances(store, id),
       {
@@ -60,7 +75,7 @@ export function accountResource(store: SandboxStore, id: string, base: string) {
         asset_type: 'native',
       },
     ],
-    signers: [{ weight: 1, key: id, type: 'ed25519_public_key' }],
+    signers: signers(store, a),
     data: {},
     num_sponsoring: a.numSponsoring,
     num_sponsored: a.numSponsored,
