@@ -2,15 +2,42 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { decryptSecret } from '../lib/crypto.js';
 import type { FundingIntentsRepo } from '../resources/funding-intents/repo.js';
 
+export interface DepositKey {
+  keypair: Keypair;
+  /** who signs for the account: the treasury when it co-signs the account, else the account's own key */
+  signer: Keypair;
+  address: string;
+  accountId: string;
+  asset: string;
+  status: string;
+}
+
+export interface CosignerLookup {
+  /** the co-signer the account was created with, if any */
+  cosignerOf(depositAccountId: string, address: string): string | null;
+}
+
 /** The deposit account of an intent, with its key decrypted only for the signature at hand. */
 export class DepositKeys {
-  constructor(private readonly intents: FundingIntentsRepo, private readonly secretsKey: Buffer) {}
+  constructor(
+    private readonly intents: FundingIntentsRepo,
+    private readonly secretsKey: Buffer,
+    /** the treasury and where co-signers are recorded; null without a network */
+    private readonly cosigning: { treasury: Keypair; lookup: CosignerLookup } | null = null,
+  ) {}
 
-  forIntent(intentId: string): { keypair: Keypair; address: string; accountId: string; asset: string; status: string } {
+  forIntent(intentId: string): DepositKey {
     const intent = this.intents.findById(intentId);
     const account = intent?.deposit_account_id ? this.intents.findDepositAccount(intent.deposit_account_id) : undefined;
     if (!account) throw new Error(`deposit account of ${intentId} missing`);
     const keypair = Keypair.fromSecret(decryptSecret(this.secretsKey, account.secret_encrypted));
-    return { keypair, address: account.address, accountId: account.id, asset: account.asset, status: account.status };
+    return { keypair, signer: this.signerFor(account.id, account.address, keypair), address: account.address, accountId: account.id, asset: account.asset, status: account.status };
+  }
+
+  /** Exactly one key signs per account: Stellar refuses a signature nobody needed (tx_bad_auth_extra). */
+  private signerFor(accountId: string, address: string, own: Keypair): Keypair {
+    if (!this.cosigning) return own;
+    const cosigner = this.cosigning.lookup.cosignerOf(accountId, address);
+    return cosigner === this.cosigning.treasury.publicKey() ? this.cosigning.treasury : own;
   }
 }

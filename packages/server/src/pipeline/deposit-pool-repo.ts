@@ -27,6 +27,8 @@ export interface DepositBatch {
   next_attempt_at: string;
   created_at: string;
   updated_at: string;
+  /** the key its accounts are created with as co-signer (the treasury) */
+  cosigner?: string | null;
 }
 
 /** One account a batch creates: a pool row or the PROVISIONING deposit account of a waiting intent. */
@@ -78,8 +80,16 @@ export class DepositPoolRepo {
   }
 
   insertBatch(batch: DepositBatch): void {
-    this.db.prepare(`INSERT INTO deposit_batches (id, network, environment, status, envelope_xdr, transaction_hash, failure_code, attempts, next_attempt_at, created_at, updated_at)
-      VALUES (@id, @network, @environment, @status, @envelope_xdr, @transaction_hash, @failure_code, @attempts, @next_attempt_at, @created_at, @updated_at)`).run(batch);
+    this.db.prepare(`INSERT INTO deposit_batches (id, network, environment, status, envelope_xdr, transaction_hash, failure_code, attempts, next_attempt_at, created_at, updated_at, cosigner)
+      VALUES (@id, @network, @environment, @status, @envelope_xdr, @transaction_hash, @failure_code, @attempts, @next_attempt_at, @created_at, @updated_at, @cosigner)`).run({ cosigner: null, ...batch });
+  }
+
+  /** The co-signer a deposit account was created with (its batch's), or null (its own key signs). */
+  cosignerOf(depositAccountId: string, address: string): string | null {
+    const row = this.db.prepare(`SELECT b.cosigner FROM deposit_batches b WHERE b.id = COALESCE(
+      (SELECT provision_batch_id FROM deposit_accounts WHERE id = ?), (SELECT batch_id FROM deposit_pool WHERE address = ?))`)
+      .get(depositAccountId, address) as { cosigner: string | null } | undefined;
+    return row?.cosigner ?? null;
   }
 
   insertPoolAccount(row: Omit<PoolAccount, 'id'>): void {

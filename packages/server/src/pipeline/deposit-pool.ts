@@ -81,7 +81,7 @@ export class DepositPool {
       const at = isoNow();
       const batch: DepositBatch = {
         id: newId('deposit_batch'), network, environment, status: 'PENDING', envelope_xdr: null, transaction_hash: null, failure_code: null,
-        attempts: 0, next_attempt_at: at, created_at: at, updated_at: at,
+        attempts: 0, next_attempt_at: at, created_at: at, updated_at: at, cosigner: this.deps.signer.treasury.publicKey(),
       };
       repo.insertBatch(batch);
       for (const account of waiting) repo.assignToBatch(account.id, batch.id);

@@ -120,7 +120,6 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const secretsKey = deriveKey(deps.masterKey, 'deposit-account-secrets');
   const events = new EventWriter(db, repos.payments, repos.settlements);
   const machine = new StateMachine(repos.fundingIntents, events);
-  const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey);
   const expirer = new Expirer(db, repos.intents, machine);
   // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
   const stellar = deps.config.stellar === 'sandbox'
@@ -129,6 +128,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     })
     : setupHorizon(db, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
       (account, reason, delayMs) => logger.debug({ account, reason, delayMs }, 'payments watcher restarting'));
+  const poolRepo = new DepositPoolRepo(db);
+  const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey, stellar ? { treasury: stellar.treasury, lookup: poolRepo } : null);
   const workers: Worker[] = [];
   const nudgeOf = (name: string) => () => workers.find((w) => w.name === name)?.nudge();
   const nudge = { confirm: nudgeOf('payment-confirmation'), settle: nudgeOf('settlement'), refund: nudgeOf('refund-payout') };
@@ -157,7 +158,6 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const watcher = observer;
     // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
     const served = stellar.network.kind === 'pubnet' ? 'live' : 'test';
-    const poolRepo = new DepositPoolRepo(db);
     pool = new DepositPool({
       db, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
       machine, signer, secretsKey, onActivated: (address) => watcher.watch(address),
@@ -183,6 +183,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     },
     nudgeJob: (name) => nudgeOf(name)(),
     async fillPool(timeoutMs) {
+      // a ledger on a clock closes only once started: its pool fills in the background, as on a real network
+      if (stellar?.ledger?.clock) return;
       await pool?.fill(timeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'deposit pool not filled at start; its worker retries'));
     },
     start() {
@@ -191,9 +193,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));
     },
     async stop() {
-      stellar?.ledger?.stop();
       observer?.stop();
+      // jobs in hand finish first: on a clocked ledger they wait for its next close
       await Promise.all(workers.splice(0).map((w) => w.stop()));
+      stellar?.ledger?.stop();
     },
     async drain() {
       await Promise.all(workers.map((w) => w.drain()));

@@ -41,8 +41,8 @@ export function refundMemo(type: string | null, value: string | null): Memo | un
 export class RefundPayer {
   constructor(private readonly deps: RefundPayoutDeps) {}
 
-  claim(): RefundRecord | undefined {
-    return this.deps.refunds.nextToRun(isoNow());
+  claim(busy: ReadonlySet<string> = new Set()): RefundRecord | undefined {
+    return this.deps.refunds.nextToRun(isoNow(), busy);
   }
 
   private spec(r: RefundRecord): BuildSpec {
@@ -51,7 +51,7 @@ export class RefundPayer {
     const memo = refundMemo(r.memo_type, r.memo_value);
     if (r.source === 'BALANCE') return { operations: [Operation.payment(payment)], ...(memo ? { memo } : {}) };
     const deposit = this.deps.depositKeys.forIntent(r.funding_intent_id);
-    return { operations: [Operation.payment({ ...payment, source: deposit.address })], signers: [deposit.keypair], ...(memo ? { memo } : {}) };
+    return { operations: [Operation.payment({ ...payment, source: deposit.address })], signers: [deposit.signer], ...(memo ? { memo } : {}) };
   }
 
   async pay(r: RefundRecord): Promise<void> {

@@ -72,7 +72,7 @@ export class DepositRetirer {
         ...lines.map((b) => Operation.changeTrust({ source: deposit.address, asset: toSdkAsset(b.asset), limit: '0' })),
         Operation.accountMerge({ source: deposit.address, destination: this.deps.signer.treasury.publicKey() }),
       ],
-      signers: [deposit.keypair],
+      signers: [deposit.signer],
     }), () => undefined);
     if (!out.successful) throw new Error(`could not merge ${deposit.address}: ${out.code}`);
     this.markRetired(deposit.accountId, deposit.address);

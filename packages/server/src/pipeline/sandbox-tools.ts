@@ -16,10 +16,12 @@ export class SandboxTools {
   constructor(private readonly ledger: SandboxLedger, private readonly network: SandboxNetwork, private readonly signer: TreasurySigner) {}
 
   prepareDestination(address: string, stellarAsset: string): void {
-    this.ledger.store.db.transaction(() => {
-      ensureAccount(this.ledger.store, this.ledger.closeLedger(), address, 10_000_000n);
-      if (stellarAsset !== 'native') ensureTrustline(this.ledger.store, this.ledger.closeLedger(), address, stellarAsset);
-    })();
+    const { store } = this.ledger;
+    if (store.getAccount(address) && (stellarAsset === 'native' || store.getTrustline(address, stellarAsset))) return;
+    this.ledger.directWrite((clock) => {
+      ensureAccount(store, clock, address, 10_000_000n);
+      if (stellarAsset !== 'native') ensureTrustline(store, clock, address, stellarAsset);
+    });
   }
 
   /** What a test payment of `code` sends to an intent requiring `required`. */
@@ -29,17 +31,18 @@ export class SandboxTools {
   }
 
   /** Deposit accounts trust only their asset; a wrong-asset test payment needs a (sponsored) line too. */
-  async ensureDepositTrust(deposit: Keypair, asset: AssetRef): Promise<void> {
-    if (asset.issuer === null || this.ledger.store.getTrustline(deposit.publicKey(), `${asset.code}:${asset.issuer}`)) return;
+  /** `signer` signs for the deposit account: its own key, or the treasury when it co-signs it. */
+  async ensureDepositTrust(deposit: { address: string; signer: Keypair }, asset: AssetRef): Promise<void> {
+    if (asset.issuer === null || this.ledger.store.getTrustline(deposit.address, `${asset.code}:${asset.issuer}`)) return;
     if (!this.ledger.store.getAccount(asset.issuer)) this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, 100_000_000n);
     const treasury = this.signer.treasury.publicKey();
     const out = await this.signer.run(null, () => ({
       operations: [
-        Operation.beginSponsoringFutureReserves({ source: treasury, sponsoredId: deposit.publicKey() }),
-        Operation.changeTrust({ asset: toSdkAsset(asset), source: deposit.publicKey() }),
-        Operation.endSponsoringFutureReserves({ source: deposit.publicKey() }),
+        Operation.beginSponsoringFutureReserves({ source: treasury, sponsoredId: deposit.address }),
+        Operation.changeTrust({ asset: toSdkAsset(asset), source: deposit.address }),
+        Operation.endSponsoringFutureReserves({ source: deposit.address }),
       ],
-      signers: [deposit],
+      signers: [deposit.signer],
     }), () => undefined);
     if (!out.successful) throw new Error(`could not add the ${asset.code} trustline: ${out.code}`);
   }

@@ -86,7 +86,7 @@ export class Settler {
     const amount = s.fail_on_submit ? await this.moreThanHeld(deposit.address, asset) : s.destination_amount;
     const out = await this.deps.signer.run(s.envelope_xdr, () => ({
       operations: [Operation.payment({ source: deposit.address, destination: s.destination_address, asset: toSdkAsset(asset), amount: fromStroops(amount) })],
-      signers: [deposit.keypair],
+      signers: [deposit.signer],
     }), (envelope) => this.deps.settlements.update(s.id, { envelope_xdr: envelope, updated_at: isoNow() }));
     if (out.successful) return this.confirmed(s, out);
     this.failed(s, out);

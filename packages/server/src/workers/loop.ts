@@ -7,11 +7,19 @@ import type { Logger } from 'pino';
 
 export interface JobSpec<J> {
   name: string;
-  claim(): J | undefined;
+  /** The next job, skipping those whose key is in `inFlight` (jobs still running in this worker). */
+  claim(inFlight: ReadonlySet<string>): J | undefined;
   run(job: J): Promise<void>;
   /** the job threw (network down, not visible yet): retry at `retryAt` */
   fail(job: J, error: unknown, retryAt: string): void;
   attempts(job: J): number;
+  /**
+   * Jobs run at once (default 1). Above 1, `key` names a job so a running one is not claimed
+   * again: settlements and refunds wait a ledger for their transaction, and running many at once
+   * lets the treasury put them in one.
+   */
+  concurrency?: number;
+  key?(job: J): string;
 }
 
 export interface Worker {
@@ -38,23 +46,19 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
   let wake: (() => void) | null = null;
   let woken = false;
   const idleWaiters: (() => void)[] = [];
+  const slots = spec.concurrency ?? 1;
+  const inFlight = new Map<string, Promise<void>>();
+  let serial = 0;
 
-  const sleep = () => new Promise<void>((resolve) => {
+  // Sleeps until the interval passes, nudge() is called, or (with jobs running) one of them ends.
+  const sleep = (ms: number) => new Promise<void>((resolve) => {
     if (woken) { woken = false; return resolve(); }
-    const timer = setTimeout(() => { wake = null; resolve(); }, options.intervalMs);
+    const timer = setTimeout(() => { wake = null; resolve(); }, ms);
     timer.unref();
     wake = () => { clearTimeout(timer); wake = null; resolve(); };
   });
 
-  async function step(): Promise<boolean> {
-    let job: J | undefined;
-    try {
-      job = spec.claim();
-    } catch (error) {
-      options.logger.error({ err: error, worker: spec.name }, 'claim failed');
-      return false;
-    }
-    if (job === undefined) return false;
+  async function execute(job: J): Promise<void> {
     try {
       await spec.run(job);
     } catch (error) {
@@ -62,17 +66,46 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
       options.logger.warn({ err: error, worker: spec.name }, 'job failed; retrying later');
       try { spec.fail(job, error, retryAt); } catch (inner) { options.logger.error({ err: inner, worker: spec.name }, 'could not record the failure'); }
     }
-    return true;
+  }
+
+  /** Claims and starts jobs while slots are free; false when nothing was claimable. */
+  function fill(): boolean {
+    let started = false;
+    while (inFlight.size < slots) {
+      let job: J | undefined;
+      try {
+        job = spec.claim(new Set(inFlight.keys()));
+      } catch (error) {
+        options.logger.error({ err: error, worker: spec.name }, 'claim failed');
+        return started;
+      }
+      if (job === undefined) return started;
+      const key = spec.key?.(job) ?? `job-${serial++}`;
+      const done = execute(job).finally(() => {
+        inFlight.delete(key);
+        wake?.();
+      });
+      inFlight.set(key, done);
+      started = true;
+    }
+    return started;
   }
 
   const done = (async () => {
     while (running) {
-      const worked = await step();
-      if (!worked) {
+      const started = fill();
+      if (slots === 1 && inFlight.size > 0) {
+        await Promise.all(inFlight.values());
+        continue;
+      }
+      if (!started && inFlight.size === 0) {
         idleWaiters.splice(0).forEach((resolve) => resolve());
-        if (running) await sleep();
+        if (running) await sleep(options.intervalMs);
+      } else if (inFlight.size >= slots || !started) {
+        await sleep(options.intervalMs);
       }
     }
+    await Promise.all(inFlight.values());
   })();
 
   return {

@@ -6,14 +6,25 @@ import type { JobSpec } from './loop.js';
 
 type SettlementJob = { kind: 'open'; intentId: string } | { kind: 'run'; settlement: SettlementRecord };
 
-/** Confirmed intents get their settlement opened; open settlements are submitted and confirmed. */
+/** Settlements run at once: each waits a ledger for its transaction, and the treasury batches them. */
+const CONCURRENT_SETTLEMENTS = 200;
+
+const intentOf = (job: SettlementJob) => (job.kind === 'open' ? job.intentId : job.settlement.funding_intent_id);
+
+/**
+ * Confirmed intents get their settlement opened; open settlements are submitted and confirmed.
+ * A job is keyed by its intent: opening creates the settlement before the next claim, so that
+ * claim must skip it while this job still runs it.
+ */
 export function settlementJob(settler: Settler, intents: PipelineIntentsRepo, settlements: SettlementsRepo): JobSpec<SettlementJob> {
   return {
     name: 'settlement',
-    claim: () => {
+    concurrency: CONCURRENT_SETTLEMENTS,
+    key: intentOf,
+    claim: (busy) => {
       const intent = intents.nextToSettle();
-      if (intent) return { kind: 'open', intentId: intent.id };
-      const settlement = settlements.nextToRun(isoNow());
+      if (intent && !busy.has(intent.id)) return { kind: 'open', intentId: intent.id };
+      const settlement = settlements.nextToRun(isoNow(), busy);
       return settlement ? { kind: 'run', settlement } : undefined;
     },
     run: async (job) => {

@@ -18,8 +18,8 @@ describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
     expect(rows).toHaveLength(15);
     expect(rows.every((r) => r.activated_at && r.transaction_hash && r.environment === 'test' && r.network === 'sandbox')).toBe(true);
     const tx = await horizon(t, `/transactions/${rows[0].transaction_hash}`);
-    // 5 accounts of each of USDC, EURC (4 operations) and XLM (3): 15 accounts, 55 operations, one transaction
-    expect(tx).toMatchObject({ successful: true, operation_count: 55 });
+    // 5 accounts of each of USDC, EURC (5 operations) and XLM (4): 15 accounts, 70 operations, one transaction
+    expect(tx).toMatchObject({ successful: true, operation_count: 70 });
     // a channel account is the transaction's source; the treasury sponsors (the operations' source)
     expect(tx.source_account).not.toBe(treasury(t));
     expect(new Set(rows.map((r) => r.transaction_hash)).size).toBe(1);
@@ -35,6 +35,8 @@ describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
     expect(row).toMatchObject({ asset: 'USDC', claimed_at: expect.any(String) });
     const account = await horizon(t, `/accounts/${address}`);
     expect(account.sponsor).toBe(treasury(t));
+    // the treasury co-signs: it alone signs for the account later (settlements batch 100 to a transaction)
+    expect(account.signers).toEqual(expect.arrayContaining([expect.objectContaining({ key: treasury(t), weight: 1 })]));
     expect(account.balances.map((b: any) => b.asset_code ?? b.asset_type)).toEqual(expect.arrayContaining(['USDC', 'native']));
     expect(intent.protocol.transaction_hash ?? row.transaction_hash).toBe(row.transaction_hash);
     await waitFor(async () => t.server.services.pipeline.pipeline.pool!.ready('USDC'), (n) => n === 5);

@@ -25,5 +25,12 @@ describe('a full payment', () => {
     expect(balances.body.data.find((b: any) => b.asset === 'USDC')).toMatchObject({ available: '25.0000000', pending: '0.0000000' });
     const entries = await t.request('GET', `/v1/ledger/entries?funding_intent_id=${intent.id}`, { key });
     expect(entries.body.data).toHaveLength(2);
+    // The payout left the deposit account in a treasury transaction: a channel account is its source,
+    // and the treasury, co-signer of the deposit account, signed for it — not the deposit key.
+    const horizon = async (path: string) => (await fetch(`${t.url}/sandbox/horizon${path}`)).json() as Promise<any>;
+    const out = (await horizon(`/accounts/${intent.deposit_account.address}/payments?order=desc&limit=1`))._embedded.records[0];
+    const tx = await horizon(`/transactions/${out.transaction_hash}`);
+    expect(tx.source_account).not.toBe(intent.deposit_account.address);
+    expect(tx.signatures).toHaveLength(2);
   });
 });

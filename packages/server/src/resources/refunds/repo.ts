@@ -72,9 +72,11 @@ export class RefundsRepo {
       .map((r) => normalize(r)!);
   }
 
-  nextToRun(now: string): RefundRecord | undefined {
-    return normalize(this.db.prepare("SELECT * FROM refunds WHERE status IN ('PENDING', 'PROCESSING') AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1")
-      .safeIntegers(true).get(now) as RefundRecord | undefined);
+  /** The next refund to pay out, skipping those already being paid. */
+  nextToRun(now: string, busy: ReadonlySet<string> = new Set()): RefundRecord | undefined {
+    return normalize(this.db.prepare(`SELECT * FROM refunds WHERE status IN ('PENDING', 'PROCESSING') AND next_attempt_at <= ?
+      AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, id LIMIT 1`)
+      .safeIntegers(true).get(now, JSON.stringify([...busy])) as RefundRecord | undefined);
   }
 
   update(id: string, fields: Partial<RefundRecord>): void {

@@ -9,7 +9,8 @@ import type { TreasurySigner, TxOutcome } from '../../pipeline/tx.js';
 import { toSdkAsset, type AssetRef, type StellarNetwork } from '../../stellar/index.js';
 
 export interface ConversionSpec {
-  deposit: { address: string; keypair: Keypair };
+  /** `signer`: the key that signs for the account (the treasury when it co-signs it) */
+  deposit: { address: string; signer: Keypair };
   sendAsset: AssetRef;
   sendMax: bigint;
   destAsset: AssetRef;
@@ -23,7 +24,7 @@ export function submitConversion(signer: TreasurySigner, stored: string | null, 
       source: c.deposit.address, destination: c.deposit.address, sendAsset: toSdkAsset(c.sendAsset), sendMax: fromStroops(c.sendMax),
       destAsset: toSdkAsset(c.destAsset), destAmount: fromStroops(c.destAmount), path: c.path.map(toSdkAsset),
     })],
-    signers: [c.deposit.keypair],
+    signers: [c.deposit.signer],
   }), save);
 }
 

@@ -30,7 +30,7 @@ export async function ensureTrust(deps: TrustDeps, intentId: string, code: strin
       Operation.changeTrust({ asset: toSdkAsset(asset), source: deposit.address }),
       Operation.endSponsoringFutureReserves({ source: deposit.address }),
     ],
-    signers: [deposit.keypair],
+    signers: [deposit.signer],
   }), () => undefined);
   if (!out.successful) throw new ApiError('ROUTE_UNAVAILABLE', `the deposit account could not be prepared for ${code} (${out.code ?? 'rejected'}); try again`);
 }

@@ -68,9 +68,11 @@ export class SettlementsRepo {
       .map((r) => normalize(r)!);
   }
 
-  nextToRun(now: string): SettlementRecord | undefined {
-    return normalize(this.db.prepare("SELECT * FROM settlements WHERE status IN ('PENDING', 'SUBMITTED') AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1")
-      .safeIntegers(true).get(now) as SettlementRecord | undefined);
+  /** The next settlement to submit or confirm, skipping those of intents already being worked on. */
+  nextToRun(now: string, busyIntents: ReadonlySet<string> = new Set()): SettlementRecord | undefined {
+    return normalize(this.db.prepare(`SELECT * FROM settlements WHERE status IN ('PENDING', 'SUBMITTED') AND next_attempt_at <= ?
+      AND funding_intent_id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, id LIMIT 1`)
+      .safeIntegers(true).get(now, JSON.stringify([...busyIntents])) as SettlementRecord | undefined);
   }
 
   update(id: string, fields: Partial<SettlementRecord>): void {

@@ -50,7 +50,7 @@ export class TestHelpersService {
     const deposit = this.deps.depositKeys.forIntent(intent.id);
     if (deposit.status !== 'ACTIVE') throw new ApiError('CONFLICT', `the deposit account is ${deposit.status}; it takes no payments`);
     const asset = tools.assetFor(code, intent.requirement_asset);
-    await tools.ensureDepositTrust(deposit.keypair, asset);
+    await tools.ensureDepositTrust(deposit, asset);
     observer.watch(deposit.address);
     const { payer, result } = await tools.pay(deposit.address, asset, amount, input.memo);
     if (!result.successful || result.ledger === null) {

@@ -1,6 +1,7 @@
 /**
  * The embedded sandbox ledger: one SQLite-backed Stellar-like ledger that accepts real signed
- * envelopes. Each accepted transaction closes its own ledger (instant finality for tests).
+ * envelopes. By default each accepted transaction closes its own ledger (instant finality for
+ * tests and the quickstart); with `ledgerSeconds` it keeps real time (clock.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { Database } from 'better-sqlite3';
@@ -193,9 +194,18 @@ export class SandboxLedger {
    * funding never shifts the ledger clock.
    */
   fund(address: string, asset: AssetRef, amount: bigint): void {
+    this.directWrite((clock) => fundAccount(this.store, clock, address, assetKey(asset), amount));
+  }
+
+  /**
+   * A write no transaction makes (the faucet, sandbox conveniences), in one SQLite transaction:
+   * an instant ledger closes a ledger for it; a clocked one writes into the current ledger, so
+   * such writes never shift the ledger clock.
+   */
+  directWrite(write: (clock: Clock) => void): void {
     const clock = this.store.db.transaction(() => {
       const c = this.clock ? this.currentClock() : this.closeLedger();
-      fundAccount(this.store, c, address, assetKey(asset), amount);
+      write(c);
       return c;
     })();
     if (!this.clock) this.announce(clock.ledger, []);
