@@ -1,0 +1,47 @@
+/**
+ * The pipeline at a real network's pace: a sandbox ledger that closes every second
+ * (FUNDKIT_SANDBOX_LEDGER_SECONDS=1), transactions applied only at the close. Many intents paid
+ * in one ledger are all CREDITED within two further ledgers: their settlements share
+ * transactions over the treasury's channel accounts instead of queueing one per ledger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createIntent, FAST_ENV, key, waitFor, waitForIntent } from './helpers.js';
+
+const INTENTS = 24;
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: String(INTENTS),
+    // two channels: two transactions a ledger, so only batching can settle them all in two ledgers
+    FUNDKIT_TREASURY_CHANNELS: '2' } });
+});
+afterAll(() => t.close());
+
+const horizon = async (path: string) => (await fetch(`${t.url}/sandbox/horizon${path}`)).json() as Promise<any>;
+
+describe('at network speed (1 s ledgers)', () => {
+  it(`${INTENTS} intents paid in one ledger are all CREDITED within 2 further ledgers`, async () => {
+    const pool = t.server.services.pipeline.pipeline.pool!;
+    // The pool fills in the background on a clocked ledger (a few ledgers for its batches).
+    await waitFor(async () => pool.ready('USDC'), (n) => n >= INTENTS, 20_000);
+    const intents = await Promise.all(Array.from({ length: INTENTS }, () => createIntent(t, { amount: '5.00' })));
+    expect(intents.every((i) => i.status === 'AWAITING_PAYMENT')).toBe(true);
+    // Every payer submits at once: their payments wait in the ledger's pending set and apply together.
+    const paid = await Promise.all(intents.map((i) => t.request('POST', `/v1/test_helpers/funding-intents/${i.id}/payments`,
+      { key, body: { amount: '5.00', asset: 'USDC' } })));
+    expect(paid.every((r) => r.status === 200 || r.status === 201)).toBe(true);
+    const paymentLedgers = new Set(paid.map((r) => r.body.ledger as number));
+    expect(paymentLedgers.size).toBe(1);
+    const [paymentLedger] = [...paymentLedgers] as [number];
+    const done = await Promise.all(intents.map((i) => waitForIntent(t, i.id, (x) => x.status === 'CREDITED', 20_000)));
+    const settlementLedgers = await Promise.all(done.map(async (i) => {
+      const tx = await horizon(`/transactions/${i.settlement.transfer_transaction_hash}`);
+      return tx.ledger as number;
+    }));
+    expect(Math.max(...settlementLedgers) - paymentLedger, JSON.stringify({ paymentLedger, settlementLedgers })).toBeLessThanOrEqual(2);
+    // …in at most two transactions a ledger: many settlements share one.
+    const transfers = new Set(done.map((i) => i.settlement.transfer_transaction_hash));
+    expect(transfers.size).toBeLessThanOrEqual(4);
+  });
+});
