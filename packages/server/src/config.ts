@@ -34,6 +34,8 @@ export interface Config {
   sandboxLedgerMaxOps: number;
   /** channel accounts the treasury submits over (FUNDKIT_TREASURY_CHANNELS): transactions it lands per ledger */
   treasuryChannels: number;
+  /** items one treasury transaction carries at most (FUNDKIT_TREASURY_BATCH_ITEMS; 1 = no batching) */
+  treasuryBatchItems: number;
   webhookRetryScheduleMs: number[];
   /** deposit accounts kept active on chain per asset, ready for creates (FUNDKIT_DEPOSIT_POOL_SIZE; 0 = none) */
   depositPoolSize: number;
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxLedgerSeconds: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_SECONDS', 0, 3_600, 0),
     sandboxLedgerMaxOps: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_MAX_OPS', 1_000, 1_000_000),
     treasuryChannels: positiveInt(env, 'FUNDKIT_TREASURY_CHANNELS', 8, 100),
+    treasuryBatchItems: positiveInt(env, 'FUNDKIT_TREASURY_BATCH_ITEMS', 100, 100),
     webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),
     // each pooled account locks 1.5 XLM of the treasury's reserves (1 XLM for an XLM one) on a real network
     depositPoolSize: positiveInt(env, 'FUNDKIT_DEPOSIT_POOL_SIZE', 20, 1000, 0),

@@ -143,7 +143,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   if (stellar) {
     const networkName = stellar.network.kind;
     const signer = new TreasurySigner(stellar.network, stellar.treasury, {
-      channels: deps.config.treasuryChannels, atomically: (fn) => db.transaction(fn)(),
+      channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => db.transaction(fn)(),
     });
     treasurySigner = signer;
     observer = new Observer({ db, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });

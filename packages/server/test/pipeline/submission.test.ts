@@ -27,9 +27,9 @@ async function xlm(address: string): Promise<bigint> {
   return stroops(account.balances.find((b) => b.asset_type === 'native')!.balance);
 }
 
-function engine(options: { channels?: number } = {}) {
+function engine(options: { channels?: number; maxBatchItems?: number } = {}) {
   const network = new SandboxNetwork(sb.ledger, sb.url);
-  return new SubmissionEngine(network, sb.treasury, { channels: options.channels ?? 4, pollMs: 20 });
+  return new SubmissionEngine(network, sb.treasury, { channels: options.channels ?? 4, pollMs: 20, ...(options.maxBatchItems ? { maxBatchItems: options.maxBatchItems } : {}) });
 }
 
 describe('the treasury submission engine', () => {
@@ -50,6 +50,14 @@ describe('the treasury submission engine', () => {
     expect([channelKeypair(sb.treasury, 0).publicKey(), channelKeypair(sb.treasury, 1).publicKey()]).toContain(tx.source_account);
     const ops = await sb.horizon.operations().forTransaction(tx.hash).call();
     expect(ops.records.every((o) => o.source_account === sb.treasury.publicKey())).toBe(true);
+  });
+
+  it('carries at most FUNDKIT_TREASURY_BATCH_ITEMS items a transaction (1: one at a time)', async () => {
+    sb = await startSandbox();
+    const e = engine({ channels: 1, maxBatchItems: 1 });
+    const dest = fundedAccount(sb).publicKey();
+    const outs = await Promise.all(Array.from({ length: 5 }, () => e.run(null, () => pay(dest), () => undefined)));
+    expect(new Set(outs.map((o) => o.hash)).size).toBe(5);
   });
 
   it('keeps each transaction within 20 signatures: items with their own signers are spread', async () => {

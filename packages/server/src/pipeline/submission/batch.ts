@@ -44,13 +44,13 @@ export function signersOf(specs: BuildSpec[], treasury: Keypair): Keypair[] {
   return [...keys.values()];
 }
 
-/** How many of `specs` (in order) fit one transaction: always at least one. */
-export function fitCount(specs: BuildSpec[], treasury: Keypair): number {
+/** How many of `specs` (in order, at most `maxItems`) fit one transaction: always at least one. */
+export function fitCount(specs: BuildSpec[], treasury: Keypair, maxItems = Infinity): number {
   if (specs[0]?.memo) return 1;
   let ops = 0;
   let n = 0;
   for (const spec of specs) {
-    if (spec.memo) break;
+    if (spec.memo || n >= maxItems) break;
     ops += spec.operations.length;
     // + 1: the channel's own signature
     if (n > 0 && (ops > MAX_OPS || signersOf(specs.slice(0, n + 1), treasury).length + 1 > MAX_SIGNATURES)) break;

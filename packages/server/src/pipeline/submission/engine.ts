@@ -26,6 +26,8 @@ export interface EngineOptions {
   resubmitMs?: number;
   /** Runs the stores of one batch atomically (the database's transaction). */
   atomically?: <T>(fn: () => T) => T;
+  /** Items one transaction carries at most (FUNDKIT_TREASURY_BATCH_ITEMS); 1 submits one at a time. */
+  maxBatchItems?: number;
 }
 
 interface Item {
@@ -46,12 +48,14 @@ export class SubmissionEngine {
   private readonly pollMs: number;
   private readonly resubmitMs: number;
   private readonly atomically: <T>(fn: () => T) => T;
+  private readonly maxBatchItems: number;
 
   constructor(readonly network: StellarNetwork, readonly treasury: Keypair, options: EngineOptions = {}) {
     this.channels = new ChannelPool(network, treasury, options.channels ?? 8);
     this.pollMs = options.pollMs ?? 250;
     this.resubmitMs = options.resubmitMs ?? 30_000;
     this.atomically = options.atomically ?? ((fn) => fn());
+    this.maxBatchItems = options.maxBatchItems ?? Infinity;
   }
 
   /**
@@ -83,7 +87,7 @@ export class SubmissionEngine {
       await this.channels.ensure();
       while (this.queue.length > 0) {
         const channel = await this.channels.lease();
-        const items = this.queue.splice(0, fitCount(this.queue.map((i) => i.spec), this.treasury));
+        const items = this.queue.splice(0, fitCount(this.queue.map((i) => i.spec), this.treasury, this.maxBatchItems));
         void this.dispatch(channel, items).finally(() => this.channels.release(channel));
       }
     } catch (error) {
