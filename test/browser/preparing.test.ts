@@ -10,7 +10,8 @@ let site: MerchantSite;
 let browser: Browser;
 beforeAll(async () => {
   ensureWidgetBuilt();
-  api = await startTestServer({ env: { FUNDKIT_DEPOSIT_POOL_SIZE: '0', FUNDKIT_WORKER_INTERVAL_MS: '50', FUNDKIT_WORKER_BACKOFF_MS: '50' } });
+  // …on a ledger that closes every second, as the network does: the account appears at a close
+  api = await startTestServer({ env: { FUNDKIT_DEPOSIT_POOL_SIZE: '0', FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_WORKER_INTERVAL_MS: '50', FUNDKIT_WORKER_BACKOFF_MS: '50' } });
   site = await startMerchantSite(api.url, KEYS.alphaSecretTest);
   browser = await launchChromium();
 });

@@ -45,3 +45,24 @@ describe('at network speed (1 s ledgers)', () => {
     expect(transfers.size).toBeLessThanOrEqual(4);
   });
 });
+
+describe('at network speed with the deposit pool empty', () => {
+  let e: TestServer;
+  beforeAll(async () => {
+    e = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
+  });
+  afterAll(() => e.close());
+
+  it('a create answers CREATED/PROVISIONING at once, then AWAITING_PAYMENT (payment.pending) once a ledger created its account', async () => {
+    const before = e.server.services.pipeline.pipeline.stellar!.ledger!.ledgerSequence;
+    const intent = await createIntent(e);
+    expect(intent).toMatchObject({ status: 'CREATED', deposit_account: { status: 'PROVISIONING' } });
+    expect(intent.funding_instructions.deposit.address).toBeNull();
+    const ready = await waitForIntent(e, intent.id, (i) => i.status === 'AWAITING_PAYMENT', 10_000);
+    expect(ready.funding_instructions.deposit.address).toBe(intent.deposit_account.address);
+    const account = await (await fetch(`${e.url}/sandbox/horizon/accounts/${intent.deposit_account.address}`)).json() as any;
+    expect(account.last_modified_ledger).toBeGreaterThan(before);
+    const events = await e.request('GET', '/v1/events?limit=100', { key });
+    expect(events.body.data.filter((x: any) => x.type === 'payment.pending' && x.data.funding_intent_id === intent.id)).toHaveLength(1);
+  });
+});
