@@ -125,6 +125,22 @@ describe('the treasury submission engine', () => {
     expect(await xlm(dest)).toBe(before + 70_000_000n);
   });
 
+  it('gives up waiting for a transaction that never lands (a stopped ledger), so its job can retry from the stored envelope', async () => {
+    sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
+    const network = new SandboxNetwork(sb.ledger, sb.url);
+    const e = new SubmissionEngine(network, sb.treasury, { channels: 1, pollMs: 10, giveUpMs: 300 });
+    const closer = setInterval(() => { if (sb.ledger.clock!.pendingCount > 0) sb.ledger.closeNow(); }, 20);
+    await e.channels.ensure();
+    clearInterval(closer);
+    let stored = '';
+    const dest = fundedAccount(sb).publicKey();
+    await expect(e.run(null, () => pay(dest), (env) => { stored = env; })).rejects.toThrow(/not in a ledger/);
+    // the ledger closes again: the retry finds the same envelope applied, paid once
+    sb.ledger.closeNow();
+    const out = await e.run(stored, () => pay(dest), () => { throw new Error('must not rebuild'); });
+    expect(out.successful).toBe(true);
+  });
+
   it('on a ledger that keeps time, work arriving while channels are busy lands in the same ledger over several', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
     const e = engine({ channels: 4 });

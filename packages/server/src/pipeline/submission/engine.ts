@@ -24,6 +24,11 @@ export interface EngineOptions {
   pollMs?: number;
   /** After this long unseen, the same envelope is submitted again (it may have been dropped). */
   resubmitMs?: number;
+  /**
+   * After this long unseen, the wait ends with an error: the caller's worker retries later with
+   * the stored envelope (looked up, or resubmitted unchanged), so a job never waits forever.
+   */
+  giveUpMs?: number;
   /** Runs the stores of one batch atomically (the database's transaction). */
   atomically?: <T>(fn: () => T) => T;
   /** Items one transaction carries at most (FUNDKIT_TREASURY_BATCH_ITEMS); 1 submits one at a time. */
@@ -47,6 +52,7 @@ export class SubmissionEngine {
   private pumping = false;
   private readonly pollMs: number;
   private readonly resubmitMs: number;
+  private readonly giveUpMs: number;
   private readonly atomically: <T>(fn: () => T) => T;
   private readonly maxBatchItems: number;
 
@@ -54,6 +60,7 @@ export class SubmissionEngine {
     this.channels = new ChannelPool(network, treasury, options.channels ?? 8);
     this.pollMs = options.pollMs ?? 250;
     this.resubmitMs = options.resubmitMs ?? 30_000;
+    this.giveUpMs = options.giveUpMs ?? 180_000;
     this.atomically = options.atomically ?? ((fn) => fn());
     this.maxBatchItems = options.maxBatchItems ?? Infinity;
   }
@@ -147,7 +154,12 @@ export class SubmissionEngine {
   /** Async submission, then lookups until the transaction is in a ledger (or refused). */
   private async send(channel: Channel | null, envelope: string, hash: string): Promise<Sent> {
     let submittedAt = 0;
+    const until = Date.now() + this.giveUpMs;
     for (;;) {
+      if (Date.now() > until) {
+        if (channel) channel.sequence = null;
+        throw new Error(`transaction ${hash} not in a ledger after ${this.giveUpMs / 1000} s; it will be looked up again`);
+      }
       if (Date.now() - submittedAt >= this.resubmitMs) {
         const out = await this.network.submitTransactionAsync(envelope);
         submittedAt = Date.now();
