@@ -18,9 +18,13 @@ import { RequestLogsService } from './resources/request-logs/service.js';
 import { createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
 import { createWebhookServices, type WebhookOptions, type WebhookServices } from './resources/webhooks/index.js';
 import { deriveKey } from './lib/crypto.js';
-import { createPipelineServices, intentExtras, type PipelineServices } from './pipeline/services.js';
+import { createPipelineServices, type PipelineServices } from './pipeline/services.js';
 import type { PipelineSettings } from './pipeline/index.js';
-import { createQuoteServices, quoteExtras, type QuoteServices } from './resources/quotes/index.js';
+import { createQuoteServices, type QuoteServices } from './resources/quotes/index.js';
+import { FundingIntentReadModel } from './resources/funding-intents/read-model.js';
+import { PaymentsReadModel } from './resources/payments/read-model.js';
+import { QuotesRepo } from './resources/quotes/repo.js';
+import { ExecutionsRepo } from './resources/route-executions/repo.js';
 
 /**
  * The service registry handed to route factories and workers. Later issues add their services
@@ -59,7 +63,14 @@ export function createServices(deps: ServiceDeps): Services {
   const { config, db, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(db), config.stellar);
   const pipeline = createPipelineServices(deps);
-  const pipelineServices = pipeline.services(() => services.fundingIntents);
+  const { repos } = pipeline.pipeline;
+  const executions = new ExecutionsRepo(db);
+  const paymentViews = new PaymentsReadModel({ intents: repos.fundingIntents, refunds: repos.refunds, remainders: executions });
+  const intentViews = new FundingIntentReadModel({
+    intents: repos.fundingIntents, settlements: repos.settlements, payments: repos.payments, paymentViews,
+    quotes: new QuotesRepo(db), executions, publicBaseUrl: deps.publicBaseUrl,
+  });
+  const pipelineServices = pipeline.services(() => services.fundingIntents, paymentViews);
   const services: Services = {
     accounts: new AccountsService(new AccountsRepo(db), logger, deps.publicBaseUrl),
     applications: new ApplicationsService(new ApplicationsRepo(db), config.logoDir, deps.publicBaseUrl),
@@ -72,6 +83,7 @@ export function createServices(deps: ServiceDeps): Services {
       secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
       publicBaseUrl: deps.publicBaseUrl,
       assets,
+      views: intentViews,
     }),
     requestLogs: new RequestLogsService(new RequestLogsRepo(db)),
     idempotency: new IdempotencyRepo(db),
@@ -80,14 +92,9 @@ export function createServices(deps: ServiceDeps): Services {
     pipeline: pipelineServices,
     quotes: createQuoteServices(db, assets, pipelineServices, { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps }),
   };
-  const pipelineExtras = intentExtras(services.pipeline);
-  const intentsRepo = services.pipeline.pipeline.repos.fundingIntents;
-  const quoteFields = quoteExtras(services.quotes, (intent) => (intent.deposit_account_id ? intentsRepo.findDepositAccount(intent.deposit_account_id) : undefined));
-  services.fundingIntents.decorate = (intent) => ({ ...pipelineExtras(intent), ...quoteFields(intent) });
   // ROUTE_REMAINDER: what a conversion left of a payment stays refundable from the deposit account
   const remainder = (intent: { id: string }, payment: { id: string }) => services.quotes.executions.remainderFor(intent.id, payment.id);
   services.pipeline.refunds.routeRemainder = remainder;
-  services.pipeline.payments.routeRemainder = remainder;
   // a stalled conversion (FAILED/PAUSED) can be given up so its source funds go back to the payer
   services.pipeline.refunds.conversions = services.quotes.conversions;
   return services;

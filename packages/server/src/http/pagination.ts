@@ -56,6 +56,16 @@ export function toList<Row extends { created_at: string; id: string }, T>(
   };
 }
 
+/** toList for presenters that take the whole page at once (batched reads instead of queries per row). */
+export function toPage<Row extends { created_at: string; id: string }, T>(
+  rows: Row[],
+  page: PageRequest,
+  presentPage: (rows: Row[]) => T[],
+): ListEnvelope<T> {
+  const shown = presentPage(rows.slice(0, page.limit));
+  return toList(rows, page, (_row) => shown.shift()!);
+}
+
 /** SQL fragment for "older than the cursor" on (created_at, id) DESC. */
 export const KEYSET_WHERE = '(created_at < @afterCreatedAt OR (created_at = @afterCreatedAt AND id < @afterId))';
 

@@ -5,10 +5,9 @@ import { PaymentsService } from '../resources/payments/service.js';
 import { RefundsService } from '../resources/refunds/service.js';
 import { SettlementsService } from '../resources/settlements/service.js';
 import { TestHelpersService } from '../resources/test-helpers/service.js';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { PaymentsReadModel } from '../resources/payments/read-model.js';
 import type { FundingIntentsService } from '../resources/funding-intents/service.js';
 import { createPipeline, pipelineSettings, type Pipeline } from './index.js';
-import { intentProtocol } from './protocol.js';
 
 export interface PipelineServices {
   pipeline: Pipeline;
@@ -27,10 +26,11 @@ export function createPipelineServices(deps: ServiceDeps) {
   const pipeline = createPipeline({ db: deps.db, config: deps.config, logger: deps.logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings });
   const { repos } = pipeline;
   return {
+    pipeline,
     deposits: pipeline.deposits,
-    services(getIntents: () => FundingIntentsService): PipelineServices {
+    services(getIntents: () => FundingIntentsService, paymentViews: PaymentsReadModel): PipelineServices {
       const intents: IntentAccess = { load: (caller, id) => getIntents().load(caller, id), get: (caller, id) => getIntents().get(caller, id) };
-      const payments = new PaymentsService(repos.payments, repos.fundingIntents, repos.refunds, intents);
+      const payments = new PaymentsService(repos.payments, paymentViews, intents);
       const settlements = new SettlementsService(repos.settlements, intents);
       const refunds = new RefundsService({
         db: deps.db, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, intents: repos.intents, machine: pipeline.machine,
@@ -42,25 +42,4 @@ export function createPipelineServices(deps: ServiceDeps) {
       return { pipeline, payments, settlements, ledger: new LedgerService(repos.ledger), refunds, testHelpers };
     },
   };
-}
-
-/** The intent's pipeline fields: latest applied payment, settlement, protocol record, failure. */
-export function intentExtras(services: PipelineServices) {
-  return (intent: FundingIntentRecord) => {
-    const { repos } = services.pipeline;
-    const settlement = repos.settlements.byIntent(intent.id);
-    const account = intent.deposit_account_id ? repos.fundingIntents.findDepositAccount(intent.deposit_account_id) : undefined;
-    const registration = account ? repos.watch.find(account.address)?.provision_tx_hash ?? null : null;
-    const failure = intent.status === 'FAILED' || intent.status === 'REFUND_PENDING' || intent.status === 'REFUNDED' ? failureOf(settlement) : null;
-    return {
-      payment: services.payments.latestApplied(intent.id),
-      settlement: settlement ? services.settlements.forIntent(intent.id) : null,
-      protocol: intentProtocol(intent, registration, settlement),
-      failure,
-    };
-  };
-}
-
-function failureOf(settlement: { failure_code: string | null; failure_message: string | null } | undefined) {
-  return settlement?.failure_code ? { code: 'SETTLEMENT_FAILED', message: `${settlement.failure_message ?? ''} (${settlement.failure_code})` } : null;
 }

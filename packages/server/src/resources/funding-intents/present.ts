@@ -1,6 +1,7 @@
 import { fromStroops } from '../../lib/money.js';
 import { Networks } from '@stellar/stellar-sdk';
 import { findAsset, type AssetInfo, type StellarNetworkName } from '../assets/registry.js';
+import { asPayable, payable, type IntentSource } from '../quotes/intent-link.js';
 import type { DepositAccountRecord, FundingIntentRecord } from './repo.js';
 
 function presentDepositAccount(account: DepositAccountRecord) {
@@ -50,29 +51,44 @@ export function fundingInstructions(intent: FundingIntentRecord, account: Deposi
   };
 }
 
-/** The wire shape of a funding intent; later issues fill quote, payment, settlement and protocol. */
-export function presentFundingIntent(intent: FundingIntentRecord, account: DepositAccountRecord, publicBaseUrl: string) {
+/** Everything besides the intent's own row that its wire shape shows (loaded in batches by the read model). */
+export interface IntentRelations {
+  account: DepositAccountRecord;
+  payment: unknown;
+  settlement: unknown;
+  protocol: unknown;
+  failure: { code: string; message: string } | null;
+  /** the accepted quote (present only when the intent has one) */
+  quote: unknown;
+}
+
+/** The wire shape of a funding intent (spec: FundingIntent), from its row and its relations. */
+export function presentFundingIntent(intent: FundingIntentRecord, related: IntentRelations, publicBaseUrl: string) {
+  const { account } = related;
   const amount = fromStroops(intent.requirement_amount);
+  const linked = intent as Partial<IntentSource> & FundingIntentRecord;
+  const quoted = Boolean(linked.quote_id);
+  // an accepted quote: the payer sends its source asset and amount, along its route
+  const target = quoted ? payable(intent) : null;
   return {
     id: intent.id,
     object: 'funding_intent' as const,
     application_id: intent.application_id,
     requirement: { amount, asset: intent.requirement_asset },
     destination: { network: intent.destination_network, asset: intent.destination_asset, address: intent.destination_address },
-    // the requirement itself until a quote in another asset is accepted (issue: quotes)
-    source: { network: 'stellar', asset: intent.requirement_asset, amount },
-    quote: null,
-    route: { type: 'DIRECT_STELLAR', provider: 'stellar' },
+    source: target ? { network: 'stellar', asset: target.asset, amount: fromStroops(target.amount) } : { network: 'stellar', asset: intent.requirement_asset, amount },
+    quote: quoted ? related.quote : null,
+    route: quoted ? { type: linked.route_type, provider: 'stellar' } : { type: 'DIRECT_STELLAR', provider: 'stellar' },
     status: intent.status,
     received_amount: fromStroops(intent.received_amount),
     deposit_account: presentDepositAccount(account),
     reference: intent.reference,
     metadata: JSON.parse(intent.metadata) as Record<string, unknown>,
-    protocol: { intent_id: null, contract_id: null, status: 'PENDING', transaction_hash: null },
-    funding_instructions: fundingInstructions(intent, account),
-    payment: null,
-    settlement: null,
-    failure: null,
+    protocol: related.protocol,
+    funding_instructions: fundingInstructions(quoted ? asPayable(intent) : intent, account),
+    payment: related.payment,
+    settlement: related.settlement,
+    failure: related.failure,
     hosted_funding_url: `${publicBaseUrl}/checkout/${intent.id}`,
     livemode: intent.environment === 'live',
     expires_at: intent.expires_at,

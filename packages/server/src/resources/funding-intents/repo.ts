@@ -54,6 +54,25 @@ export class FundingIntentsRepo {
     return this.db.prepare('SELECT * FROM deposit_accounts WHERE id = ?').get(id) as DepositAccountRecord | undefined;
   }
 
+  /** The deposit accounts of a page, in one query. */
+  depositAccounts(ids: string[]): Map<string, DepositAccountRecord> {
+    const rows = this.db.prepare('SELECT * FROM deposit_accounts WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DepositAccountRecord[];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** The provisioning transaction of each watched address (the protocol record's registration), in one query. */
+  registrations(addresses: string[]): Map<string, string | null> {
+    const rows = this.db.prepare('SELECT address, provision_tx_hash FROM deposit_watch WHERE address IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(addresses)) as { address: string; provision_tx_hash: string | null }[];
+    return new Map(rows.map((r) => [r.address, r.provision_tx_hash]));
+  }
+
+  /** Intents by id, in one query (amounts as BigInt). */
+  findByIds(ids: string[]): Map<string, FundingIntentRecord> {
+    const rows = this.db.prepare('SELECT * FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify(ids)) as FundingIntentRecord[];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
   insert(intent: FundingIntentRecord): void {
     this.db.prepare(`INSERT INTO funding_intents (id, application_id, environment, status, requirement_amount, requirement_asset, destination_network, destination_asset,
       destination_address, received_amount, reference, metadata, deposit_account_id, expires_at, created_at, updated_at)

@@ -4,14 +4,15 @@ import { insertEvent } from '../../db/outbox.js';
 import { inTransaction } from '../../db/transaction.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toPage, type PageRequest } from '../../http/pagination.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
 import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.js';
-import { paymentEventData, presentFundingIntent } from './present.js';
+import { paymentEventData } from './present.js';
+import type { FundingIntentReadModel } from './read-model.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
 import { assertTransition, eventFor, type FundingIntentStatus } from './transitions.js';
 
@@ -46,6 +47,8 @@ export interface FundingIntentsDeps {
   secretsKey: Buffer;
   publicBaseUrl: () => string;
   assets: AssetsService;
+  /** the intent's wire shape, a page at a time */
+  views: FundingIntentReadModel;
 }
 
 function parseExpiry(expiresAt: string | undefined, now: number): string {
@@ -74,9 +77,6 @@ function checkDestination(address: string | null | undefined): string {
 }
 
 export class FundingIntentsService {
-  /** The payment pipeline fills payment, settlement, protocol and failure (set by createServices). */
-  decorate: ((intent: FundingIntentRecord) => Record<string, unknown>) | null = null;
-
   constructor(private readonly deps: FundingIntentsDeps) {}
 
   async create(caller: Caller, input: CreateIntentInput) {
@@ -152,7 +152,7 @@ export class FundingIntentsService {
 
   list(caller: Caller, filters: IntentFilters, page: PageRequest) {
     const rows = this.deps.repo.list(caller.applicationId, caller.environment, filters, page);
-    return toList(rows, page, (row) => this.present(row));
+    return toPage(rows, page, (shown) => this.deps.views.page(shown));
   }
 
   /** Only while nothing was received (DESIGN §4); otherwise 409. */
@@ -170,8 +170,6 @@ export class FundingIntentsService {
   }
 
   private present(intent: FundingIntentRecord) {
-    const account = this.deps.repo.findDepositAccount(intent.deposit_account_id!);
-    if (!account) throw new Error(`deposit account of ${intent.id} missing`);
-    return { ...presentFundingIntent(intent, account, this.deps.publicBaseUrl()), ...this.decorate?.(intent) };
+    return this.deps.views.one(intent);
   }
 }

@@ -62,6 +62,15 @@ export class PaymentsRepo {
     return normalize(this.db.prepare('SELECT * FROM payments WHERE id = ?').safeIntegers(true).get(id) as PaymentRecord | undefined);
   }
 
+  /** The latest payment applied to each intent (DETECTED or CONFIRMED, applied_amount > 0), in one query. */
+  latestAppliedByIntents(intentIds: string[]): Map<string, PaymentRecord> {
+    const rows = this.db.prepare(`SELECT * FROM payments p WHERE p.id IN (
+        SELECT (SELECT id FROM payments q WHERE q.funding_intent_id = i.value AND q.status IN ('DETECTED', 'CONFIRMED') AND q.applied_amount > 0
+          ORDER BY q.created_at DESC, q.id DESC LIMIT 1)
+        FROM json_each(?) i)`).safeIntegers(true).all(JSON.stringify(intentIds)) as PaymentRecord[];
+    return new Map(rows.map((r) => [r.funding_intent_id, normalize(r)!]));
+  }
+
   byIntent(intentId: string): PaymentRecord[] {
     return (this.db.prepare('SELECT * FROM payments WHERE funding_intent_id = ? ORDER BY created_at, id').safeIntegers(true).all(intentId) as PaymentRecord[])
       .map((r) => normalize(r)!);

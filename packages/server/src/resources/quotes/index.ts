@@ -7,16 +7,13 @@ import type { Environment } from '../../http/context.js';
 import type { PipelineServices } from '../../pipeline/services.js';
 import type { StellarNetwork } from '../../stellar/index.js';
 import type { AssetsService } from '../assets/service.js';
-import { fromStroops } from '../../lib/money.js';
-import { fundingInstructions } from '../funding-intents/present.js';
-import type { DepositAccountRecord, FundingIntentRecord } from '../funding-intents/repo.js';
 import { ConversionGate } from '../route-executions/abandon.js';
 import { ExecutionsRepo } from '../route-executions/repo.js';
 import { RouteRunner } from '../route-executions/runner.js';
 import { RouteExecutionsService } from '../route-executions/service.js';
 import { ensureTrust } from '../route-executions/trust.js';
 import { routeExecutionJob } from '../route-executions/worker.js';
-import { asPayable, payable, QuoteIntentsRepo, type LinkedIntent } from './intent-link.js';
+import { QuoteIntentsRepo } from './intent-link.js';
 import { QuotesRepo } from './repo.js';
 import { lapseLocks } from './lapse.js';
 import { QuotesService } from './service.js';
@@ -63,21 +60,4 @@ export function createQuoteServices(db: Db, assets: AssetsService, pipelineServi
   });
   const routeExecutions = new RouteExecutionsService({ db, executions, quotes, intents, nudge: () => pipeline.nudgeJob('route-execution') });
   return { quotes: service, routeExecutions, executions, conversions: new ConversionGate(executions, quotes) };
-}
-
-/** The intent's quote-dependent fields: what the payer sends, the accepted quote, the route. */
-export function quoteExtras(services: QuoteServices, depositAccount: (intent: FundingIntentRecord) => DepositAccountRecord | undefined) {
-  return (intent: FundingIntentRecord) => {
-    const linked = intent as LinkedIntent;
-    const account = depositAccount(intent);
-    if (!linked.quote_id || !account) return {};
-    const target = payable(intent);
-    return {
-      source: { network: 'stellar', asset: target.asset, amount: fromStroops(target.amount) },
-      quote: services.quotes.ofIntent(linked.quote_id),
-      route: { type: linked.route_type, provider: 'stellar' },
-      // the instructions of the intent as the payer now pays it: the source asset and amount
-      funding_instructions: fundingInstructions(asPayable(intent), account),
-    };
-  };
 }

@@ -58,6 +58,12 @@ export class QuotesRepo {
     return row && { ...row, slippage_bps: Number(row.slippage_bps) };
   }
 
+  /** Quotes by id, in one query. */
+  findByIds(ids: string[]): Map<string, QuoteRecord> {
+    const rows = this.db.prepare('SELECT * FROM quotes WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify(ids)) as QuoteRecord[];
+    return new Map(rows.map((r) => [r.id, { ...r, slippage_bps: Number(r.slippage_bps) }]));
+  }
+
   list(applicationId: string, environment: Environment, filters: QuoteFilters, page: PageRequest): QuoteRecord[] {
     const where = ['application_id = @applicationId', 'environment = @environment'];
     if (filters.funding_intent_id) where.push('funding_intent_id = @intentId');

@@ -1,5 +1,5 @@
 /** Quotes: options of an intent, accept, the simple form, retrieve and list. */
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toPage, type PageRequest } from '../../http/pagination.js';
 import { isoNow } from '../../lib/time.js';
 import { acceptQuote, present } from './accept.js';
 import { loadQuote, type QuoteCaller, type QuotesDeps } from './deps.js';
@@ -32,11 +32,9 @@ export class QuotesService {
   list(caller: QuoteCaller, filters: QuoteFilters, page: PageRequest) {
     this.deps.quotes.expireStale(isoNow());
     const rows = this.deps.quotes.list(caller.applicationId, caller.environment, filters, page);
-    return toList(rows, page, (q) => presentQuote(q, this.deps.executions.byQuote(q.id)));
-  }
-
-  /** The accepted quote of an intent, as the intent's `quote` field shows it. */
-  ofIntent(quoteId: string | null) {
-    return quoteId ? present(this.deps, quoteId) : null;
+    return toPage(rows, page, (shown) => {
+      const executions = this.deps.executions.byQuotes(shown.map((q) => q.id));
+      return shown.map((q) => presentQuote(q, executions.get(q.id)));
+    });
   }
 }

@@ -56,6 +56,15 @@ export class RefundsRepo {
     return (this.db.prepare('SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at, id').safeIntegers(true).all(paymentId) as RefundRecord[]).map((r) => normalize(r)!);
   }
 
+  /** The refunds of each payment (oldest first), in one query. */
+  byPayments(paymentIds: string[]): Map<string, RefundRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM refunds WHERE payment_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id')
+      .safeIntegers(true).all(JSON.stringify(paymentIds)) as RefundRecord[];
+    const byPayment = new Map<string, RefundRecord[]>(paymentIds.map((id) => [id, []]));
+    for (const row of rows) byPayment.get(row.payment_id)?.push(normalize(row)!);
+    return byPayment;
+  }
+
   byIntent(intentId: string): RefundRecord[] {
     return (this.db.prepare('SELECT * FROM refunds WHERE funding_intent_id = ? ORDER BY created_at, id').safeIntegers(true).all(intentId) as RefundRecord[]).map((r) => normalize(r)!);
   }

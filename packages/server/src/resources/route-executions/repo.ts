@@ -63,6 +63,12 @@ export class ExecutionsRepo {
     return norm(this.db.prepare('SELECT * FROM route_executions WHERE quote_id = ?').safeIntegers(true).get(quoteId) as ExecutionRecord | undefined);
   }
 
+  /** The execution of each quote, in one query. */
+  byQuotes(quoteIds: string[]): Map<string, ExecutionRecord> {
+    const rows = this.db.prepare('SELECT * FROM route_executions WHERE quote_id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify(quoteIds)) as ExecutionRecord[];
+    return new Map(rows.map((r) => [r.quote_id, norm(r)!]));
+  }
+
   byIntent(intentId: string): ExecutionRecord | undefined {
     return norm(this.db.prepare('SELECT * FROM route_executions WHERE funding_intent_id = ? ORDER BY created_at DESC LIMIT 1').safeIntegers(true).get(intentId) as ExecutionRecord | undefined);
   }
@@ -92,6 +98,25 @@ export class ExecutionsRepo {
         (SELECT COALESCE(SUM(applied_amount), 0) FROM payments p WHERE p.funding_intent_id = rex.funding_intent_id AND p.status = 'CONFIRMED') AS applied
       FROM route_executions rex WHERE rex.funding_intent_id = ? AND rex.status = 'SUCCEEDED'`).safeIntegers(true).get(intentId) as { spent: bigint; applied: bigint } | undefined;
     return row && row.applied > row.spent ? row.applied - row.spent : 0n;
+  }
+
+  /**
+   * remainderFor over a page, in one query: per intent, the payment the remainder belongs to (its
+   * latest CONFIRMED applied payment) and the remainder of its SUCCEEDED execution.
+   */
+  remainders(intentIds: string[]): Map<string, { paymentId: string | null; remainder: bigint }> {
+    const rows = this.db.prepare(`SELECT rex.funding_intent_id AS intent_id, rex.source_consumed AS spent,
+        (SELECT COALESCE(SUM(applied_amount), 0) FROM payments p WHERE p.funding_intent_id = rex.funding_intent_id AND p.status = 'CONFIRMED') AS applied,
+        (SELECT id FROM payments p WHERE p.funding_intent_id = rex.funding_intent_id AND p.status = 'CONFIRMED' AND p.applied_amount > 0
+          ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS payment_id
+      FROM route_executions rex WHERE rex.funding_intent_id IN (SELECT value FROM json_each(?)) AND rex.status = 'SUCCEEDED'`)
+      .safeIntegers(true).all(JSON.stringify(intentIds)) as { intent_id: string; spent: bigint; applied: bigint; payment_id: string | null }[];
+    const out = new Map<string, { paymentId: string | null; remainder: bigint }>();
+    for (const r of rows) {
+      // as remainderOf's single-row read: the first SUCCEEDED execution of the intent counts
+      if (!out.has(r.intent_id)) out.set(r.intent_id, { paymentId: r.payment_id, remainder: r.applied > r.spent ? r.applied - r.spent : 0n });
+    }
+    return out;
   }
 
   /** The remainder belongs to the intent's latest applied payment (the one that completed the funds). */

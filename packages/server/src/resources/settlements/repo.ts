@@ -57,6 +57,13 @@ export class SettlementsRepo {
     return normalize(this.db.prepare('SELECT * FROM settlements WHERE funding_intent_id = ?').safeIntegers(true).get(intentId) as SettlementRecord | undefined);
   }
 
+  /** The settlement of each intent, in one query. */
+  byIntents(intentIds: string[]): Map<string, SettlementRecord> {
+    const rows = this.db.prepare('SELECT * FROM settlements WHERE funding_intent_id IN (SELECT value FROM json_each(?))')
+      .safeIntegers(true).all(JSON.stringify(intentIds)) as SettlementRecord[];
+    return new Map(rows.map((r) => [r.funding_intent_id, normalize(r)!]));
+  }
+
   list(applicationId: string, environment: Environment, filters: { fundingIntentId?: string; status?: string }, page: PageRequest): SettlementRecord[] {
     const where = ['application_id = @applicationId', 'environment = @environment'];
     if (filters.fundingIntentId) where.push('funding_intent_id = @fundingIntentId');

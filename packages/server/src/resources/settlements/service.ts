@@ -18,9 +18,4 @@ export class SettlementsService {
   list(caller: Caller, filters: { fundingIntentId?: string; status?: string }, page: PageRequest) {
     return toList(this.repo.list(caller.applicationId, caller.environment, filters, page), page, presentSettlement);
   }
-
-  forIntent(intentId: string) {
-    const settlement = this.repo.byIntent(intentId);
-    return settlement ? presentSettlement(settlement) : null;
-  }
 }
