@@ -9,7 +9,6 @@ import { ApplicationsService } from './resources/applications/service.js';
 import { AssetsRepo } from './resources/assets/repo.js';
 import { AssetsService } from './resources/assets/service.js';
 import { provisionerSource, type DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
-import { FundingIntentsRepo } from './resources/funding-intents/repo.js';
 import { FundingIntentsService } from './resources/funding-intents/service.js';
 import { KeysRepo } from './resources/keys/repo.js';
 import { KeysService } from './resources/keys/service.js';
@@ -19,7 +18,7 @@ import { createCheckoutService, type CheckoutService } from './resources/checkou
 import { createWebhookServices, type WebhookOptions, type WebhookServices } from './resources/webhooks/index.js';
 import { deriveKey } from './lib/crypto.js';
 import { createPipelineServices, type PipelineServices } from './pipeline/services.js';
-import type { PipelineSettings } from './pipeline/index.js';
+import { createPipeline, pipelineSettings, type PipelineSettings } from './pipeline/index.js';
 import { createQuoteServices, type QuoteServices } from './resources/quotes/index.js';
 import { FundingIntentReadModel } from './resources/funding-intents/read-model.js';
 import { PaymentsReadModel } from './resources/payments/read-model.js';
@@ -59,43 +58,53 @@ export interface ServiceDeps {
   pipeline?: Partial<PipelineSettings>;
 }
 
+/**
+ * The composition root: each service is built once, in dependency order, with everything it needs
+ * passed to its constructor; nothing is assigned to a service afterwards.
+ */
 export function createServices(deps: ServiceDeps): Services {
   const { config, db, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(db), config.stellar);
-  const pipeline = createPipelineServices(deps);
-  const { repos } = pipeline.pipeline;
+  const pipeline = createPipeline({
+    db, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
+  });
+  const { repos } = pipeline;
   const executions = new ExecutionsRepo(db);
+  const quoteRows = new QuotesRepo(db);
+  // the read models: a page of payments or intents with all they show, in batched queries
   const paymentViews = new PaymentsReadModel({ intents: repos.fundingIntents, refunds: repos.refunds, remainders: executions });
   const intentViews = new FundingIntentReadModel({
     intents: repos.fundingIntents, settlements: repos.settlements, payments: repos.payments, paymentViews,
-    quotes: new QuotesRepo(db), executions, publicBaseUrl: deps.publicBaseUrl,
+    quotes: quoteRows, executions, publicBaseUrl: deps.publicBaseUrl,
   });
-  const pipelineServices = pipeline.services(() => services.fundingIntents, paymentViews);
-  const services: Services = {
+  const fundingIntents = new FundingIntentsService({
+    db,
+    repo: repos.fundingIntents,
+    deposits: deps.provisionDepositAccount ? provisionerSource(deps.provisionDepositAccount) : pipeline.deposits,
+    secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
+    publicBaseUrl: deps.publicBaseUrl,
+    assets,
+    views: intentViews,
+  });
+  const quotes = createQuoteServices({
+    db, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },
+  });
+  const pipelineServices = createPipelineServices({
+    db, pipeline, intents: fundingIntents, paymentViews,
+    routeRemainder: (intent, payment) => executions.remainderFor(intent.id, payment.id),
+    conversions: quotes.conversions,
+  });
+  return {
     accounts: new AccountsService(new AccountsRepo(db), logger, deps.publicBaseUrl),
     applications: new ApplicationsService(new ApplicationsRepo(db), config.logoDir, deps.publicBaseUrl),
     keys: new KeysService(new KeysRepo(db)),
     assets,
-    fundingIntents: new FundingIntentsService({
-      db,
-      repo: new FundingIntentsRepo(db),
-      deposits: deps.provisionDepositAccount ? provisionerSource(deps.provisionDepositAccount) : pipeline.deposits,
-      secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
-      publicBaseUrl: deps.publicBaseUrl,
-      assets,
-      views: intentViews,
-    }),
+    fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(db)),
     idempotency: new IdempotencyRepo(db),
-    checkout: createCheckoutService(deps, () => services.fundingIntents),
+    checkout: createCheckoutService(deps, fundingIntents),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
-    quotes: createQuoteServices(db, assets, pipelineServices, { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps }),
+    quotes,
   };
-  // ROUTE_REMAINDER: what a conversion left of a payment stays refundable from the deposit account
-  const remainder = (intent: { id: string }, payment: { id: string }) => services.quotes.executions.remainderFor(intent.id, payment.id);
-  services.pipeline.refunds.routeRemainder = remainder;
-  // a stalled conversion (FAILED/PAUSED) can be given up so its source funds go back to the payer
-  services.pipeline.refunds.conversions = services.quotes.conversions;
-  return services;
 }

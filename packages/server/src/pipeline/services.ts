@@ -1,13 +1,15 @@
-/** The pipeline's services for the route table and the server's start/stop. */
-import type { ServiceDeps } from '../services.js';
+/** The pipeline's services for the route table: payments, settlements, ledger, refunds, test helpers. */
+import type { Db } from '../db/connection.js';
+import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { IntentAccess } from '../resources/funding-intents/service.js';
 import { LedgerService } from '../resources/ledger/service.js';
+import type { PaymentsReadModel } from '../resources/payments/read-model.js';
+import type { PaymentRecord } from '../resources/payments/repo.js';
 import { PaymentsService } from '../resources/payments/service.js';
-import { RefundsService } from '../resources/refunds/service.js';
+import { RefundsService, type Conversions } from '../resources/refunds/service.js';
 import { SettlementsService } from '../resources/settlements/service.js';
 import { TestHelpersService } from '../resources/test-helpers/service.js';
-import type { PaymentsReadModel } from '../resources/payments/read-model.js';
-import type { FundingIntentsService } from '../resources/funding-intents/service.js';
-import { createPipeline, pipelineSettings, type Pipeline } from './index.js';
+import type { Pipeline } from './index.js';
 
 export interface PipelineServices {
   pipeline: Pipeline;
@@ -18,28 +20,33 @@ export interface PipelineServices {
   testHelpers: TestHelpersService;
 }
 
-/** Intent access for the pipeline's services (the intents service is built beside them). */
-export type IntentAccess = Pick<FundingIntentsService, 'load' | 'get'>;
+export interface PipelineServiceDeps {
+  db: Db;
+  pipeline: Pipeline;
+  intents: IntentAccess;
+  paymentViews: PaymentsReadModel;
+  /** ROUTE_REMAINDER: what a conversion left of a payment stays refundable from the deposit account */
+  routeRemainder: (intent: FundingIntentRecord, payment: PaymentRecord) => bigint;
+  /** a stalled conversion (FAILED/PAUSED) can be given up so its source funds go back to the payer */
+  conversions: Conversions;
+}
 
-export function createPipelineServices(deps: ServiceDeps) {
-  const settings = { ...pipelineSettings({}), ...deps.pipeline };
-  const pipeline = createPipeline({ db: deps.db, config: deps.config, logger: deps.logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings });
+export function createPipelineServices(deps: PipelineServiceDeps): PipelineServices {
+  const { pipeline, intents } = deps;
   const { repos } = pipeline;
+  const refunds = new RefundsService({
+    db: deps.db, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, intents: repos.intents, machine: pipeline.machine,
+    events: pipeline.events, nudge: pipeline.nudge.refund, routeRemainder: deps.routeRemainder, conversions: deps.conversions,
+  });
+  const testHelpers = new TestHelpersService({
+    fundingIntents: intents, tools: pipeline.tools, observer: pipeline.observer, depositKeys: pipeline.depositKeys, expirer: pipeline.expirer, settlements: repos.settlements,
+  });
   return {
     pipeline,
-    deposits: pipeline.deposits,
-    services(getIntents: () => FundingIntentsService, paymentViews: PaymentsReadModel): PipelineServices {
-      const intents: IntentAccess = { load: (caller, id) => getIntents().load(caller, id), get: (caller, id) => getIntents().get(caller, id) };
-      const payments = new PaymentsService(repos.payments, paymentViews, intents);
-      const settlements = new SettlementsService(repos.settlements, intents);
-      const refunds = new RefundsService({
-        db: deps.db, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, intents: repos.intents, machine: pipeline.machine,
-        events: pipeline.events, nudge: pipeline.nudge.refund,
-      });
-      const testHelpers = new TestHelpersService({
-        fundingIntents: intents, tools: pipeline.tools, observer: pipeline.observer, depositKeys: pipeline.depositKeys, expirer: pipeline.expirer, settlements: repos.settlements,
-      });
-      return { pipeline, payments, settlements, ledger: new LedgerService(repos.ledger), refunds, testHelpers };
-    },
+    payments: new PaymentsService(repos.payments, deps.paymentViews, intents),
+    settlements: new SettlementsService(repos.settlements, intents),
+    ledger: new LedgerService(repos.ledger),
+    refunds,
+    testHelpers,
   };
 }

@@ -8,13 +8,10 @@ export { checkoutRoutes } from './routes.js';
 export { hostedCheckoutRouter } from './hosted-page.js';
 export type { CheckoutService } from './service.js';
 
-/**
- * Wired from services.ts. The intent service is passed lazily because the registry is one object
- * literal; the token key is derived exactly as createServer derives the key auth verifies with.
- */
+/** Wired from services.ts; the token key is derived exactly as createServer derives the key auth verifies with. */
 export function createCheckoutService(
   deps: { db: Db; masterKey: Buffer; publicBaseUrl: () => string },
-  fundingIntents: () => FundingIntentsService,
+  fundingIntents: FundingIntentsService,
 ): CheckoutService {
   return new CheckoutService({
     repo: new CheckoutRepo(deps.db),

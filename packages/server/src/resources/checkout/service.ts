@@ -14,7 +14,7 @@ const HANDOFF_TTL_MS = 60_000;
 export interface CheckoutDeps {
   repo: CheckoutRepo;
   /** lazy: the registry builds this service beside the intent service */
-  fundingIntents: () => FundingIntentsService;
+  fundingIntents: FundingIntentsService;
   /** HS256 key of checkout session tokens (the same derivation the auth middleware verifies with) */
   checkoutKey: Buffer;
   publicBaseUrl: () => string;
@@ -127,7 +127,7 @@ export class CheckoutService {
     if (viewer.boundIntentId !== undefined && viewer.boundIntentId !== id) {
       throw new ApiError('FORBIDDEN', 'this checkout session is for another funding intent');
     }
-    return toPublic(this.deps.fundingIntents().get(viewer, id), viewer.application);
+    return toPublic(this.deps.fundingIntents.get(viewer, id), viewer.application);
   }
 
   /** A cheap change marker for the status stream: the full view is built only when it moves. */

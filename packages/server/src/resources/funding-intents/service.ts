@@ -76,6 +76,9 @@ function checkDestination(address: string | null | undefined): string {
   return address;
 }
 
+/** What other services need of intents: the ownership check and the wire shape. */
+export type IntentAccess = Pick<FundingIntentsService, 'load' | 'get'>;
+
 export class FundingIntentsService {
   constructor(private readonly deps: FundingIntentsDeps) {}
 

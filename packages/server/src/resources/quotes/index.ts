@@ -4,17 +4,17 @@
  */
 import type { Db } from '../../db/connection.js';
 import type { Environment } from '../../http/context.js';
-import type { PipelineServices } from '../../pipeline/services.js';
+import type { Pipeline } from '../../pipeline/index.js';
 import type { StellarNetwork } from '../../stellar/index.js';
 import type { AssetsService } from '../assets/service.js';
 import { ConversionGate } from '../route-executions/abandon.js';
-import { ExecutionsRepo } from '../route-executions/repo.js';
+import type { ExecutionsRepo } from '../route-executions/repo.js';
 import { RouteRunner } from '../route-executions/runner.js';
 import { RouteExecutionsService } from '../route-executions/service.js';
 import { ensureTrust } from '../route-executions/trust.js';
 import { routeExecutionJob } from '../route-executions/worker.js';
 import { QuoteIntentsRepo } from './intent-link.js';
-import { QuotesRepo } from './repo.js';
+import type { QuotesRepo } from './repo.js';
 import { lapseLocks } from './lapse.js';
 import { QuotesService } from './service.js';
 
@@ -31,10 +31,18 @@ export interface QuoteServices {
   conversions: ConversionGate;
 }
 
-export function createQuoteServices(db: Db, assets: AssetsService, pipelineServices: PipelineServices, settings: QuoteSettings): QuoteServices {
-  const { pipeline } = pipelineServices;
-  const executions = new ExecutionsRepo(db);
-  const quotes = new QuotesRepo(db);
+export interface QuoteServiceDeps {
+  db: Db;
+  assets: AssetsService;
+  pipeline: Pipeline;
+  /** shared with the intent read model */
+  executions: ExecutionsRepo;
+  quotes: QuotesRepo;
+  settings: QuoteSettings;
+}
+
+export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
+  const { db, assets, pipeline, executions, quotes, settings } = deps;
   const intents = new QuoteIntentsRepo(db);
   // live keys use pubnet only, test keys the sandbox/testnet only: the wired network serves the environment it matches
   const network = (environment: Environment): StellarNetwork | null => {

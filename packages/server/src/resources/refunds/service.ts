@@ -10,9 +10,8 @@ import { postJournal } from '../../pipeline/ledger-journal.js';
 import { coversIntent, inProgress, refundableAmount, settledRemaining } from '../../pipeline/refundable.js';
 import type { StateMachine } from '../../pipeline/state-machine.js';
 import type { FundingIntentRecord } from '../funding-intents/repo.js';
-import type { Caller } from '../funding-intents/service.js';
+import type { Caller, IntentAccess } from '../funding-intents/service.js';
 import type { PipelineIntentsRepo } from '../../pipeline/intents-repo.js';
-import type { IntentAccess } from '../../pipeline/services.js';
 import type { LedgerRepo } from '../ledger/repo.js';
 import type { PaymentRecord, PaymentsRepo } from '../payments/repo.js';
 import { presentRefund } from './present.js';
@@ -37,11 +36,15 @@ export interface RefundsDeps {
   events: EventWriter;
   /** wake the payout worker */
   nudge: () => void;
+  /** ROUTE_REMAINDER: the source funds a conversion left of a payment */
+  routeRemainder: (intent: FundingIntentRecord, payment: PaymentRecord) => bigint;
+  /** a refund may give up a FAILED/PAUSED conversion */
+  conversions: Conversions;
 }
 
 type Plan = { source: 'DEPOSIT' | 'BALANCE'; amount: bigint };
 
-/** The intent's conversion, as a refund needs it (wired by createServices from the route executions). */
+/** The intent's conversion, as a refund needs it (the route executions' ConversionGate). */
 export interface Conversions {
   status(intentId: string): 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED' | null;
   abandon(intentId: string, cause?: string): void;
@@ -51,11 +54,6 @@ export interface Conversions {
 const GIVE_UP_REASONS = ['SETTLEMENT_FAILED', 'MANUAL'];
 
 export class RefundsService {
-  /** Route executions fill this: the source funds a conversion left of a payment (set by createServices). */
-  routeRemainder: ((intent: FundingIntentRecord, payment: PaymentRecord) => bigint) | null = null;
-  /** Route executions fill this too: a refund may give up a FAILED/PAUSED conversion (set by createServices). */
-  conversions: Conversions | null = null;
-
   constructor(private readonly deps: RefundsDeps) {}
 
   private payment(caller: Caller, intentId: string, paymentId: string): { intent: FundingIntentRecord; payment: PaymentRecord } {
@@ -88,13 +86,13 @@ export class RefundsService {
    * (the conversion never happened) and the usual FAILED → REFUND_PENDING → REFUNDED path follows.
    */
   private leaveRouting(intent: FundingIntentRecord, payment: PaymentRecord, reason: string): FundingIntentRecord {
-    if (intent.status !== 'ROUTING' || payment.status !== 'CONFIRMED' || !this.conversions) return intent;
-    const status = this.conversions.status(intent.id);
+    if (intent.status !== 'ROUTING' || payment.status !== 'CONFIRMED') return intent;
+    const status = this.deps.conversions.status(intent.id);
     if (status === 'PENDING' || status === 'RUNNING') {
       throw new ApiError('CONFLICT', 'the conversion of this payment is in progress; refund it once the route execution has FAILED or PAUSED');
     }
     if ((status !== 'FAILED' && status !== 'PAUSED') || !GIVE_UP_REASONS.includes(reason)) return intent;
-    this.conversions.abandon(intent.id);
+    this.deps.conversions.abandon(intent.id);
     return this.deps.machine.transition(intent.id, 'FAILED', `route execution ${status}; given up to refund payment ${payment.id}`);
   }
 
@@ -102,7 +100,7 @@ export class RefundsService {
   private plan(caller: Caller, intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Plan {
     const refunds = this.deps.repo.byPayment(payment.id);
     if (inProgress(refunds)) throw new ApiError('CONFLICT', 'a refund of this payment is in progress; wait for it to complete or fail');
-    const refundable = refundableAmount(intent, payment, refunds, this.routeRemainder?.(intent, payment) ?? 0n);
+    const refundable = refundableAmount(intent, payment, refunds, this.deps.routeRemainder(intent, payment));
     if (refundable > 0n) return { source: 'DEPOSIT', amount: refundable };
     const settled = settledRemaining(intent, payment, refunds);
     if (settled > 0n) {
@@ -150,7 +148,7 @@ export class RefundsService {
     if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
       // an accepted quote's conversion waits for the rest of the money, which will never come:
       // it has not started (only a confirmed intent converts), so it ends here with the intent
-      if (intent.status === 'PARTIALLY_FUNDED' && this.conversions?.status(intent.id) === 'PENDING') this.conversions.abandon(intent.id, 'an underpayment the payer gave up');
+      if (intent.status === 'PARTIALLY_FUNDED' && this.deps.conversions.status(intent.id) === 'PENDING') this.deps.conversions.abandon(intent.id, 'an underpayment the payer gave up');
       this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
     } else if (intent.status === 'PARTIALLY_FUNDED' && payment.applied_amount > 0n) {
       this.unapplyRefunded(intent, payment, refund);

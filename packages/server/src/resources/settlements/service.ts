@@ -1,7 +1,6 @@
 import { notFound } from '../../http/api-error.js';
 import { toList, type PageRequest } from '../../http/pagination.js';
-import type { Caller } from '../funding-intents/service.js';
-import type { IntentAccess } from '../../pipeline/services.js';
+import type { Caller, IntentAccess } from '../funding-intents/service.js';
 import { presentSettlement } from './present.js';
 import type { SettlementsRepo } from './repo.js';
 

@@ -9,8 +9,7 @@ import type { DepositKeys } from '../../pipeline/deposit-keys.js';
 import type { Expirer } from '../../pipeline/expiry.js';
 import type { Observer } from '../../pipeline/observer.js';
 import type { SandboxTools } from '../../pipeline/sandbox-tools.js';
-import type { Caller } from '../funding-intents/service.js';
-import type { IntentAccess } from '../../pipeline/services.js';
+import type { Caller, IntentAccess } from '../funding-intents/service.js';
 import type { SettlementsRepo } from '../settlements/repo.js';
 
 export interface TestPaymentInput {
