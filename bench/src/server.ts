@@ -7,12 +7,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createServer } from '@fundkit/server';
-import { cannon, CONNECTIONS, freePort, median, ROOT, RUNS, SECONDS, startChild, type Child, type Load } from './lib.js';
+import autocannon from 'autocannon';
+import { freePort, median, ROOT, RUNS, SECONDS, startChild, type Child, type Load } from './lib.js';
 
 export const SEED = 100_000;
 const KEY = 'sk_test_benchSecretKey000000000000001';
 const ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
 const auth = { authorization: `Bearer ${KEY}` };
+
+/** the issue's load: 32 concurrent connections (the shared CONNECTIONS of lib.ts stays for the other sections) */
+export const SERVER_CONNECTIONS = 32;
+
+/** One autocannon run at SERVER_CONNECTIONS: requests per second (2xx only) and p50/p99 latency in ms. */
+async function cannon(url: string, load: Load): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
+  const result = await autocannon({
+    url: url + load.path, method: load.method ?? 'GET', headers: load.headers, body: load.body,
+    connections: SERVER_CONNECTIONS, duration: SECONDS,
+  });
+  return { rps: result['2xx'] / SECONDS, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
 
 export interface ServerFigure { name: string; fundkit: number; express: number; prism: number | null; fundkitP99: number }
 
@@ -73,13 +86,15 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
     `node packages/server/bin/fundkit-server.js  (FUNDKIT_DB=<file>, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn)`,
     'node --import tsx bench/src/peers/express-hello.ts',
     `prism mock spec/openapi.yaml -p ${ports.prism}`,
-    `autocannon: ${CONNECTIONS} connections × ${SECONDS} s per run, ${RUNS} runs, median`,
+    `autocannon: ${SERVER_CONNECTIONS} connections × ${SECONDS} s per run, ${RUNS} runs, median`,
   ];
   try {
     const cursor = await deepCursor(fundkit.url);
     const retrieveId = `fi_bench${String(SEED / 2).padStart(20, '0')}`;
     const loads: { name: string; load: Load }[] = [
+      { name: 'GET /v1/assets (req/s)', load: { path: '/v1/assets', headers: auth } },
       { name: 'retrieve intent (req/s)', load: { path: `/v1/funding-intents/${retrieveId}`, headers: auth } },
+      { name: 'list page 1, limit 50 (req/s)', load: { path: '/v1/funding-intents?limit=50', headers: auth } },
       { name: 'list page 1, limit 100 (req/s)', load: { path: '/v1/funding-intents?limit=100', headers: auth } },
       { name: `list page 1,000 of ${SEED / 1000}k (req/s)`, load: { path: `/v1/funding-intents?limit=100&cursor=${encodeURIComponent(cursor)}`, headers: auth } },
       // last: creates add rows the lists would otherwise see
@@ -97,7 +112,7 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
         if (prism) runs.prism.push((await cannon(prism.url, load)).rps);
       }
       figures.push({ name, fundkit: median(runs.fundkit), express: median(runs.express), prism: prism ? median(runs.prism) : null, fundkitP99: median(runs.p99) });
-      process.stdout.write(`  ${name}: fundkit ${median(runs.fundkit).toFixed(0)} req/s\n`);
+      process.stdout.write(`  ${name}: fundkit ${median(runs.fundkit).toFixed(0)} req/s, p99 ${median(runs.p99).toFixed(0)} ms, express ${median(runs.express).toFixed(0)} req/s\n`);
     }
     return { figures, notes, commands };
   } finally {
