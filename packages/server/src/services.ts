@@ -85,6 +85,7 @@ export function createServices(deps: ServiceDeps): Services {
     publicBaseUrl: deps.publicBaseUrl,
     assets,
     views: intentViews,
+    machine: pipeline.machine,
   });
   const quotes = createQuoteServices({
     db, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },

@@ -96,22 +96,3 @@ export function presentFundingIntent(intent: FundingIntentRecord, related: Inten
     updated_at: intent.updated_at,
   };
 }
-
-/** `data` of payment.* events (DESIGN §8): numbers where INTERFACE.md says number, exact strings beside. */
-export function paymentEventData(intent: FundingIntentRecord) {
-  const amount = fromStroops(intent.requirement_amount);
-  return {
-    payment_id: intent.id,
-    funding_intent_id: intent.id,
-    status: intent.status,
-    reference: intent.reference,
-    amount: Number(amount),
-    amount_decimal: amount,
-    currency: intent.requirement_asset,
-    settlement_amount: 0,
-    settlement_amount_decimal: '0.0000000',
-    settlement_asset: intent.destination_asset,
-    stellar_txn_hash: null,
-    metadata: JSON.parse(intent.metadata) as Record<string, unknown>,
-  };
-}

@@ -1,6 +1,5 @@
 import { StrKey } from '@stellar/stellar-sdk';
 import type { Db } from '../../db/connection.js';
-import { insertEvent } from '../../db/outbox.js';
 import { inTransaction } from '../../db/transaction.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
@@ -11,10 +10,9 @@ import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
 import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.js';
-import { paymentEventData } from './present.js';
 import type { FundingIntentReadModel } from './read-model.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
-import { assertTransition, eventFor, type FundingIntentStatus } from './transitions.js';
+import type { StateMachine } from '../../pipeline/state-machine.js';
 
 /** The body of createFundingIntent (spec: CreateFundingIntentRequest). */
 export interface CreateIntentInput {
@@ -49,6 +47,8 @@ export interface FundingIntentsDeps {
   assets: AssetsService;
   /** the intent's wire shape, a page at a time */
   views: FundingIntentReadModel;
+  /** the one mover of intent status (status, history row and event together) */
+  machine: StateMachine;
 }
 
 function parseExpiry(expiresAt: string | undefined, now: number): string {
@@ -110,7 +110,7 @@ export class FundingIntentsService {
       });
       this.deps.repo.insertHistory(intentId, null, 'CREATED', null, createdAt);
       // a pooled account is already active on chain; a PROVISIONING one moves the intent when its worker created it
-      if (account.status === 'ACTIVE') this.transition(intentId, 'AWAITING_PAYMENT', 'deposit account active');
+      if (account.status === 'ACTIVE') this.deps.machine.transition(intentId, 'AWAITING_PAYMENT', 'deposit account active');
       return taken;
     });
     this.deps.deposits.taken?.(request, provisioned);
@@ -123,20 +123,6 @@ export class FundingIntentsService {
       throw new ApiError('UNSUPPORTED_ASSET', `asset ${code} is not supported; use USDC, EURC or XLM`, { details: [{ path: 'body.asset', message: 'is not a supported asset' }] });
     }
     return asset.code;
-  }
-
-  /** Moves an intent along the transition table, writing its history row and event; call inside a transaction. */
-  transition(id: string, to: FundingIntentStatus, reason: string | null): FundingIntentRecord {
-    const intent = this.deps.repo.findById(id);
-    if (!intent) throw new Error(`funding intent ${id} vanished`);
-    assertTransition(intent.status, to);
-    const at = isoNow();
-    this.deps.repo.setStatus(id, to, at);
-    this.deps.repo.insertHistory(id, intent.status, to, reason, at);
-    const updated = { ...intent, status: to, updated_at: at };
-    const type = eventFor(to);
-    if (type) insertEvent(this.deps.db, { type, applicationId: intent.application_id, environment: intent.environment, data: paymentEventData(updated) });
-    return updated;
   }
 
   /** Another application's intent is 404; the other environment's is 403 naming it. */
@@ -164,7 +150,7 @@ export class FundingIntentsService {
     if (intent.received_amount > 0n || (intent.status !== 'CREATED' && intent.status !== 'AWAITING_PAYMENT')) {
       throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot be cancelled; only one that has received nothing can`);
     }
-    inTransaction(this.deps.db, () => this.transition(id, 'CANCELLED', 'cancelled by the application'));
+    inTransaction(this.deps.db, () => this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application'));
     return this.present(this.deps.repo.findById(id)!);
   }
 
