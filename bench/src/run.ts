@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchCheckout } from './checkout.js';
-import { CONNECTIONS, machine, ROOT, RUNS, SECONDS } from './lib.js';
+import { CONNECTIONS, machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
+import { benchNetwork, COUNTS, LEDGER_SECONDS } from './network.js';
 import { benchPipeline, summary } from './pipeline.js';
 import { benchSdk } from './sdk.js';
 import { benchServer } from './server.js';
@@ -49,6 +50,42 @@ await section('pipeline', async () => {
   notes.push(`pipeline: in-process server, in-memory database, shipped worker interval ${p.workerIntervalMs} ms, 10 intents in flight`);
 });
 
+await section('network', async () => {
+  const n = await benchNetwork();
+  const { after, before } = n;
+  const fig = (label: string, afterValue: number, unit: string, beforeLabel: string, beforeValue: number, higher: boolean) =>
+    rows.push({ area: 'network', figure: label, fundkit: afterValue, unit, peer: beforeLabel, peerValue: beforeValue, higher });
+  const p = (values: number[], q: number) => percentile(values, q);
+  const s = (ms: number) => ms / 1000;
+  const beforeCreates = `before: create → payable (the old create waited for its account), ${before.create.creates} creates, ${before.create.clients} clients`;
+  for (const q of [50, 95]) fig(`create latency p${q}: ${after.create.creates} creates, ${after.create.clients} clients (target p95 ≤ 50 ms)`, p(after.create.latency, q), 'ms', beforeCreates, p(before.create.payable, q), false);
+  for (const q of [50, 95]) fig(`create → payable (AWAITING_PAYMENT) p${q}: ${after.create.creates} creates`, s(p(after.create.payable, q)), 's', `before: ${before.create.creates} creates, ${before.create.clients} clients`, s(p(before.create.payable, q)), false);
+  fig(`ledgers from the last payment's ledger until all CREDITED: ${after.pay.intents} intents, ${after.pay.intents} payers (target ≤ 3)`, after.pay.ledgersToCredited, 'ledgers', `before: ${before.pay.intents} intents, ${before.pay.intents} payers`, before.pay.ledgersToCredited, false);
+  const maxOps = (r: typeof after.pay) => Math.max(...r.perLedger.map((l) => l.treasuryOps));
+  const busy = (r: typeof after.pay) => r.perLedger.filter((l) => l.treasuryOps > 0).length;
+  fig(`treasury operations applied per ledger, max (${after.pay.intents} payments; target ≥ 500)`, maxOps(after.pay), 'ops', `before: ${before.pay.intents} payments`, maxOps(before.pay), true);
+  fig('ledgers carrying treasury operations, first payment → last settlement', busy(after.pay), 'ledgers', `before: ${before.pay.intents} payments`, busy(before.pay), false);
+  const perLedger = (r: typeof after.pay) => r.perLedger.map((l) => `${l.ledger}: ${l.treasuryOps} (${l.settlementOps} settlement, ${l.txs} tx; ${l.allOps} ops in the ledger)`).join('; ');
+  const beforePerSettlement = before.pay.ledgersToCredited / before.pay.intents;
+  const beforePerPayable = (p(before.create.payable, 95) / 1000 / LEDGER_SECONDS) / before.create.creates;
+  const createRate = after.create.creates / after.create.wallSeconds;
+  const settleMax = Math.max(...after.pay.perLedger.map((l) => l.settlementOps));
+  const misses: string[] = [];
+  if (p(after.create.latency, 95) > 50) misses.push(`create p95 ${p(after.create.latency, 95).toFixed(0)} ms is above the 50 ms target: with ${after.create.clients} clients always in flight the latency is ≈ clients ÷ throughput (Little's law), and the server answered ${createRate.toFixed(0)} creates/s here (p50 by answer: ${Object.entries(after.create.p50ByStatus).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}; the load generator shares the 2 cores)`);
+  if (after.pay.ledgersToCredited > 3 || maxOps(after.pay) < 500) misses.push(`settlements ran at most ${settleMax} a ledger (${after.pay.settlementTxs} transactions, ≈ ${Math.round(after.pay.intents / after.pay.settlementTxs)} settlements each, over ${after.pay.channels} channels that could carry 100 each), so ${after.pay.intents} took ${after.pay.ledgersToCredited} ledgers after the last payment's (target ≤ 3) and the treasury peaked at ${maxOps(after.pay)} operations a ledger (target ≥ 500): the ceiling looks set by the settlement jobs in flight rather than by channels × 100 items (the settlement worker runs at most 200 jobs at once, CONCURRENT_SETTLEMENTS in packages/server/src/workers/settlement.ts, and a channel that frees up takes whatever is queued at that moment, so its transactions stay small)`);
+  notes.push(
+    `network: the built server in its own process over a file database, sandbox ledger closing every ${LEDGER_SECONDS} s (FUNDKIT_SANDBOX_LEDGER_SECONDS=${LEDGER_SECONDS}), default FUNDKIT_SANDBOX_LEDGER_MAX_OPS (1,000 operations a ledger), FUNDKIT_RATE_LIMIT=1000000. "after" = shipped defaults (FUNDKIT_TREASURY_CHANNELS=8, FUNDKIT_TREASURY_BATCH_ITEMS=100, FUNDKIT_DEPOSIT_POOL_SIZE=20 for the creates); "before" = the same server with FUNDKIT_TREASURY_CHANNELS=1, FUNDKIT_TREASURY_BATCH_ITEMS=1, FUNDKIT_DEPOSIT_POOL_SIZE=0 (one treasury transaction a ledger, every account provisioned on demand), at the smaller counts its rows name (${COUNTS.beforeCreates} creates from ${COUNTS.beforeCreates} clients, then those ${COUNTS.beforePayers} intents paid by ${COUNTS.beforePayers} payers), because it lands one treasury transaction per ${LEDGER_SECONDS} s ledger`,
+    `network, creates: latency of POST /v1/funding-intents (request sent → answer; 3 rounds of GETs from every client first to open their connections). After: the pool (20 USDC) was full first (filled in ${after.poolFillSeconds.toFixed(0)} s at ${LEDGER_SECONDS} s ledgers); ${after.create.creates} creates in ${after.create.wallSeconds.toFixed(1)} s (${createRate.toFixed(0)}/s); answers ${JSON.stringify(after.create.createdStatus)}; intents that found the pool empty answered CREATED and became AWAITING_PAYMENT when the pool worker provisioned their account (create → payable, seen by polling GET /v1/funding-intents?status=AWAITING_PAYMENT every ~200 ms). Before: the old create waited in the request for its account, so its latency is this configuration's create → payable (p50 ${s(p(before.create.payable, 50)).toFixed(1)} s, p95 ${s(p(before.create.payable, 95)).toFixed(1)} s over ${before.create.creates} creates after a warm-up create; the HTTP answer itself took p95 ${p(before.create.latency, 95).toFixed(0)} ms, CREATED). This configuration still provisions up to 18 waiting accounts in one transaction, which the old code did not (one account per transaction, one a ledger): the old code's 200 creates needed ~200 ledgers (~${(200 * LEDGER_SECONDS / 60).toFixed(0)} min) for the last intent, its p50 ~100 ledgers. Create → payable: the pool worker provisions one batch of at most 18 accounts a ledger (one transaction in flight), in both configurations, so the ${after.create.createdStatus.CREATED ?? 0} after-intents that found the pool empty became payable over ~${Math.ceil((after.create.createdStatus.CREATED ?? 0) / 18)} ledgers (p95 ${s(p(after.create.payable, 95)).toFixed(0)} s), and before's ${before.create.creates} over ~${Math.ceil(before.create.creates / 18)}; the before row is not at the same count, and at 200 it would take ~${Math.ceil(200 / 18)} ledgers as well`,
+    `network, payments: ${after.pay.intents} intents (pool of ${after.pay.intents} per asset prepared ahead on the instant ledger in ${after.prefillSeconds.toFixed(0)} s, same database, then the server restarted at ${LEDGER_SECONDS} s ledgers with FUNDKIT_DEPOSIT_POOL_SIZE=${after.pay.intents}); every payment submitted at once right after ledger ${after.pay.sentAfterLedger} closed, each by a fresh faucet-funded payer (POST /v1/test_helpers/funding-intents/{id}/payments); applied in ledger(s) ${after.pay.paymentLedgers.join(', ')} (a ledger takes 1,000 operations at most, the sandbox default kept for fidelity: 1,000 one-operation payments fill a whole ledger, so the ledger that takes them has no room for anything else, and payments that are still being admitted at a close, or that do not fit, go into the next); settlements in ${after.pay.settlementTxs} transactions over ${after.pay.channels} channel accounts; last settlement in ledger ${after.pay.lastSettlementLedger}, last payment's ledger ${after.pay.lastPaymentLedger}; all CREDITED ${after.pay.seconds.toFixed(0)} s after the payments were sent. Before: ${before.pay.intents} intents, payments in ledger(s) ${before.pay.paymentLedgers.join(', ')}, ${before.pay.settlementTxs} settlement transactions, ${beforePerSettlement.toFixed(2)} ledgers per settlement: ${after.pay.intents} payments would need ~${Math.round(beforePerSettlement * after.pay.intents)} ledgers (~${(beforePerSettlement * after.pay.intents * LEDGER_SECONDS / 60).toFixed(0)} min), ${COUNTS.creates} creates ~${Math.round(beforePerPayable * COUNTS.creates)} ledgers at the measured before rate`,
+    ...misses.map((m) => `network, below target: ${m}`),
+    `network, treasury operations per ledger: operations of the transactions whose source is one of the channel accounts that carried the settlements (settlement payments, and the pool's top-up batches sharing those channels), per ledger from the first payment's ledger to the last settlement's, read from the sandbox Horizon (GET /sandbox/horizon/ledgers/{seq}/transactions). After: ${perLedger(after.pay)}. Before: ${perLedger(before.pay)}`,
+  );
+  commands.push(
+    'cd bench && npx tsx src/run.ts --only network  (the network section alone)',
+    `node packages/server/bin/fundkit-server.js  (FUNDKIT_DB=<file>, FUNDKIT_SANDBOX_LEDGER_SECONDS=${LEDGER_SECONDS}, FUNDKIT_RATE_LIMIT=1000000; before: + ${Object.entries({ FUNDKIT_TREASURY_CHANNELS: 1, FUNDKIT_TREASURY_BATCH_ITEMS: 1, FUNDKIT_DEPOSIT_POOL_SIZE: 0 }).map(([k, v]) => `${k}=${v}`).join(', ')}; payments: FUNDKIT_DEPOSIT_POOL_SIZE=${after.pay.intents}, filled first with FUNDKIT_SANDBOX_LEDGER_SECONDS=0)`,
+  );
+});
+
 await section('webhooks', async () => {
   const w = await benchWebhooks();
   const label = `verify a ${w.bytes} B event`;
@@ -76,7 +113,7 @@ await section('checkout', async () => {
   if (c.readyMs !== null) rows.push({ area: 'checkout', figure: 'script load → amount shown (API round trips)', fundkit: c.readyMs, unit: 'ms' });
 });
 
-const fmt = (n: number, unit: string) => (unit === 'B' || n >= 100 ? Math.round(n).toLocaleString('en') : n.toFixed(1));
+const fmt = (n: number, unit: string) => (unit === 'B' || unit === 'ledgers' || unit === 'ops' || n >= 100 ? Math.round(n).toLocaleString('en') : n.toFixed(1));
 /** ratio = Fundkit ÷ peer; "relative" turns it into "how good vs the peer" (1 = equal, < 1 = worse). */
 const ratio = (r: Row) => (r.peerValue ? r.fundkit / r.peerValue : null);
 const relative = (r: Row) => {

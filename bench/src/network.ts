@@ -1,0 +1,313 @@
+/**
+ * At network speed: the built server (its own process, file database) on a sandbox ledger that
+ * closes every 5 s (FUNDKIT_SANDBOX_LEDGER_SECONDS=5), so the treasury's pace is a real network's.
+ *
+ * - creates: 200 `POST /v1/funding-intents` from 50 concurrent clients (latency), and each intent's
+ *   time until it is payable (AWAITING_PAYMENT; a create that found the pool empty answers CREATED);
+ * - payments: 1,000 intents paid at once by 1,000 faucet-funded payers (test helper); ledgers from
+ *   the last payment's ledger until every settlement transfer is in a ledger (all CREDITED);
+ * - treasury operations per ledger: operations of transactions sourced by the treasury's channel
+ *   accounts, per ledger, read back from the sandbox Horizon.
+ *
+ * "After" is the shipped configuration. "Before" is the same server configured the way the code
+ * before the submission engine behaved (1 channel, 1 item per transaction, no pool), with smaller
+ * counts, since it lands one treasury transaction per ledger.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { freePort, percentile, startChild, type Child } from './lib.js';
+
+const KEY = 'sk_test_benchNetworkKey0000000000001';
+const ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
+export const LEDGER_SECONDS = 5;
+/** the figures' counts (BENCH_NETWORK_SCALE < 1 shortens a dev run) */
+const SCALE = Math.min(1, Number(process.env.BENCH_NETWORK_SCALE ?? 1));
+export const COUNTS = {
+  creates: Math.max(10, Math.round(200 * SCALE)), clients: 50, payers: Math.max(10, Math.round(1000 * SCALE)),
+  beforeCreates: 20, beforePayers: 20,
+};
+const BEFORE_ENV = { FUNDKIT_TREASURY_CHANNELS: '1', FUNDKIT_TREASURY_BATCH_ITEMS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: '0' };
+
+const log = (line: string) => process.stdout.write(`  ${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Server { child: Child; url: string; db: Database.Database; stop(): Promise<void> }
+
+/** A server process over its own file database; `ledgerSeconds` 0 = the instant sandbox. */
+async function startServer(dir: string, ledgerSeconds: number, extra: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const env = {
+    FUNDKIT_DB: join(dir, 'network.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
+    FUNDKIT_MASTER_KEY: 'ef'.repeat(32), LOG_LEVEL: 'warn', PORT: String(port),
+    // the bench measures the server and the ledger, not the limiter
+    FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000',
+    FUNDKIT_SANDBOX_LEDGER_SECONDS: String(ledgerSeconds),
+    ...extra,
+  };
+  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Network', secret_keys: [KEY], settlement_address: ADDRESS }] }));
+  const child = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], env, port, '/v1/assets');
+  const db = new Database(env.FUNDKIT_DB, { readonly: true, fileMustExist: true });
+  return {
+    child, url: child.url, db,
+    stop: async () => {
+      db.close();
+      await child.stop();
+    },
+  };
+}
+
+/** Pool accounts active on chain and not claimed, per asset (read from the server's database). */
+function ready(server: Server): Record<string, number> {
+  const rows = server.db.prepare('SELECT asset, COUNT(*) AS n FROM deposit_pool WHERE claimed_at IS NULL AND activated_at IS NOT NULL GROUP BY asset').all() as { asset: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.asset, r.n]));
+}
+
+async function waitForPool(server: Server, size: number, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const r = ready(server);
+    if (['USDC', 'EURC', 'XLM'].every((a) => (r[a] ?? 0) >= size)) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutMs) throw new Error(`deposit pool not filled to ${size} within ${timeoutMs / 1000} s: ${JSON.stringify(r)}`);
+    await sleep(500);
+  }
+}
+
+const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+async function api<T>(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(url + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
+  return { status: res.status, body: JSON.parse(text) as T };
+}
+
+interface Intent { id: string; status: string; settlement?: { transfer_transaction_hash?: string | null } | null }
+interface Created { id: string; status: string; latencyMs: number; startedAt: number; payableAt: number | null }
+
+/** `n` creates from `clients` concurrent clients, each sending its next create when the last answered. */
+async function createMany(url: string, n: number, clients: number): Promise<Created[]> {
+  const out: Created[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(clients, n) }, async () => {
+    while (next < n) {
+      next++;
+      const startedAt = performance.now();
+      const { body } = await api<Intent>(url, 'POST', '/v1/funding-intents', { amount: '5.00', asset: 'USDC' });
+      const answeredAt = performance.now();
+      out.push({ id: body.id, status: body.status, latencyMs: answeredAt - startedAt, startedAt, payableAt: body.status === 'AWAITING_PAYMENT' ? answeredAt : null });
+    }
+  }));
+  return out;
+}
+
+/** Every intent of a status, through the list's pages (limit 100). */
+async function listStatus(url: string, status: string): Promise<Intent[]> {
+  const all: Intent[] = [];
+  let cursor = '';
+  for (;;) {
+    const { body } = await api<{ data: Intent[]; next_cursor: string | null; has_more?: boolean }>(url, 'GET',
+      `/v1/funding-intents?limit=100&status=${status}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    all.push(...body.data);
+    if (!body.next_cursor || body.data.length === 0 || body.has_more === false) return all;
+    cursor = body.next_cursor;
+  }
+}
+
+/** Polls until every intent is AWAITING_PAYMENT, stamping the moment each is first seen so (poll every 200 ms). */
+async function waitPayable(url: string, created: Created[], timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  const byId = new Map(created.map((c) => [c.id, c]));
+  while (created.some((c) => c.payableAt === null)) {
+    if (performance.now() > until) throw new Error(`${created.filter((c) => c.payableAt === null).length} intents not payable within ${timeoutMs / 1000} s`);
+    const seen = await listStatus(url, 'AWAITING_PAYMENT');
+    const at = performance.now();
+    for (const i of seen) {
+      const c = byId.get(i.id);
+      if (c && c.payableAt === null) c.payableAt = at;
+    }
+    await sleep(200);
+  }
+}
+
+interface HorizonTx { hash: string; ledger: number; source_account: string; operation_count: number; paging_token: string; successful?: boolean }
+
+const horizon = async <T>(url: string, path: string): Promise<T> => {
+  const res = await fetch(`${url}/sandbox/horizon${path}`);
+  if (res.status !== 200) throw new Error(`horizon ${path} → ${res.status} ${(await res.text()).slice(0, 200)}`);
+  return res.json() as Promise<T>;
+};
+
+async function ledgerTransactions(url: string, seq: number): Promise<HorizonTx[]> {
+  const all: HorizonTx[] = [];
+  let cursor = '';
+  for (;;) {
+    const page = await horizon<{ _embedded: { records: HorizonTx[] } }>(url, `/ledgers/${seq}/transactions?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+    const records = page._embedded.records;
+    all.push(...records);
+    if (records.length < 200) return all;
+    cursor = records.at(-1)!.paging_token;
+  }
+}
+
+const latestLedger = async (url: string) =>
+  (await horizon<{ _embedded: { records: { sequence: number }[] } }>(url, '/ledgers?order=desc&limit=1'))._embedded.records[0]!.sequence;
+
+/** Waits for the next ledger close; resolves with its sequence. */
+async function nextClose(url: string): Promise<number> {
+  const from = await latestLedger(url);
+  for (;;) {
+    await sleep(20);
+    const now = await latestLedger(url);
+    if (now > from) return now;
+  }
+}
+
+export interface PaymentRun {
+  intents: number;
+  /** the ledger closed just before the payments were sent */
+  sentAfterLedger: number;
+  /** ledgers the payments were applied in (a ledger takes 1,000 operations at most) */
+  paymentLedgers: number[];
+  lastPaymentLedger: number;
+  lastSettlementLedger: number;
+  /** last settlement ledger − last payment ledger */
+  ledgersToCredited: number;
+  seconds: number;
+  /** transactions that carried the settlements, and the channel accounts that were their sources */
+  settlementTxs: number;
+  channels: number;
+  /** per ledger from the first payment's to the last settlement's: channel-sourced operations (all; settlements only) */
+  perLedger: { ledger: number; treasuryOps: number; settlementOps: number; txs: number; allOps: number }[];
+}
+
+/** Pays every intent at once (one fresh faucet-funded payer each), then waits until all are CREDITED. */
+async function payAll(server: Server, ids: string[], timeoutMs: number): Promise<PaymentRun> {
+  const { url } = server;
+  // sent right after a close, so all of them can be admitted before the next one
+  const closed = await nextClose(url);
+  const started = performance.now();
+  const paid = await Promise.all(ids.map((id) => api<{ ledger: number }>(url, 'POST', `/v1/test_helpers/funding-intents/${id}/payments`, { amount: '5.00', asset: 'USDC' })));
+  const paymentLedgers = [...new Set(paid.map((p) => p.body.ledger))].sort((a, b) => a - b);
+  const lastPaymentLedger = paymentLedgers.at(-1)!;
+  log(`${ids.length} payments applied in ledger(s) ${paymentLedgers.join(', ')} after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // progress from the database (read-only, no HTTP load on the server while it settles), then the API
+  const until = performance.now() + timeoutMs;
+  const count = server.db.prepare("SELECT COUNT(*) FROM funding_intents WHERE status = 'CREDITED'").pluck();
+  while ((count.get() as number) < ids.length) {
+    if (performance.now() > until) throw new Error(`${ids.length - (count.get() as number)} of ${ids.length} intents not CREDITED within ${timeoutMs / 1000} s`);
+    await sleep(250);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const want = new Set(ids);
+  const credited = (await listStatus(url, 'CREDITED')).filter((i) => want.has(i.id));
+  if (credited.length !== ids.length) throw new Error(`${ids.length - credited.length} of ${ids.length} paid intents are not CREDITED`);
+  const hashes = new Set<string>();
+  for (const i of credited) {
+    let hash = i.settlement?.transfer_transaction_hash;
+    if (!hash) hash = (await api<Intent>(url, 'GET', `/v1/funding-intents/${i.id}`)).body.settlement?.transfer_transaction_hash;
+    if (!hash) throw new Error(`${i.id} is CREDITED without a settlement transfer hash`);
+    hashes.add(hash);
+  }
+  const settlementTxs = await Promise.all([...hashes].map((h) => horizon<HorizonTx>(url, `/transactions/${h}`)));
+  const channels = new Set(settlementTxs.map((t) => t.source_account));
+  const lastSettlementLedger = Math.max(...settlementTxs.map((t) => t.ledger));
+  const perLedger: PaymentRun['perLedger'] = [];
+  for (let seq = paymentLedgers[0]!; seq <= lastSettlementLedger; seq++) {
+    const txs = await ledgerTransactions(url, seq);
+    const mine = txs.filter((t) => channels.has(t.source_account));
+    perLedger.push({
+      ledger: seq, txs: mine.length, allOps: txs.reduce((n, t) => n + t.operation_count, 0),
+      treasuryOps: mine.reduce((n, t) => n + t.operation_count, 0),
+      settlementOps: mine.filter((t) => hashes.has(t.hash)).reduce((n, t) => n + t.operation_count, 0),
+    });
+  }
+  return {
+    intents: ids.length, sentAfterLedger: closed, paymentLedgers, lastPaymentLedger, lastSettlementLedger, ledgersToCredited: lastSettlementLedger - lastPaymentLedger,
+    seconds, settlementTxs: settlementTxs.length, channels: channels.size, perLedger,
+  };
+}
+
+export interface CreateRun {
+  creates: number; clients: number; latency: number[]; payable: number[]; createdStatus: Record<string, number>;
+  /** first request sent → last answer */
+  wallSeconds: number;
+  /** latency p50 per answered status (AWAITING_PAYMENT: a pool account; CREATED: none left) */
+  p50ByStatus: Record<string, number>;
+}
+
+async function createRun(url: string, n: number, clients: number, timeoutMs: number): Promise<{ run: CreateRun; created: Created[] }> {
+  // warm-up: every client's keep-alive connection opened and the authenticated path run, without taking pool accounts
+  for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: clients }, () => api(url, 'GET', '/v1/funding-intents?limit=1')));
+  const t0 = performance.now();
+  const created = await createMany(url, n, clients);
+  const wallSeconds = (performance.now() - t0) / 1000;
+  await waitPayable(url, created, timeoutMs);
+  const createdStatus: Record<string, number> = {};
+  for (const c of created) createdStatus[c.status] = (createdStatus[c.status] ?? 0) + 1;
+  const p50ByStatus = Object.fromEntries(Object.keys(createdStatus).map((st) => [st, percentile(created.filter((c) => c.status === st).map((c) => c.latencyMs), 50)]));
+  return { created, run: { creates: n, clients, latency: created.map((c) => c.latencyMs), payable: created.map((c) => c.payableAt! - c.startedAt), createdStatus, wallSeconds, p50ByStatus } };
+}
+
+export interface NetworkFigures {
+  after: { create: CreateRun; pay: PaymentRun; poolFillSeconds: number; prefillSeconds: number };
+  before: { create: CreateRun; pay: PaymentRun };
+}
+
+export async function benchNetwork(): Promise<NetworkFigures> {
+  // After, creates: shipped defaults (pool 20 per asset, 8 channels, 100 items a transaction).
+  let server = await startServer(mkdtempSync(join(tmpdir(), 'fundkit-bench-net-a-')), LEDGER_SECONDS, {});
+  let afterCreate: CreateRun;
+  let poolFillSeconds: number;
+  try {
+    poolFillSeconds = await waitForPool(server, 20, 180_000);
+    log(`after: default pool (20 per asset) filled at ${LEDGER_SECONDS} s ledgers in ${poolFillSeconds.toFixed(1)} s`);
+    afterCreate = (await createRun(server.url, COUNTS.creates, COUNTS.clients, 240_000)).run;
+    log(`after: ${COUNTS.creates} creates, p95 ${percentile(afterCreate.latency, 95).toFixed(1)} ms, payable p95 ${(percentile(afterCreate.payable, 95) / 1000).toFixed(1)} s ${JSON.stringify(afterCreate.createdStatus)}`);
+  } finally {
+    await server.stop();
+  }
+
+  // Before: the same server configured as the old code behaved; creates, then the same intents paid.
+  server = await startServer(mkdtempSync(join(tmpdir(), 'fundkit-bench-net-b-')), LEDGER_SECONDS, BEFORE_ENV);
+  let before: NetworkFigures['before'];
+  try {
+    // warm-up: the channel account and one deposit account, so the measured creates do not pay for them
+    await createRun(server.url, 1, 1, 60_000);
+    const { run, created } = await createRun(server.url, COUNTS.beforeCreates, COUNTS.beforeCreates, 240_000);
+    log(`before: ${run.creates} creates, payable p95 ${(percentile(run.payable, 95) / 1000).toFixed(1)} s ${JSON.stringify(run.createdStatus)}`);
+    const pay = await payAll(server, created.slice(0, COUNTS.beforePayers).map((c) => c.id), 300_000);
+    log(`before: ${pay.intents} paid, CREDITED ${pay.ledgersToCredited} ledgers after the last payment's`);
+    before = { create: run, pay };
+  } finally {
+    await server.stop();
+  }
+
+  // After, payments: a pool of 1,000 prepared ahead (on the instant ledger: the pool worker lands
+  // one batch of 18 accounts a ledger, so 3 × 1,000 accounts would take ~170 ledgers at 5 s).
+  const dir = mkdtempSync(join(tmpdir(), 'fundkit-bench-net-c-'));
+  const pool = { FUNDKIT_DEPOSIT_POOL_SIZE: String(COUNTS.payers) };
+  const prefillStarted = performance.now();
+  server = await startServer(dir, 0, pool);
+  let prefillSeconds: number;
+  try {
+    await waitForPool(server, COUNTS.payers, 300_000);
+    prefillSeconds = (performance.now() - prefillStarted) / 1000;
+    log(`after: pool of ${COUNTS.payers} per asset prepared on the instant ledger in ${prefillSeconds.toFixed(1)} s`);
+  } finally {
+    await server.stop();
+  }
+  server = await startServer(dir, LEDGER_SECONDS, pool);
+  let pay: PaymentRun;
+  try {
+    const created = await createMany(server.url, COUNTS.payers, COUNTS.clients);
+    const notPayable = created.filter((c) => c.status !== 'AWAITING_PAYMENT').length;
+    if (notPayable > 0) throw new Error(`${notPayable} of ${COUNTS.payers} intents were not AWAITING_PAYMENT at create (pool too small)`);
+    pay = await payAll(server, created.map((c) => c.id), 300_000);
+    log(`after: ${pay.intents} paid, CREDITED ${pay.ledgersToCredited} ledgers after the last payment's; max treasury ops a ledger ${Math.max(...pay.perLedger.map((l) => l.treasuryOps))}`);
+  } finally {
+    await server.stop();
+  }
+  return { after: { create: afterCreate, pay, poolFillSeconds, prefillSeconds }, before };
+}
