@@ -111,6 +111,8 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
+      services.requestLogs.flush();
       db.close();
     },
   };

@@ -101,7 +101,7 @@ export function createServices(deps: ServiceDeps): Services {
     keys: new KeysService(new KeysRepo(db)),
     assets,
     fundingIntents,
-    requestLogs: new RequestLogsService(new RequestLogsRepo(db)),
+    requestLogs: new RequestLogsService(new RequestLogsRepo(db), (error) => logger.warn({ err: error }, 'could not write request logs')),
     idempotency: new IdempotencyRepo(db),
     checkout: createCheckoutService(deps, fundingIntents),
     webhooks: createWebhookServices(deps, deps.webhooks),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, OPERATOR_KEY, startTestServer, type TestServer } from './helpers/server.js';
+import { REQUEST_LOG_FLUSH_MS } from '../src/resources/request-logs/service.js';
 
 describe('rate limits', () => {
   let t: TestServer;
@@ -66,6 +67,16 @@ describe('request logs', () => {
     await t.request('GET', '/v1/platform/applications', { key: OPERATOR_KEY });
     const count = (t.server.db.prepare("SELECT COUNT(*) AS n FROM request_logs WHERE path LIKE '/v1/platform/%'").get() as { n: number }).n;
     expect(count).toBe(0);
+  });
+
+  it('writes buffered logs within the flush interval and at flush (close), without any read', async () => {
+    const count = () => (t.server.db.prepare("SELECT COUNT(*) AS n FROM request_logs WHERE path = '/v1/assets/xlm'").get() as { n: number }).n;
+    await t.request('GET', '/v1/assets/xlm', { key: KEYS.alphaSecretTest });
+    await new Promise((resolve) => setTimeout(resolve, REQUEST_LOG_FLUSH_MS * 3));
+    expect(count()).toBe(1);
+    await t.request('GET', '/v1/assets/xlm', { key: KEYS.alphaSecretTest });
+    t.server.services.requestLogs.flush();
+    expect(count()).toBe(2);
   });
 
   it('purges logs older than 30 days', () => {

@@ -5,13 +5,21 @@ import { resolveAsset } from '../package-root.js';
 
 export type Db = Database.Database;
 
-/** Opens the database in WAL mode with foreign keys on, and applies pending migrations. */
+/** Opens the database in WAL mode (synchronous NORMAL) with foreign keys on, and applies pending migrations. */
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // WAL + NORMAL: a commit is not fsynced until the next checkpoint. A killed process (SIGKILL,
+  // crash) loses nothing; only a power loss or OS crash can roll back the last commits, which
+  // stay consistent (SQLite's documented WAL durability trade-off). FULL fsynced every request's
+  // writes (request log, key use) and was the largest single cost of a create.
+  db.pragma('synchronous = NORMAL');
+  // reads through a memory map instead of a read() per page: a list of 50 intents touches ~50
+  // table pages scattered over the file (measured 2.2 ms → 0.6 ms with 100k intents)
+  if (path !== ':memory:') db.pragma('mmap_size = 268435456');
   cachePreparedStatements(db);
   migrate(db);
   return db;

@@ -56,20 +56,21 @@ export class FundingIntentsRepo {
 
   /** The deposit accounts of a page, in one query. */
   depositAccounts(ids: string[]): Map<string, DepositAccountRecord> {
-    const rows = this.db.prepare('SELECT * FROM deposit_accounts WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DepositAccountRecord[];
+    // distinct ids: SQLite looks each json_each value up again (an account is shared by a whole page in the bench seed)
+    const rows = this.db.prepare('SELECT * FROM deposit_accounts WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...new Set(ids)])) as DepositAccountRecord[];
     return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** The provisioning transaction of each watched address (the protocol record's registration), in one query. */
   registrations(addresses: string[]): Map<string, string | null> {
     const rows = this.db.prepare('SELECT address, provision_tx_hash FROM deposit_watch WHERE address IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(addresses)) as { address: string; provision_tx_hash: string | null }[];
+      .all(JSON.stringify([...new Set(addresses)])) as { address: string; provision_tx_hash: string | null }[];
     return new Map(rows.map((r) => [r.address, r.provision_tx_hash]));
   }
 
   /** Intents by id, in one query (amounts as BigInt). */
   findByIds(ids: string[]): Map<string, FundingIntentRecord> {
-    const rows = this.db.prepare('SELECT * FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify(ids)) as FundingIntentRecord[];
+    const rows = this.db.prepare('SELECT * FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify([...new Set(ids)])) as FundingIntentRecord[];
     return new Map(rows.map((r) => [r.id, r]));
   }
 

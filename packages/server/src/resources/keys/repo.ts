@@ -29,8 +29,11 @@ export class KeysRepo {
   findByHash(hash: string): { key: ApiKeyRecord; application: ApplicationRecord } | undefined {
     const key = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as ApiKeyRecord | undefined;
     if (!key) return undefined;
-    const application = this.db.prepare('SELECT * FROM applications WHERE id = ?').get(key.application_id) as ApplicationRecord;
-    return { key, application };
+    return { key, application: this.findApplication(key.application_id)! };
+  }
+
+  findApplication(id: string): ApplicationRecord | undefined {
+    return this.db.prepare('SELECT * FROM applications WHERE id = ?').get(id) as ApplicationRecord | undefined;
   }
 
   findById(id: string): ApiKeyRecord | undefined {

@@ -25,8 +25,16 @@ export function parseKeyForm(key: string): { type: KeyType; environment: Environ
   return { type: match[1] === 'sk' ? 'secret' : 'publishable', environment: match[2] as Environment };
 }
 
+/** last_used_at is written at most this often per key (it is not on the request's critical path). */
+const TOUCH_EVERY_MS = 60_000;
+const MAX_CACHED_KEYS = 10_000;
+
 export class KeysService {
-  constructor(private readonly repo: KeysRepo) {}
+  /** Key rows by hash: every authenticated request needs one. Revocation and exposure drop the entry. */
+  private readonly byHash = new Map<string, ApiKeyRecord>();
+  private readonly touchedAt = new Map<string, number>();
+
+  constructor(private readonly repo: KeysRepo, private readonly now: () => number = Date.now) {}
 
   /** Stores only the SHA-256 of the key; the plaintext is returned once. */
   create(applicationId: string, environment: Environment, type: KeyType): { record: ApiKeyRecord; plaintext: string } {
@@ -64,13 +72,43 @@ export class KeysService {
     return record;
   }
 
+  /**
+   * The key and its application. The key row is cached (a revoke or exposure in this process
+   * drops it, so a revoked key is refused at once); the application is read every time, so a
+   * deactivation also applies at once.
+   */
   authenticate(plaintext: string): { key: ApiKeyRecord; application: ApplicationRecord } | undefined {
-    const found = this.repo.findByHash(sha256Hex(plaintext));
-    if (found) this.repo.touch(found.key.id, isoNow());
-    return found;
+    const hash = sha256Hex(plaintext);
+    let key = this.byHash.get(hash);
+    let application: ApplicationRecord | undefined;
+    if (!key) {
+      const found = this.repo.findByHash(hash);
+      if (!found) return undefined;
+      ({ key, application } = found);
+      if (!key.revoked_at) {
+        if (this.byHash.size >= MAX_CACHED_KEYS) this.byHash.clear();
+        this.byHash.set(hash, key);
+      }
+    } else {
+      application = this.repo.findApplication(key.application_id);
+    }
+    this.touch(key.id);
+    return { key, application: application! };
+  }
+
+  private touch(keyId: string): void {
+    const now = this.now();
+    if (now - (this.touchedAt.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
+    this.touchedAt.set(keyId, now);
+    this.repo.touch(keyId, isoNow(now));
+  }
+
+  private forget(keyId: string): void {
+    for (const [hash, key] of this.byHash) if (key.id === keyId) this.byHash.delete(hash);
   }
 
   markExposed(keyId: string): void {
+    this.forget(keyId);
     this.repo.markExposed(keyId, isoNow());
   }
 
@@ -82,6 +120,7 @@ export class KeysService {
     const key = this.repo.findById(keyId);
     if (!key || key.application_id !== applicationId) throw notFound('api key');
     // revoking twice is a no-op that answers the revoked key (the spec's 200), not an error
+    this.forget(keyId);
     if (!key.revoked_at) this.repo.revoke(keyId, isoNow());
     return presentKey(this.repo.findById(keyId)!);
   }

@@ -29,6 +29,13 @@ export class RequestLogsRepo {
       VALUES (@id, @application_id, @environment, @key_id, @method, @path, @status, @request_id, @duration_ms, @idempotency_key, @created_at)`).run(log);
   }
 
+  /** Many entries in one transaction. */
+  insertMany(logs: RequestLogRecord[]): void {
+    this.db.transaction(() => {
+      for (const log of logs) this.insert(log);
+    })();
+  }
+
   findById(id: string): RequestLogRecord | undefined {
     return this.db.prepare('SELECT * FROM request_logs WHERE id = ?').get(id) as RequestLogRecord | undefined;
   }

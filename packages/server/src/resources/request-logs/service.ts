@@ -23,19 +23,54 @@ export function presentRequestLog(log: RequestLogRecord) {
   };
 }
 
+/** Buffered request logs are written together at least this often (and at shutdown, and before any read). */
+export const REQUEST_LOG_FLUSH_MS = 50;
+const MAX_BUFFERED = 500;
+
+/**
+ * Request logs are written off the request's hot path: entries are buffered in memory and
+ * inserted in one transaction every REQUEST_LOG_FLUSH_MS, when 500 are waiting, at shutdown
+ * (`flush` from close), and before any read of the logs, so a reader always sees every
+ * finished request. What a SIGKILL can lose: the entries of the last ≤ 50 ms, never anything
+ * else (they are diagnostics; no money, state or event depends on them).
+ */
 export class RequestLogsService {
-  constructor(private readonly repo: RequestLogsRepo) {}
+  private buffer: RequestLogRecord[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly repo: RequestLogsRepo, private readonly onError: (error: unknown) => void = () => {}) {}
 
   /** Never stores the key or the body: only what identifies the request. */
   record(entry: Omit<RequestLogRecord, 'id' | 'created_at'>): void {
-    this.repo.insert({ ...entry, id: newId('request_log'), created_at: isoNow() });
+    this.buffer.push({ ...entry, id: newId('request_log'), created_at: isoNow() });
+    if (this.buffer.length >= MAX_BUFFERED) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), REQUEST_LOG_FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes every buffered entry now (one transaction). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.buffer.length === 0) return;
+    const entries = this.buffer;
+    this.buffer = [];
+    try {
+      this.repo.insertMany(entries);
+    } catch (error) {
+      this.onError(error);
+    }
   }
 
   list(applicationId: string, environment: Environment, filters: RequestLogFilters, page: PageRequest) {
+    this.flush();
     return toList(this.repo.list(applicationId, environment, filters, page), page, presentRequestLog);
   }
 
   get(applicationId: string, environment: Environment, id: string) {
+    this.flush();
     const log = this.repo.findById(id);
     if (!log || log.application_id !== applicationId) throw notFound('request log');
     if (log.environment !== environment) throw new ApiError('FORBIDDEN', `this request log belongs to the ${log.environment} environment; use a ${log.environment} key`);
@@ -43,6 +78,7 @@ export class RequestLogsService {
   }
 
   purgeExpired(now = Date.now()): number {
+    this.flush();
     return this.repo.purgeBefore(isoNow(now - REQUEST_LOG_RETENTION_MS));
   }
 }
