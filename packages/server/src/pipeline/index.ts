@@ -114,6 +114,9 @@ function createRepos(db: Db) {
   };
 }
 
+/** A free channel's wait for more work before it sends less than a full transaction (see EngineOptions). */
+const TREASURY_LINGER_MS = 250;
+
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const { db, logger } = deps;
   const repos = createRepos(db);
@@ -144,8 +147,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const networkName = stellar.network.kind;
     const signer = new TreasurySigner(stellar.network, stellar.treasury, {
       channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => db.transaction(fn)(),
+      // a ledger that closes per transaction gains nothing from waiting; a real or clocked one does
+      lingerMs: stellar.ledger && !stellar.ledger.clock ? 0 : TREASURY_LINGER_MS,
     });
     treasurySigner = signer;
+    // as many payouts running as the treasury's transactions can carry in one ledger
+    const inFlight = deps.config.treasuryChannels * deps.config.treasuryBatchItems;
     observer = new Observer({ db, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
     tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never, signer) : null;
     const confirmer = new PaymentConfirmer({ db, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
@@ -167,7 +174,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       watchAddress: (address) => watcher.watch(address), nudge: nudgeOf('deposit-pool'),
     });
     jobs.push(depositPoolJob(pool));
-    jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements), refundPayoutJob(payer),
+    jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),
       observerBackfillJob(observer, deps.settings.backfillIntervalMs));
     jobs.push(depositRetireJob(new DepositRetirer({
       db, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,

@@ -2,14 +2,14 @@ import type { RefundPayer } from '../pipeline/refund-payout.js';
 import type { RefundRecord } from '../resources/refunds/repo.js';
 import type { JobSpec } from './loop.js';
 
-/** Refunds paid at once: each waits a ledger for its transaction, and the treasury batches them. */
-const CONCURRENT_PAYOUTS = 200;
-
-/** PENDING/PROCESSING refunds → paid out. */
-export function refundPayoutJob(payer: RefundPayer): JobSpec<RefundRecord> {
+/**
+ * PENDING/PROCESSING refunds → paid out. `concurrency`: refunds paid at once; each waits a ledger
+ * for its transaction, and the treasury batches them.
+ */
+export function refundPayoutJob(payer: RefundPayer, concurrency = 1): JobSpec<RefundRecord> {
   return {
     name: 'refund-payout',
-    concurrency: CONCURRENT_PAYOUTS,
+    concurrency,
     key: (refund) => refund.id,
     claim: (busy) => payer.claim(busy),
     run: (refund) => payer.pay(refund),

@@ -6,9 +6,6 @@ import type { JobSpec } from './loop.js';
 
 type SettlementJob = { kind: 'open'; intentId: string } | { kind: 'run'; settlement: SettlementRecord };
 
-/** Settlements run at once: each waits a ledger for its transaction, and the treasury batches them. */
-const CONCURRENT_SETTLEMENTS = 200;
-
 const intentOf = (job: SettlementJob) => (job.kind === 'open' ? job.intentId : job.settlement.funding_intent_id);
 
 /**
@@ -16,10 +13,14 @@ const intentOf = (job: SettlementJob) => (job.kind === 'open' ? job.intentId : j
  * A job is keyed by its intent: opening creates the settlement before the next claim, so that
  * claim must skip it while this job still runs it.
  */
-export function settlementJob(settler: Settler, intents: PipelineIntentsRepo, settlements: SettlementsRepo): JobSpec<SettlementJob> {
+/**
+ * `concurrency`: settlements run at once. Each waits a ledger for its transaction, so the treasury
+ * can only fill its transactions (channels × items a ledger) with as many running.
+ */
+export function settlementJob(settler: Settler, intents: PipelineIntentsRepo, settlements: SettlementsRepo, concurrency = 1): JobSpec<SettlementJob> {
   return {
     name: 'settlement',
-    concurrency: CONCURRENT_SETTLEMENTS,
+    concurrency,
     key: intentOf,
     claim: (busy) => {
       const intent = intents.nextToSettle();

@@ -33,6 +33,13 @@ export interface EngineOptions {
   atomically?: <T>(fn: () => T) => T;
   /** Items one transaction carries at most (FUNDKIT_TREASURY_BATCH_ITEMS); 1 submits one at a time. */
   maxBatchItems?: number;
+  /**
+   * How long a free channel waits for more work when less than a full transaction is queued
+   * (default 0). A transaction lands at the next ledger close whenever it is sent within the
+   * ledger, so on a real network a short wait fills transactions instead of spreading a burst
+   * over every channel in small ones, each channel then busy until the close.
+   */
+  lingerMs?: number;
 }
 
 interface Item {
@@ -55,6 +62,7 @@ export class SubmissionEngine {
   private readonly giveUpMs: number;
   private readonly atomically: <T>(fn: () => T) => T;
   private readonly maxBatchItems: number;
+  private readonly lingerMs: number;
 
   constructor(readonly network: StellarNetwork, readonly treasury: Keypair, options: EngineOptions = {}) {
     this.channels = new ChannelPool(network, treasury, options.channels ?? 8);
@@ -63,6 +71,7 @@ export class SubmissionEngine {
     this.giveUpMs = options.giveUpMs ?? 180_000;
     this.atomically = options.atomically ?? ((fn) => fn());
     this.maxBatchItems = options.maxBatchItems ?? Infinity;
+    this.lingerMs = options.lingerMs ?? 0;
   }
 
   /**
@@ -94,7 +103,8 @@ export class SubmissionEngine {
       await this.channels.ensure();
       while (this.queue.length > 0) {
         const channel = await this.channels.lease();
-        const items = this.queue.splice(0, fitCount(this.queue.map((i) => i.spec), this.treasury, this.maxBatchItems));
+        if (this.lingerMs > 0 && this.fits() === this.queue.length) await sleep(this.lingerMs);
+        const items = this.queue.splice(0, this.fits());
         void this.dispatch(channel, items).finally(() => this.channels.release(channel));
       }
     } catch (error) {
@@ -102,6 +112,11 @@ export class SubmissionEngine {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /** How many queued items the next transaction takes. */
+  private fits(): number {
+    return fitCount(this.queue.map((i) => i.spec), this.treasury, this.maxBatchItems);
   }
 
   private async dispatch(channel: Channel, items: Item[]): Promise<void> {
