@@ -40,7 +40,7 @@ function observe(intentId: string, receivedStroops: bigint, ...statuses: string[
   const { db, services } = api.server;
   inTransaction(db, () => {
     db.prepare('UPDATE funding_intents SET received_amount = ? WHERE id = ?').run(receivedStroops, intentId);
-    for (const status of statuses) services.fundingIntents.transition(intentId, status as never, 'e2e observer');
+    for (const status of statuses) services.pipeline.pipeline.machine.transition(intentId, status as never, 'e2e observer');
   });
 }
 
