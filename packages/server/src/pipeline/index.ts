@@ -173,7 +173,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
       watchAddress: (address) => watcher.watch(address), nudge: nudgeOf('deposit-pool'),
     });
-    jobs.push(depositPoolJob(pool));
+    jobs.push(depositPoolJob(pool, deps.config.treasuryChannels));
     jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),
       observerBackfillJob(observer, deps.settings.backfillIntervalMs));
     jobs.push(depositRetireJob(new DepositRetirer({
