@@ -2,11 +2,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchCheckout } from './checkout.js';
-import { CONNECTIONS, machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
+import { machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
 import { benchNetwork, COUNTS, LEDGER_SECONDS } from './network.js';
 import { benchPipeline, summary } from './pipeline.js';
 import { benchSdk } from './sdk.js';
-import { benchServer } from './server.js';
+import { benchServer, SERVER_CONNECTIONS } from './server.js';
 import { benchWebhooks } from './webhooks.js';
 
 /** One line of the table. `higher`: whether a bigger number is better (req/s) or worse (ms, bytes). */
@@ -134,7 +134,7 @@ Written by \`pnpm bench\` (bench/src/run.ts); do not edit by hand.
 - machine: ${m.cpu}, ${m.cores} cores, ${m.memory}, Node ${m.node}
 - date: ${m.date}
 - method: every figure is the median of ${RUNS} runs (pipeline: percentiles over its intents); peers are measured in the same run, on the same machine, one after the other
-- HTTP load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, in the bench process; servers in their own processes (2 cores shared with the load generator)
+- HTTP load: autocannon, ${SERVER_CONNECTIONS} connections (server section), ${SECONDS} s per run, in the bench process; servers in their own processes (2 cores shared with the load generator)
 
 ${table}
 
