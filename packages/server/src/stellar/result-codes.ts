@@ -9,7 +9,7 @@ import type { ResultCodes } from './network.js';
 const snake = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/^_/, '');
 
 /** Horizon's names that do not follow from the XDR names mechanically. */
-export const OP_CODE_OVERRIDES: Record<string, string> = {
+const OP_CODE_OVERRIDES: Record<string, string> = {
   already_exist: 'op_already_exists',
   seqnum_too_far: 'op_seq_num_too_far',
   over_sendmax: 'op_over_source_max',
@@ -23,14 +23,24 @@ const OUTER_CODES: Record<string, string> = {
   opTooManySponsoring: 'op_too_many_sponsoring',
 };
 
+/** An operation result arm's suffix ("Underfunded", "AlreadyExist") → Horizon's code ("op_underfunded"). */
+export function opCodeOf(outcome: string): string {
+  const suffix = snake(outcome);
+  return OP_CODE_OVERRIDES[suffix] ?? `op_${suffix}`;
+}
+
+/** A TransactionResultCode arm ("txBadSeq") → Horizon's code ("tx_bad_seq"). */
+export function txCode(name: string): string {
+  return name === 'txNoAccount' ? 'tx_no_source_account' : snake(name);
+}
+
 export function opCode(result: xdr.OperationResult): string {
   const outer = result.switch().name;
   if (outer !== 'opInner') return OUTER_CODES[outer] ?? snake(outer);
   const tr = result.tr();
   const kind = tr.switch().name;
   const name = (tr.value() as unknown as { switch(): { name: string } }).switch().name;
-  const suffix = snake(name.startsWith(kind) ? name.slice(kind.length) : name);
-  return OP_CODE_OVERRIDES[suffix] ?? `op_${suffix}`;
+  return opCodeOf(name.startsWith(kind) ? name.slice(kind.length) : name);
 }
 
 /** The transaction's and each operation's code (fee-bumps: the inner transaction's). */
@@ -39,7 +49,7 @@ export function resultCodesOf(resultXdr: string): ResultCodes & { operations: st
   const outer = result.switch().name;
   if (outer === 'txFeeBumpInnerSuccess' || outer === 'txFeeBumpInnerFailed') result = result.innerResultPair().result().result() as never;
   const name = result.switch().name;
-  const transaction = name === 'txNoAccount' ? 'tx_no_source_account' : snake(name);
+  const transaction = txCode(name);
   const ops = name === 'txSuccess' || name === 'txFailed' ? result.results() : [];
   return { transaction, operations: ops.map(opCode) };
 }

@@ -135,7 +135,7 @@ export class SubmissionEngine {
   private settle(items: Item[], built: Built, sent: Sent): void {
     if ('refused' in sent) return this.refused(items, sent.refused);
     items.forEach((item, i) => {
-      const verdict = itemVerdict({ ...sent.confirmed, resultXdr: sent.confirmed.resultXdr }, built.offsets[i]!, item.spec.operations.length);
+      const verdict = itemVerdict(sent.confirmed, built.offsets[i]!, item.spec.operations.length);
       if ('done' in verdict) item.resolve(verdict.done);
       else this.requeue(item);
     });

@@ -3,8 +3,9 @@
  * says so and the sandbox behaves so); only "we do not know what happened" throws: a 504 means
  * the envelope may still apply, so the caller must look it up or resubmit the SAME envelope.
  */
-import { FeeBumpTransaction, Horizon, Transaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import { FeeBumpTransaction, Horizon, Transaction, TransactionBuilder } from '@stellar/stellar-sdk';
 import type { AsyncSubmitResult, SubmitResult } from '../network.js';
+import { resultCodesOf } from '../result-codes.js';
 import { problemOf, toHorizonError } from './errors.js';
 
 function parse(envelopeXdr: string, passphrase: string): Transaction | FeeBumpTransaction | null {
@@ -61,11 +62,10 @@ interface AsyncBody {
 
 const ASYNC_STATUSES = new Set(['PENDING', 'DUPLICATE', 'TRY_AGAIN_LATER', 'ERROR']);
 
-/** "txBadSeq" → "tx_bad_seq", Horizon's spelling of a TransactionResultCode. */
+/** Horizon's spelling of the transaction's result code, or null for XDR it cannot decode. */
 function resultCode(resultXdr: string): string | null {
   try {
-    const name = xdr.TransactionResult.fromXDR(resultXdr, 'base64').result().switch().name;
-    return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    return resultCodesOf(resultXdr).transaction;
   } catch {
     return null;
   }

@@ -3,25 +3,15 @@
  * string result codes from the same names, so the two can never disagree.
  */
 import { xdr } from '@stellar/stellar-sdk';
+import { opCodeOf, txCode } from '../result-codes.js';
+
+export { txCode };
 
 /** An operation's outcome: Horizon code ("op_success", "op_underfunded", ...) and its XDR. */
 export interface OpResult {
   code: string;
   xdr: xdr.OperationResult;
 }
-
-function snake(camel: string): string {
-  return camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/^_/, '');
-}
-
-// Horizon's names that do not follow from the XDR names mechanically.
-const OP_CODE_OVERRIDES: Record<string, string> = {
-  already_exist: 'op_already_exists',
-  seqnum_too_far: 'op_seq_num_too_far',
-  over_sendmax: 'op_over_source_max',
-  under_destmin: 'op_under_dest_min',
-  offer_cross_self: 'op_cross_self',
-};
 
 type Dyn = Record<string, (value?: unknown) => unknown>;
 
@@ -35,9 +25,7 @@ export function opResult(kind: string, outcome: string, value?: unknown): OpResu
   const arm = union[`${kind}${outcome}`]!;
   const inner = value === undefined ? arm() : arm(value);
   const tr = (xdr.OperationResultTr as unknown as Dyn)[kind]!(inner);
-  const suffix = snake(outcome);
-  const code = OP_CODE_OVERRIDES[suffix] ?? `op_${suffix}`;
-  return { code, xdr: xdr.OperationResult.opInner(tr as xdr.OperationResultTr) };
+  return { code: opCodeOf(outcome), xdr: xdr.OperationResult.opInner(tr as xdr.OperationResultTr) };
 }
 
 export function opNoSourceAccount(): OpResult {
@@ -46,10 +34,6 @@ export function opNoSourceAccount(): OpResult {
 
 export function opBadAuth(): OpResult {
   return { code: 'op_bad_auth', xdr: xdr.OperationResult.opBadAuth() };
-}
-
-export function txCode(name: string): string {
-  return name === 'txNoAccount' ? 'tx_no_source_account' : snake(name);
 }
 
 function int64(value: bigint): xdr.Int64 {
