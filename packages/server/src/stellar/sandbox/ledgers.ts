@@ -54,20 +54,19 @@ function header(seq: number, prevHash: Buffer, closeTime: number, feePool: bigin
   });
 }
 
-function feePoolBefore(store: SandboxStore): bigint {
-  const row = store.db.prepare('SELECT fees FROM sbx_ledgers ORDER BY seq DESC LIMIT 1').get() as { fees: string } | undefined;
-  return BigInt(row?.fees ?? '0');
-}
-
 /** Records ledger `seq` as closed at `closeTime`; call inside the close's SQLite transaction. */
 export function openLedger(store: SandboxStore, seq: number, closeTime: number, closedAt: string): void {
-  const prev = store.db.prepare('SELECT hash FROM sbx_ledgers WHERE seq = ?').get(seq - 1) as { hash: string } | undefined;
-  const fees = feePoolBefore(store);
-  const h = header(seq, prev ? Buffer.from(prev.hash, 'hex') : ZERO_HASH, closeTime, fees);
-  const raw = h.toXDR();
+  // The newest recorded ledger carries the fee pool; it chains by hash only if it is seq - 1
+  // (sandbox files from before ledgers were recorded start with a gap).
+  const last = store.db.prepare('SELECT seq, hash, fees FROM sbx_ledgers ORDER BY seq DESC LIMIT 1').get() as
+    | { seq: number; hash: string; fees: string }
+    | undefined;
+  const fees = BigInt(last?.fees ?? '0');
+  const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
+  const raw = header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXDR();
   store.db
     .prepare('INSERT INTO sbx_ledgers (seq, hash, prev_hash, closed_at, header_xdr, fees) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(seq, sha256(raw).toString('hex'), (prev?.hash ?? ZERO_HASH.toString('hex')), closedAt, raw.toString('base64'), fees.toString());
+    .run(seq, sha256(raw).toString('hex'), prevHash, closedAt, raw.toString('base64'), fees.toString());
 }
 
 /** Counts one applied transaction (and its fee, which goes to the fee pool) in its ledger. */
