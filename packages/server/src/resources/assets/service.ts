@@ -7,17 +7,27 @@ import type { AssetsRepo } from './repo.js';
 
 export type PresentedAsset = AssetInfo & { enabled: boolean };
 
+export type AssetList = { readonly object: 'list'; readonly data: readonly PresentedAsset[]; readonly next_cursor: null };
+
 export class AssetsService {
+  /** The list answer by network, while the disabled set it was built from is current (frozen: shared by requests). */
+  private readonly lists = new Map<StellarNetworkName, { disabled: ReadonlySet<string>; list: AssetList }>();
+
   constructor(private readonly repo: AssetsRepo, private readonly mode: StellarMode) {}
 
   network(environment: Environment): StellarNetworkName {
     return networkFor(environment, this.mode);
   }
 
-  list(environment: Environment) {
+  list(environment: Environment): AssetList {
+    const network = this.network(environment);
     const disabled = this.repo.disabledCodes();
-    const data = listAssets(this.network(environment)).map((a) => ({ ...a, enabled: !disabled.has(a.code) }));
-    return { object: 'list' as const, data, next_cursor: null };
+    const cached = this.lists.get(network);
+    if (cached?.disabled === disabled) return cached.list;
+    const data = listAssets(network).map((a) => Object.freeze({ ...a, enabled: !disabled.has(a.code) }));
+    const list: AssetList = Object.freeze({ object: 'list' as const, data: Object.freeze(data), next_cursor: null });
+    this.lists.set(network, { disabled, list });
+    return list;
   }
 
   get(environment: Environment, id: string): PresentedAsset {

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.js';
 import type { ApplicationRecord, Environment } from '../../http/context.js';
+import { findApplicationRow } from '../applications/repo.js';
 import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
 
 export type KeyType = 'secret' | 'publishable';
@@ -33,7 +34,7 @@ export class KeysRepo {
   }
 
   findApplication(id: string): ApplicationRecord | undefined {
-    return this.db.prepare('SELECT * FROM applications WHERE id = ?').get(id) as ApplicationRecord | undefined;
+    return findApplicationRow(this.db, id);
   }
 
   findById(id: string): ApiKeyRecord | undefined {

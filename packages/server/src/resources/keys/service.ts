@@ -74,8 +74,8 @@ export class KeysService {
 
   /**
    * The key and its application. The key row is cached (a revoke or exposure in this process
-   * drops it, so a revoked key is refused at once); the application is read every time, so a
-   * deactivation also applies at once.
+   * drops it, so a revoked key is refused at once); the application comes from the applications
+   * repo's row cache, which its updates keep exact, so a deactivation also applies at once.
    */
   authenticate(plaintext: string): { key: ApiKeyRecord; application: ApplicationRecord } | undefined {
     const hash = sha256Hex(plaintext);
