@@ -9,7 +9,7 @@ import { docsRouter } from './http/docs.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { rateLimit, type RateLimiter } from './http/rate-limit.js';
-import { accessLog, requestLog } from './http/request-log.js';
+import { requestLogging } from './http/request-log.js';
 import { requestId } from './http/request-id.js';
 import type { RouteDef } from './http/route.js';
 import { validateRequest } from './http/validate.js';
@@ -128,8 +128,7 @@ export function createApp(ctx: AppContext): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
-  app.use(accessLog(ctx.logger));
-  app.use(requestLog(ctx.services.requestLogs, ctx.logger));
+  app.use(requestLogging(ctx.services.requestLogs, ctx.logger));
   mountFriendbot(app, ctx);
   // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
   if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);

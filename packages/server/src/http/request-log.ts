@@ -3,11 +3,17 @@ import type { Logger } from 'pino';
 import type { RequestLogsService } from '../resources/request-logs/service.js';
 import { locals } from './context.js';
 
-/** Records requests made with application API keys once they finish; never the key or body. */
-export function requestLog(service: RequestLogsService, logger: Logger) {
+/**
+ * One `finish` listener per request for both logs: the access log (one structured line, only when
+ * the logger writes `info`) and the request log of application API keys (never the key or body).
+ */
+export function requestLogging(service: RequestLogsService, logger: Logger) {
+  const access = logger.isLevelEnabled('info');
   return (req: Request, res: Response, next: NextFunction): void => {
     res.on('finish', () => {
       const state = locals(res);
+      const ms = Date.now() - state.startedAt;
+      if (access) logger.info({ requestId: state.requestId, method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
       const context = state.auth;
       if (!context || (context.kind !== 'secret' && context.kind !== 'publishable')) return;
       try {
@@ -19,23 +25,12 @@ export function requestLog(service: RequestLogsService, logger: Logger) {
           path: req.path,
           status: res.statusCode,
           request_id: state.requestId,
-          duration_ms: Date.now() - state.startedAt,
+          duration_ms: ms,
           idempotency_key: req.get('idempotency-key') ?? null,
         });
       } catch (error) {
         logger.warn({ err: error }, 'could not write request log');
       }
-    });
-    next();
-  };
-}
-
-/** One structured line per request. */
-export function accessLog(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    res.on('finish', () => {
-      const state = locals(res);
-      logger.info({ requestId: state.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Date.now() - state.startedAt }, 'request');
     });
     next();
   };

@@ -43,12 +43,17 @@ function encodeTime(ms: number): string {
 }
 
 function encodeRandom(bytes: Uint8Array): string {
-  let bits = 0n;
-  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  // 80 bits, 5 at a time from the most significant (no BigInt: this runs for every id)
   let out = '';
-  for (let i = 0; i < 16; i++) {
-    out = ALPHABET[Number(bits & 31n)] + out;
-    bits >>= 5n;
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    acc = ((acc << 8) | bytes[i]!) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += ALPHABET[(acc >> bits) & 31];
+    }
   }
   return out;
 }
