@@ -1,6 +1,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { decryptSecret } from '../lib/crypto.js';
 import type { FundingIntentsRepo } from '../resources/funding-intents/repo.js';
+import { NativeKeypair } from '../stellar/keypair.js';
 
 export interface DepositKey {
   keypair: Keypair;
@@ -30,7 +31,7 @@ export class DepositKeys {
     const intent = this.intents.findById(intentId);
     const account = intent?.deposit_account_id ? this.intents.findDepositAccount(intent.deposit_account_id) : undefined;
     if (!account) throw new Error(`deposit account of ${intentId} missing`);
-    const keypair = Keypair.fromSecret(decryptSecret(this.secretsKey, account.secret_encrypted));
+    const keypair = NativeKeypair.fromSecret(decryptSecret(this.secretsKey, account.secret_encrypted));
     return { keypair, signer: this.signerFor(account.id, account.address, keypair), address: account.address, accountId: account.id, asset: account.asset, status: account.status };
   }
 

@@ -3,12 +3,12 @@
  * account already active on chain, claimed in the create's own transaction), else a fresh
  * keypair left PROVISIONING for the pool worker. Never a chain call inside the request.
  */
-import { Keypair } from '@stellar/stellar-sdk';
 import { decryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { randomAccount, type DepositAccountSource } from '../resources/funding-intents/deposit-accounts.js';
 import type { DepositPoolRepo } from './deposit-pool-repo.js';
 import type { WatchRepo } from './watch-repo.js';
+import { NativeKeypair } from '../stellar/keypair.js';
 
 export interface PoolSourceDeps {
   pool: DepositPoolRepo;
@@ -29,7 +29,7 @@ export function poolDepositSource(deps: PoolSourceDeps): DepositAccountSource {
       if (!deps.serves(request.environment)) return randomAccount();
       const row = deps.pool.claim(deps.networkName, request.environment, request.asset, isoNow());
       if (!row) {
-        const keypair = Keypair.random();
+        const keypair = NativeKeypair.random();
         return { address: keypair.publicKey(), secret: keypair.secret(), status: 'PROVISIONING' };
       }
       // watched in the same transaction, with the transaction that created it (protocol evidence)

@@ -8,10 +8,11 @@ import { fromStroops } from '../lib/money.js';
 import { parseAssetKey, SANDBOX_ASSETS, toSdkAsset, type AssetRef, type SandboxLedger, type SandboxNetwork } from '../stellar/index.js';
 import { ensureAccount, ensureTrustline } from '../stellar/sandbox/faucet.js';
 import type { TreasurySigner } from './tx.js';
+import { NativeKeypair } from '../stellar/keypair.js';
 
 export class SandboxTools {
   /** the lookalike issuer of `FAKE` payments (an asset with the right code and the wrong issuer) */
-  private readonly fakeIssuer = Keypair.random();
+  private readonly fakeIssuer = NativeKeypair.random();
 
   constructor(private readonly ledger: SandboxLedger, private readonly network: SandboxNetwork, private readonly signer: TreasurySigner) {}
 
@@ -49,7 +50,7 @@ export class SandboxTools {
 
   /** A fresh payer funded by the faucet signs and submits a real payment. */
   async pay(destination: string, asset: AssetRef, amount: bigint, memo?: string) {
-    const payer = Keypair.random();
+    const payer = NativeKeypair.random();
     this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, 100_000_000n);
     if (asset.issuer !== null) this.ledger.fund(payer.publicKey(), asset, amount);
     else this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, amount);

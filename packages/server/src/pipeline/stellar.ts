@@ -13,6 +13,7 @@ import {
   bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, SandboxNetwork, type StellarNetwork,
 } from '../stellar/index.js';
 import { createHorizonNetwork } from '../stellar/horizon/index.js';
+import { NativeKeypair } from '../stellar/keypair.js';
 
 export interface StellarSetup {
   network: StellarNetwork;
@@ -27,7 +28,7 @@ const SANDBOX_FLOAT = toStroops('1000000');
 
 function loadTreasury(db: Db, key: Buffer, network: string): Keypair | null {
   const row = db.prepare('SELECT secret_encrypted FROM stellar_keys WHERE role = ? AND network = ?').get('treasury', network) as { secret_encrypted: string } | undefined;
-  return row ? Keypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
+  return row ? NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
 }
 
 function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): void {
@@ -51,7 +52,7 @@ export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, set
   });
   let treasury = loadTreasury(db, secretsKey, 'sandbox');
   if (!treasury) {
-    treasury = Keypair.random();
+    treasury = NativeKeypair.random();
     saveTreasury(db, secretsKey, 'sandbox', treasury);
   }
   const keys = bootstrapSandbox(ledger, { treasurySecret: treasury.secret(), ...(rates ? { rates } : {}) });
@@ -73,7 +74,7 @@ export function setupHorizon(
 ): StellarSetup {
   let treasury = loadTreasury(db, secretsKey, kind);
   if (!treasury) {
-    treasury = Keypair.random();
+    treasury = NativeKeypair.random();
     saveTreasury(db, secretsKey, kind, treasury);
   }
   const network = createHorizonNetwork({ kind, horizonUrl, ...(onWatchRestart ? { onWatchRestart } : {}) });

@@ -10,13 +10,14 @@
 import { createHmac } from 'node:crypto';
 import { Account, Keypair, Operation, TimeoutInfinite, TransactionBuilder, BASE_FEE } from '@stellar/stellar-sdk';
 import type { StellarNetwork } from '../../stellar/index.js';
+import { NativeKeypair } from '../../stellar/keypair.js';
 
 /** XLM each channel starts with: its 1 XLM minimum balance plus fees for ~190,000 operations. */
 export const CHANNEL_STARTING_XLM = '20';
 
 export function channelKeypair(treasury: Keypair, index: number): Keypair {
   const seed = createHmac('sha256', treasury.rawSecretKey()).update(`fundkit channel ${index}`).digest();
-  return Keypair.fromRawEd25519Seed(seed);
+  return NativeKeypair.fromRawEd25519Seed(seed);
 }
 
 export interface Channel {

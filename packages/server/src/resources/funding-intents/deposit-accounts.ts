@@ -1,5 +1,5 @@
-import { Keypair } from '@stellar/stellar-sdk';
 import type { Environment } from '../../http/context.js';
+import { NativeKeypair } from '../../stellar/keypair.js';
 
 export interface ProvisionRequest {
   applicationId: string;
@@ -34,7 +34,7 @@ export type DepositAccountProvisioner = (request: ProvisionRequest) => Promise<P
 export const randomKeypairProvisioner: DepositAccountProvisioner = async () => randomAccount();
 
 export function randomAccount(): ProvisionedAccount {
-  const keypair = Keypair.random();
+  const keypair = NativeKeypair.random();
   return { address: keypair.publicKey(), secret: keypair.secret(), status: 'ACTIVE' };
 }
 

@@ -23,6 +23,7 @@ import type { SandboxLedger, SubmitOutcome } from './ledger.js';
 import { SANDBOX_ASSETS } from './sandbox-assets.js';
 import { transactionLinks } from './tx-resource.js';
 import { BASE_FEE } from './validate.js';
+import { NativeKeypair } from '../keypair.js';
 
 /** Testnet friendbot's grant. */
 export const STARTING_BALANCE = toStroops('10000');
@@ -103,7 +104,7 @@ async function submitGrant(ledger: SandboxLedger, friendbot: KeyPairInfo, grant:
   const tx = new TransactionBuilder(new Account(friendbot.publicKey, source.seq.toString()), {
     fee: BASE_FEE.toString(), networkPassphrase: ledger.passphrase,
   }).addOperation(grantOperation(ledger, grant)).setTimeout(TimeoutInfinite).build();
-  tx.sign(Keypair.fromSecret(friendbot.secret));
+  tx.sign(NativeKeypair.fromSecret(friendbot.secret));
   return ledger.submitAndWait(tx.toXDR());
 }
 

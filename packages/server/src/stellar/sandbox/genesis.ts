@@ -3,12 +3,12 @@
  * real offers from a rate table, a treasury and the friendbot's account. Idempotent: keys live
  * in sbx_keys.
  */
-import { Keypair } from '@stellar/stellar-sdk';
 import { assetKey } from '../assets.js';
 import { toStroops } from '../../lib/money.js';
 import { ensureAccount, ensureTrustline, fundAccount } from './faucet.js';
 import type { SandboxLedger } from './ledger.js';
 import { SANDBOX_ASSETS } from './sandbox-assets.js';
+import { NativeKeypair } from '../keypair.js';
 
 /** "BASE/QUOTE": how many QUOTE one BASE buys. 1 XLM = 0.1 USDC; 1 EURC = 1.08 USDC. */
 export const DEFAULT_RATES: Record<string, string> = { 'XLM/USDC': '0.1', 'EURC/USDC': '1.08' };
@@ -45,7 +45,7 @@ const FRIENDBOT_FLOAT = toStroops('1000000000');
 function storedOrNew(ledger: SandboxLedger, role: string, secret?: string): KeyPairInfo {
   const stored = ledger.store.getKey(role);
   if (stored?.secret) return { publicKey: stored.publicKey, secret: stored.secret };
-  const kp = secret ? Keypair.fromSecret(secret) : Keypair.random();
+  const kp = secret ? NativeKeypair.fromSecret(secret) : NativeKeypair.random();
   ledger.store.putKey(role, kp.publicKey(), kp.secret());
   return { publicKey: kp.publicKey(), secret: kp.secret() };
 }

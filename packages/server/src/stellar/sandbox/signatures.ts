@@ -3,7 +3,7 @@
  * signatures of an account's signers against a threshold and remembers which signatures some
  * check used, so that unused ones can be refused (txBAD_AUTH_EXTRA).
  */
-import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
+import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { StrKey, type xdr } from '@stellar/stellar-sdk';
 
 /** A key that may sign for an account (ed25519 G... only) and its weight. */
@@ -16,6 +16,7 @@ export class SignatureChecker {
   private readonly used: boolean[];
   /** "index:key" → verified, so each signature is verified at most once per key. */
   private readonly verified = new Map<string, boolean>();
+  private readonly rawKeys = new Map<string, Buffer>();
 
   constructor(private readonly hash: Buffer, private readonly signatures: xdr.DecoratedSignature[]) {
     this.used = signatures.map(() => false);
@@ -48,13 +49,20 @@ export class SignatureChecker {
     const id = `${index}:${key}`;
     let ok = this.verified.get(id);
     if (ok === undefined) {
-      const raw = StrKey.decodeEd25519PublicKey(key);
+      const raw = this.rawKey(key);
       const sig = this.signatures[index]!;
       // The hint (last 4 bytes of the key) rules out most pairs without any curve arithmetic.
       ok = sig.hint().equals(raw.subarray(28)) && verifyEd25519(raw, this.hash, sig.signature());
       this.verified.set(id, ok);
     }
     return ok;
+  }
+
+  /** Decoding a G… key (base32 and checksum) costs more than the hint test it serves: once per key. */
+  private rawKey(key: string): Buffer {
+    let raw = this.rawKeys.get(key);
+    if (!raw) this.rawKeys.set(key, (raw = StrKey.decodeEd25519PublicKey(key)));
+    return raw;
   }
 }
 
@@ -68,6 +76,20 @@ const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
  */
 function verifyEd25519(rawPublicKey: Buffer, message: Buffer, signature: Buffer): boolean {
   if (signature.length !== 64) return false;
-  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, rawPublicKey]), format: 'der', type: 'spki' });
-  return cryptoVerify(null, message, key, signature);
+  return cryptoVerify(null, message, publicKeyObject(rawPublicKey), signature);
+}
+
+/** Importing a key costs about as much as a verification; the same keys (treasury, channels) sign most transactions. */
+const KEY_CACHE_SIZE = 4096;
+const keyObjects = new Map<string, KeyObject>();
+
+function publicKeyObject(raw: Buffer): KeyObject {
+  const id = raw.toString('hex');
+  let key = keyObjects.get(id);
+  if (!key) {
+    key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+    if (keyObjects.size >= KEY_CACHE_SIZE) keyObjects.delete(keyObjects.keys().next().value!);
+    keyObjects.set(id, key);
+  }
+  return key;
 }
