@@ -59,11 +59,13 @@ export class DepositPoolRepo {
       ORDER BY id LIMIT 1) AND claimed_at IS NULL RETURNING *`).get({ network, environment, asset, at }) as PoolAccount | undefined;
   }
 
-  /** Unclaimed accounts per asset, ready or still in a pending batch (both count toward the target). */
-  unclaimed(network: string, environment: string): Map<string, number> {
-    const rows = this.db.prepare(`SELECT asset, COUNT(*) AS n FROM deposit_pool WHERE network = ? AND environment = ? AND claimed_at IS NULL GROUP BY asset`)
-      .all(network, environment) as { asset: string; n: number }[];
-    return new Map(rows.map((r) => [r.asset, r.n]));
+  /**
+   * Unclaimed accounts per asset, ready or still in a pending batch (both count toward the target).
+   * One count per asset, each a range of the ready index (claimed rows, which only grow, are not read).
+   */
+  unclaimed(network: string, environment: string, assets: string[]): Map<string, number> {
+    const count = this.db.prepare('SELECT COUNT(*) FROM deposit_pool WHERE network = ? AND environment = ? AND asset = ? AND claimed_at IS NULL').pluck();
+    return new Map(assets.map((asset) => [asset, count.get(network, environment, asset) as number]));
   }
 
   ready(network: string, environment: string, asset: string): number {

@@ -167,7 +167,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const served = stellar.network.kind === 'pubnet' ? 'live' : 'test';
     pool = new DepositPool({
       db, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
-      machine, signer, secretsKey, onActivated: (address) => watcher.watch(address),
+      machine, signer, secretsKey, onActivated: (address) => watcher.watch(address), wake: nudgeOf('deposit-pool'),
     });
     deposits = poolDepositSource({
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
