@@ -22,38 +22,42 @@ export interface Built {
 /** Operations with the treasury as source where the spec left it to the transaction. */
 export function withSources(spec: BuildSpec, treasury: string): xdr.Operation[] {
   const muxed = xdr.MuxedAccount.keyTypeEd25519(Keypair.fromPublicKey(treasury).rawPublicKey());
-  return spec.operations.map((op) => {
-    const copy = xdr.Operation.fromXDR(op.toXDR('base64'), 'base64');
-    if (!copy.sourceAccount()) copy.sourceAccount(muxed);
-    return copy;
-  });
+  // a new operation around the same body: the spec's own operation is never mutated
+  return spec.operations.map((op) => (op.sourceAccount() ? op : new xdr.Operation({ sourceAccount: muxed, body: op.body() })));
 }
 
-function usesTreasury(ops: xdr.Operation[], treasury: string): boolean {
-  const raw = Keypair.fromPublicKey(treasury).rawPublicKey();
-  return ops.some((op) => op.sourceAccount()?.ed25519()?.equals(raw));
+/** Whether an item has an operation the treasury must sign for: one without a source, or with the treasury's. */
+function usesTreasury(spec: BuildSpec, treasuryRaw: Buffer): boolean {
+  return spec.operations.some((op) => {
+    const source = op.sourceAccount();
+    return !source || source.ed25519()?.equals(treasuryRaw) === true;
+  });
 }
 
 /** Distinct signing keys (besides the channel's) that a set of items needs. */
 export function signersOf(specs: BuildSpec[], treasury: Keypair): Keypair[] {
   const keys = new Map<string, Keypair>();
-  for (const spec of specs) {
-    if (usesTreasury(withSources(spec, treasury.publicKey()), treasury.publicKey())) keys.set(treasury.publicKey(), treasury);
-    for (const k of spec.signers ?? []) keys.set(k.publicKey(), k);
-  }
+  for (const spec of specs) addSigners(keys, spec, treasury);
   return [...keys.values()];
+}
+
+function addSigners(keys: Map<string, Keypair>, spec: BuildSpec, treasury: Keypair): void {
+  if (usesTreasury(spec, treasury.rawPublicKey())) keys.set(treasury.publicKey(), treasury);
+  for (const k of spec.signers ?? []) keys.set(k.publicKey(), k);
 }
 
 /** How many of `specs` (in order, at most `maxItems`) fit one transaction: always at least one. */
 export function fitCount(specs: BuildSpec[], treasury: Keypair, maxItems = Infinity): number {
   if (specs[0]?.memo) return 1;
+  const keys = new Map<string, Keypair>();
   let ops = 0;
   let n = 0;
   for (const spec of specs) {
     if (spec.memo || n >= maxItems) break;
     ops += spec.operations.length;
+    addSigners(keys, spec, treasury);
     // + 1: the channel's own signature
-    if (n > 0 && (ops > MAX_OPS || signersOf(specs.slice(0, n + 1), treasury).length + 1 > MAX_SIGNATURES)) break;
+    if (n > 0 && (ops > MAX_OPS || keys.size + 1 > MAX_SIGNATURES)) break;
     n += 1;
   }
   return Math.max(1, n);
