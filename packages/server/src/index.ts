@@ -5,6 +5,7 @@ import { pino, type Logger } from 'pino';
 import { createApp, type AppContext } from './app.js';
 import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type BootstrapFile } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
+import { startCheckpointer } from './db/checkpointer.js';
 import { openDatabase, type Db } from './db/connection.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { RouteDef } from './http/route.js';
@@ -67,6 +68,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
   validator.compileAll();
   const masterKey = resolveMasterKey(config, logger);
   const db = openDatabase(config.dbPath);
+  const checkpointer = startCheckpointer(db, config.dbPath, (message) => logger.warn({ message }, 'WAL checkpoint failed'));
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
   const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
     pipeline: pipelineSettings(options.env ?? process.env) });
@@ -113,6 +115,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
       }
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
       services.requestLogs.flush();
+      await checkpointer.stop();
       db.close();
     },
   };
