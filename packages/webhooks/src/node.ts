@@ -5,7 +5,15 @@ import type { WebhookHeaders } from './internal/headers.js';
 import type { RawBody } from './internal/raw-body.js';
 import type { WebhookSecrets } from './internal/secrets.js';
 import { planSigning, signedWebhook, type SignedWebhook, type SignWebhookOptions } from './signing.js';
-import { completeVerification, planVerification, type VerifyWebhookOptions } from './verification.js';
+import {
+  acceptSigned,
+  completeVerification,
+  mismatchedHeader,
+  planVerification,
+  quickPlan,
+  type VerificationPlan,
+  type VerifyWebhookOptions,
+} from './verification.js';
 
 export { NodeCryptoProvider };
 
@@ -19,14 +27,26 @@ export function verifyWebhookSync(
   secrets: WebhookSecrets,
   options: VerifyWebhookOptions = {},
 ): WebhookEvent {
-  const plan = planVerification(rawBody, headers, secrets, options);
-  // The digests in hmacJobs order, hashed from the body as given (no UTF-8 copy, no `t.` + body concatenation).
-  const digests = plan.secrets.map((secret) => hmacSha256Hex(secret, plan.body));
-  if (plan.v2) {
-    const prefix = `${plan.v2.timestamp}.`;
-    for (const secret of plan.secrets) digests.push(hmacSha256Hex(secret, plan.body, prefix));
+  const quick = quickPlan(rawBody, headers, secrets, options);
+  let digests: string[] | undefined;
+  if (quick) {
+    digests = nodeDigests(quick);
+    if (!mismatchedHeader(quick, digests)) return acceptSigned(quick);
   }
-  return completeVerification(plan, digests);
+  const plan = planVerification(rawBody, headers, secrets, options);
+  // A plan that parses has quick's secret, body and t, so quick's digests are its digests too.
+  return completeVerification(plan, digests ?? nodeDigests(plan));
+}
+
+/** The digests in hmacJobs order, hashed from the body as given (no UTF-8 copy, no `t.` + body concatenation). */
+function nodeDigests({ body, secrets, v2 }: VerificationPlan): string[] {
+  const digests: string[] = [];
+  for (const secret of secrets) digests.push(hmacSha256Hex(secret, body));
+  if (v2) {
+    const prefix = `${v2.timestamp}.`;
+    for (const secret of secrets) digests.push(hmacSha256Hex(secret, body, prefix));
+  }
+  return digests;
 }
 
 /** {@link signWebhook}, synchronously, for Node (and Bun). */

@@ -101,6 +101,7 @@ describe('verifyWebhookSync decides exactly as the Web Crypto verifier', () => {
     const one = await neutral.signWebhook(paymentCompleted, PRIMARY_SECRET, { timestamp: SIGNED_AT });
     const both = await neutral.signWebhook(paymentCompleted, [PRIMARY_SECRET, PREVIOUS_SECRET], { timestamp: SIGNED_AT });
     const odd = await neutral.signWebhook('\uFEFF{"id":"evt_1","type":"x","note":"\uD800"}', PRIMARY_SECRET, { timestamp: SIGNED_AT });
+    const v2 = one.headers['Service-Signature-V2'];
     const upper = { ...one.headers, 'Service-Signature': one.headers['Service-Signature'].toUpperCase().replace('SHA256', 'sha256') };
     const cases: Array<[unknown, Record<string, string | string[]>, string | string[], object?]> = [
       [one.body, one.headers, PRIMARY_SECRET],
@@ -122,6 +123,18 @@ describe('verifyWebhookSync decides exactly as the Web Crypto verifier', () => {
       [new TextEncoder().encode(odd.body), odd.headers, PRIMARY_SECRET],
       [new Uint8Array([0xff, 0x7b]), one.headers, PRIMARY_SECRET],
       [{ parsed: true }, one.headers, PRIMARY_SECRET],
+      // shapes verifyWebhookSync's position-based shortcut (quickPlan) splits but must not decide alone
+      [one.body, { ...one.headers, 'Service-Signature-V2': v2.toUpperCase().replace('T=', 't=').replace('V1=', 'v1=') }, PRIMARY_SECRET],
+      [one.body, { ...one.headers, 'Service-Signature-V2': v2.replace('t=', 't=0') }, PRIMARY_SECRET],
+      [one.body, { ...one.headers, 'Service-Signature-V2': v2.replace(`t=${SIGNED_AT}`, `t=${SIGNED_AT / 1e9}e9`) }, PRIMARY_SECRET],
+      [one.body, { ...one.headers, 'Service-Signature-V2': v2.replace(/v1=.{64}/, `v1=${'z'.repeat(64)}`) }, PRIMARY_SECRET],
+      [one.body, { ...one.headers, 'Service-Signature': `sha256=${'g'.repeat(64)}` }, PRIMARY_SECRET],
+      [one.body, { ...one.headers, 'Service-Signature': `sha256=${'g'.repeat(64)}`, 'Service-Webhook-Timestamp': '1' }, PRIMARY_SECRET],
+      [one.body, { ...one.headers, 'Service-Signature': `sha256=${'0'.repeat(64)}`, 'Service-Webhook-Timestamp': ' 1 ' }, PRIMARY_SECRET],
+      [one.body, { ...one.headers, 'Service-Webhook-Timestamp': ` ${SIGNED_AT} ` }, PRIMARY_SECRET],
+      [one.body, { 'Service-Signature': one.headers['Service-Signature'] }, PRIMARY_SECRET],
+      [one.body, { 'Service-Signature': one.headers['Service-Signature'] }, 'whsec_wrong'],
+      [one.body, one.headers, PRIMARY_SECRET, { now: SIGNED_AT, toleranceSeconds: -1 }],
     ];
     for (const [body, headers, secrets, options = at] of cases) {
       const expected = await outcome(() => neutral.verifyWebhook(body as string, headers, secrets, options));

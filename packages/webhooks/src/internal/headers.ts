@@ -11,20 +11,27 @@ function isFetchHeaders(headers: WebhookHeaders): headers is Headers {
 }
 
 /**
- * The value of one header, looked up case-insensitively. Repeated header lines are joined
- * with ", " (RFC 9110 §5.3), exactly as Fetch and Node do it, so callers parse one list.
+ * The values of several headers, looked up case-insensitively (`lowerNames` in lower case), in one
+ * pass over a plain object's keys. Repeated header lines are joined with ", " (RFC 9110 §5.3),
+ * exactly as Fetch and Node do it, so callers parse one list.
  */
-export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  if (isFetchHeaders(headers)) return headers.get(name) ?? undefined;
-  const wanted = name.toLowerCase();
-  let joined: string | undefined;
-  for (const key of Object.keys(headers)) {
-    // Lower-casing never changes the length of a name that lower-cases to ASCII, so most keys are
-    // skipped without allocating a lower-case copy (this ran three times per verification).
-    if (key.length !== wanted.length || key.toLowerCase() !== wanted) continue;
-    const value = headers[key];
-    if (value === undefined) continue;
-    for (const line of typeof value === 'string' ? [value] : value) joined = joined === undefined ? line : `${joined}, ${line}`;
+export function readHeaders(headers: WebhookHeaders, lowerNames: readonly string[]): Array<string | undefined> {
+  const values: Array<string | undefined> = lowerNames.map(() => undefined);
+  if (isFetchHeaders(headers)) {
+    for (let n = 0; n < lowerNames.length; n++) values[n] = headers.get(lowerNames[n]!) ?? undefined;
+    return values;
   }
-  return joined;
+  for (const key of Object.keys(headers)) {
+    for (let n = 0; n < lowerNames.length; n++) {
+      const wanted = lowerNames[n]!;
+      // Lower-casing never changes the length of a name that lower-cases to ASCII, so most keys are
+      // skipped without allocating a lower-case copy.
+      if (key.length !== wanted.length || (key !== wanted && key.toLowerCase() !== wanted)) continue;
+      const value = headers[key];
+      if (typeof value === 'string') values[n] = values[n] === undefined ? value : `${values[n]}, ${value}`;
+      else if (value !== undefined) for (const line of value) values[n] = values[n] === undefined ? line : `${values[n]}, ${line}`;
+      break;
+    }
+  }
+  return values;
 }

@@ -73,3 +73,23 @@ export function parseSignatureV2(value: string): SignatureV2 {
   if (digests.length === 0) throw malformed(SIGNATURE_V2_HEADER, 'expected at least one v1=<hex>');
   return { timestamp: Number(timestamp), digests };
 }
+
+/**
+ * The digest of `sha256=<64 characters>`, by position, not checked for hex; undefined for any other
+ * shape. Only for a caller that accepts it solely when it equals a computed (lowercase hex) digest,
+ * and otherwise asks {@link parseSignatureV1}.
+ */
+export function splitPlainV1(value: string): string | undefined {
+  return value.length === 71 && value.startsWith('sha256=') ? value.slice(7) : undefined;
+}
+
+/** {@link splitPlainV1} for `t=<seconds>,v1=<64 characters>`, the same caveat for its digest. */
+export function splitPlainV2(value: string): SignatureV2 | undefined {
+  const comma = value.indexOf(',');
+  if (comma < 3 || comma > 14 || value.length !== comma + 68 || !value.startsWith('t=') || !value.startsWith(',v1=', comma)) return undefined;
+  const t = value.slice(2, comma);
+  const timestamp = Number(t);
+  // Written as String writes a whole number (no sign, exponent, space or leading zero), t has 1–12 digits.
+  if (!Number.isInteger(timestamp) || timestamp < 0 || String(timestamp) !== t) return undefined;
+  return { timestamp, digests: [value.slice(comma + 4)] };
+}
