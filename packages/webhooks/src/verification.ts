@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import { concatBytes, decodeUtf8Strict, signedText, utf8Bytes } from './internal/bytes.js';
-import { readHeaders, type WebhookHeaders } from './internal/headers.js';
+import { headerNames, readHeaders, type WebhookHeaders } from './internal/headers.js';
 import { rawBodyInput } from './internal/raw-body.js';
 import { secretList } from './internal/secrets.js';
 import { secureCompare } from './internal/secure-compare.js';
@@ -76,8 +76,7 @@ function checkTimestampHeaderAgrees(value: string | undefined, v2: SignatureV2):
   }
 }
 
-/** What {@link readHeaders} looks up, in lower case. */
-const HEADER_NAMES = [SIGNATURE_HEADER, SIGNATURE_V2_HEADER, WEBHOOK_TIMESTAMP_HEADER].map((name) => name.toLowerCase());
+const HEADER_NAMES = headerNames([SIGNATURE_HEADER, SIGNATURE_V2_HEADER, WEBHOOK_TIMESTAMP_HEADER]);
 
 /** Validates inputs and headers, and lists the HMACs to compute: v1 per secret, then v2 per secret. */
 export function planVerification(

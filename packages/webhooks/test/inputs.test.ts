@@ -56,6 +56,19 @@ describe('verifyWebhook: header forms', () => {
     await expect(verifyWebhook(body, oddCase, PRIMARY_SECRET, at)).resolves.toBeDefined();
   });
 
+  it('joins a header given under several spellings, and skips other names of the same length', async () => {
+    const { body, headers } = await signed();
+    const spellings = {
+      'transfer-encoding': 'chunked',
+      'Service-Signature': `sha256=${'0'.repeat(64)}`,
+      'SERVICE-SIGNATURE': headers['Service-Signature'],
+      'service-signature-v2': headers['Service-Signature-V2'],
+    };
+    await expect(verifyWebhook(body, spellings, PRIMARY_SECRET, at)).resolves.toBeDefined();
+    const { 'SERVICE-SIGNATURE': _, ...withoutGood } = spellings;
+    await expectRejection(verifyWebhook(body, withoutGood, PRIMARY_SECRET, at), 'signature_mismatch');
+  });
+
   it('accepts string[] values, as Node gives for repeated headers', async () => {
     const { body, headers } = await signed();
     const arrays = { 'service-signature': [headers['Service-Signature']], 'service-signature-v2': [headers['Service-Signature-V2']] };
