@@ -8,7 +8,7 @@ import { isoNow } from '../lib/time.js';
 import { randomAccount, type DepositAccountSource } from '../resources/funding-intents/deposit-accounts.js';
 import type { DepositPoolRepo } from './deposit-pool-repo.js';
 import type { WatchRepo } from './watch-repo.js';
-import { NativeKeypair } from '../stellar/keypair.js';
+import { KeyReserve } from '../stellar/keypair.js';
 
 export interface PoolSourceDeps {
   pool: DepositPoolRepo;
@@ -24,12 +24,13 @@ export interface PoolSourceDeps {
 }
 
 export function poolDepositSource(deps: PoolSourceDeps): DepositAccountSource {
+  const keys = new KeyReserve();
   return {
     take(request) {
       if (!deps.serves(request.environment)) return randomAccount();
       const row = deps.pool.claim(deps.networkName, request.environment, request.asset, isoNow());
       if (!row) {
-        const keypair = NativeKeypair.random();
+        const keypair = keys.take();
         return { address: keypair.publicKey(), secret: keypair.secret(), status: 'PROVISIONING' };
       }
       // watched in the same transaction, with the transaction that created it (protocol evidence)

@@ -6,7 +6,7 @@
  * deterministic, so the bytes are exactly the SDK's; a `NativeKeypair` is a `Keypair` and goes
  * wherever one does (`Transaction#sign`, `secret()`, `publicKey()`).
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
 
 export class NativeKeypair extends Keypair {
@@ -21,8 +21,11 @@ export class NativeKeypair extends Keypair {
 
   static override random(): NativeKeypair {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const seed = Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url');
-    return new NativeKeypair(seed, privateKey, publicKey);
+    return NativeKeypair.fromKeyObjects(privateKey, publicKey);
+  }
+
+  static fromKeyObjects(privateKey: KeyObject, publicKey: KeyObject): NativeKeypair {
+    return new NativeKeypair(Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url'), privateKey, publicKey);
   }
 
   static override fromSecret(secret: string): NativeKeypair {
@@ -38,5 +41,34 @@ export class NativeKeypair extends Keypair {
 
   override sign(data: Buffer): Buffer {
     return cryptoSign(null, data, this.privateKey);
+  }
+}
+
+/**
+ * Keys made ahead on libuv's thread pool (`generateKeyPair`), off the event loop: a create that
+ * found the deposit pool empty takes one instead of computing it inside the request. A key never
+ * handed out is never used anywhere, so one lost with the process costs nothing.
+ */
+export class KeyReserve {
+  private readonly keys: NativeKeypair[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly size = 256) {}
+
+  take(): NativeKeypair {
+    const key = this.keys.pop() ?? NativeKeypair.random();
+    this.refill();
+    return key;
+  }
+
+  private refill(): void {
+    if (this.keys.length + this.inFlight > this.size / 2) return;
+    for (let n = this.size - this.keys.length - this.inFlight; n > 0; n--) {
+      this.inFlight++;
+      generateKeyPair('ed25519', {}, (error, publicKey, privateKey) => {
+        this.inFlight--;
+        if (!error) this.keys.push(NativeKeypair.fromKeyObjects(privateKey, publicKey));
+      });
+    }
   }
 }

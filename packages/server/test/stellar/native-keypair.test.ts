@@ -1,0 +1,40 @@
+import { Keypair, Networks, TransactionBuilder, Account, Operation, Asset } from '@stellar/stellar-sdk';
+import { describe, expect, it } from 'vitest';
+import { KeyReserve, NativeKeypair } from '../../src/stellar/keypair.js';
+
+describe('NativeKeypair (Node Ed25519 behind the SDK Keypair)', () => {
+  it('has the SDK keypair’s public key, secret and signature bytes', () => {
+    const native = NativeKeypair.random();
+    const sdk = Keypair.fromSecret(native.secret());
+    expect(native.publicKey()).toBe(sdk.publicKey());
+    expect(native.canSign()).toBe(true);
+    const data = Buffer.from('fundkit');
+    expect(native.sign(data).equals(sdk.sign(data))).toBe(true);
+    expect(sdk.verify(data, native.sign(data))).toBe(true);
+    const loaded = NativeKeypair.fromSecret(sdk.secret());
+    expect(loaded.publicKey()).toBe(sdk.publicKey());
+    expect(loaded.rawSecretKey().equals(sdk.rawSecretKey())).toBe(true);
+  });
+
+  it('signs a transaction exactly as the SDK does', () => {
+    const native = NativeKeypair.random();
+    const build = () => new TransactionBuilder(new Account(native.publicKey(), '1'), { fee: '100', networkPassphrase: Networks.TESTNET })
+      .addOperation(Operation.payment({ destination: Keypair.random().publicKey(), asset: Asset.native(), amount: '1' })).setTimeout(0).build();
+    const a = build();
+    const b = TransactionBuilder.fromXDR(a.toXDR(), Networks.TESTNET);
+    a.sign(native);
+    b.sign(Keypair.fromSecret(native.secret()));
+    expect(a.toXDR()).toBe(b.toXDR());
+  });
+
+  it('refuses a seed of the wrong length, and a reserve hands out distinct working keys', async () => {
+    expect(() => NativeKeypair.fromRawEd25519Seed(Buffer.alloc(31))).toThrow(/32 bytes/);
+    const reserve = new KeyReserve(8);
+    const first = reserve.take();
+    await new Promise((r) => setTimeout(r, 50));
+    const keys = Array.from({ length: 8 }, () => reserve.take());
+    const ids = new Set([first, ...keys].map((k) => k.publicKey()));
+    expect(ids.size).toBe(9);
+    for (const k of keys) expect(Keypair.fromSecret(k.secret()).publicKey()).toBe(k.publicKey());
+  });
+});
