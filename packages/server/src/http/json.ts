@@ -23,3 +23,38 @@ export function sendSharedJson(res: Response, value: object): void {
   }
   sendJsonText(res, text);
 }
+
+/** Sends JSON already encoded as UTF-8, with the headers `res.json` gives. */
+function sendJsonBytes(res: Response, bytes: Buffer): void {
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.send(bytes);
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * `res.json(value)` where parts of the value were serialized before: `encoded(object)` gives the
+ * UTF-8 JSON of an object (a view a read model kept) or undefined. A top-level object with known
+ * JSON, or a list envelope ({object, data, next_cursor}) whose items have it, is sent from those
+ * bytes; anything else goes through res.json. Same bytes on the wire either way.
+ */
+export function sendJsonWith(res: Response, value: unknown, encoded: (object: object) => Buffer | undefined): void {
+  if (value && typeof value === 'object') {
+    const whole = encoded(value);
+    if (whole) return sendJsonBytes(res, whole);
+    const list = value as { object?: unknown; data?: unknown; next_cursor?: unknown };
+    const keys = Object.keys(value);
+    if (list.object === 'list' && Array.isArray(list.data) && list.next_cursor !== undefined && keys.length === 3 && keys[0] === 'object' && keys[1] === 'data' && keys[2] === 'next_cursor') {
+      const parts: Buffer[] = [Buffer.from('{"object":"list","data":[')];
+      for (let i = 0; i < list.data.length; i++) {
+        const item: unknown = list.data[i];
+        if (i > 0) parts.push(COMMA);
+        const bytes = item && typeof item === 'object' ? encoded(item) : undefined;
+        parts.push(bytes ?? Buffer.from(JSON.stringify(item) ?? 'null'));
+      }
+      parts.push(Buffer.from(`],"next_cursor":${JSON.stringify(list.next_cursor) ?? 'null'}}`));
+      return sendJsonBytes(res, Buffer.concat(parts));
+    }
+  }
+  res.json(value);
+}

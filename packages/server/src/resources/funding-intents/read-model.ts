@@ -12,7 +12,7 @@ import type { ExecutionRecord } from '../route-executions/repo.js';
 import { presentSettlement } from '../settlements/present.js';
 import type { SettlementRecord } from '../settlements/repo.js';
 import { presentFundingIntent } from './present.js';
-import type { FundingIntentRecord, FundingIntentsRepo } from './repo.js';
+import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo } from './repo.js';
 
 export interface IntentReadDeps {
   intents: Pick<FundingIntentsRepo, 'depositAccounts' | 'registrations'>;
@@ -33,8 +33,82 @@ function failureOf(intent: FundingIntentRecord, settlement: SettlementRecord | u
   return { code: 'SETTLEMENT_FAILED', message: `${settlement.failure_message ?? ''} (${settlement.failure_code})` };
 }
 
+/** Same columns, same values (rows are flat: strings, numbers, BigInts, nulls). */
+function sameRow(a: object, b: object): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const key in x) {
+    if (x[key] !== y[key]) return false;
+    n++;
+  }
+  for (const _key in y) n--;
+  return n === 0;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** A presented intent kept with every input it was built from, and its JSON as UTF-8. */
+interface PresentedEntry {
+  intent: FundingIntentRecord;
+  account: DepositAccountRecord;
+  registration: string | null;
+  baseUrl: string;
+  view: FundingIntentView;
+  json: Buffer;
+}
+
+/** Presented intents kept (least recently used dropped first): ~2.5 KB of JSON each. */
+const PRESENTED_CACHE_SIZE = 4_000;
+
+/** The JSON of views the read model handed out (for routes that send them as they are). */
+const jsonOfView = new WeakMap<object, Buffer>();
+
+/** The UTF-8 JSON of a view from `page`/`one`, byte for byte JSON.stringify's; undefined if it was not cached. */
+export function presentedJson(view: object): Buffer | undefined {
+  return jsonOfView.get(view);
+}
+
 export class FundingIntentReadModel {
+  /**
+   * Intents nothing has been paid to, settled or quoted for (the ones waiting for payment, which
+   * lists and status polls show most), presented once while their inputs stay the same: the
+   * intent row, its deposit account row, the registration hash and the public base URL are
+   * compared on every read, so any change presents the intent again. Paid, settled and quoted
+   * intents show more relations and are presented on each read.
+   */
+  private readonly presented = new Map<string, PresentedEntry>();
+
   constructor(private readonly deps: IntentReadDeps) {}
+
+  /** The cached entry when every input is unchanged (and marks it recently used). */
+  private hit(intent: FundingIntentRecord, account: DepositAccountRecord, registration: string | null, baseUrl: string): PresentedEntry | undefined {
+    const entry = this.presented.get(intent.id);
+    if (!entry) return undefined;
+    if (entry.registration !== registration || entry.baseUrl !== baseUrl || !sameRow(entry.intent, intent) || !sameRow(entry.account, account)) return undefined;
+    this.presented.delete(intent.id);
+    this.presented.set(intent.id, entry);
+    return entry;
+  }
+
+  private remember(entry: PresentedEntry): void {
+    this.presented.delete(entry.intent.id);
+    if (this.presented.size >= PRESENTED_CACHE_SIZE) this.presented.delete(this.presented.keys().next().value!);
+    this.presented.set(entry.intent.id, entry);
+  }
+
+  /** A view of a cached entry: a fresh top-level object (callers may add to it) over frozen shared parts. */
+  private share(entry: PresentedEntry): FundingIntentView {
+    const view = { ...entry.view };
+    jsonOfView.set(view, entry.json);
+    return view;
+  }
 
   /** At most 8 queries for the whole page (fewer when nothing is paid or quoted). */
   page(intents: FundingIntentRecord[]): FundingIntentView[] {
@@ -58,14 +132,26 @@ export class FundingIntentReadModel {
       const settlement = settlements.get(intent.id);
       const quoteId = (intent as { quote_id?: string | null }).quote_id;
       const quote = quoteId ? quotes.get(quoteId) : undefined;
-      return presentFundingIntent(intent, {
+      const payment = payments.get(intent.id) ?? null;
+      const registration = registrations.get(account.address) ?? null;
+      const cacheable = !payment && !settlement && !quoteId;
+      if (cacheable) {
+        const entry = this.hit(intent, account, registration, baseUrl);
+        if (entry) return this.share(entry);
+      }
+      const view = presentFundingIntent(intent, {
         account,
-        payment: payments.get(intent.id) ?? null,
+        payment,
         settlement: settlement ? presentSettlement(settlement) : null,
-        protocol: intentProtocol(intent, registrations.get(account.address) ?? null, settlement),
+        protocol: intentProtocol(intent, registration, settlement),
         failure: failureOf(intent, settlement),
         quote: quote ? presentQuote(quote, executions.get(quote.id)) : null,
       }, baseUrl);
+      if (!cacheable) return view;
+      // copies of the rows: a caller may change its own objects after this read
+      const entry: PresentedEntry = { intent: { ...intent }, account: { ...account }, registration, baseUrl, view: deepFreeze(view), json: Buffer.from(JSON.stringify(view)) };
+      this.remember(entry);
+      return this.share(entry);
     });
   }
 

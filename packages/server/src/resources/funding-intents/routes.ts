@@ -2,6 +2,8 @@ import { applicationAuth } from '../../http/context.js';
 import { pageRequest } from '../../http/pagination.js';
 import { body, type RouteDef } from '../../http/route.js';
 import { input } from '../../http/validate.js';
+import { sendJsonWith } from '../../http/json.js';
+import { presentedJson } from './read-model.js';
 import type { FundingIntentsService, CreateIntentInput, Caller } from './service.js';
 import type { Response } from 'express';
 
@@ -22,13 +24,13 @@ export function fundingIntentRoutes(service: FundingIntentsService): RouteDef[] 
       operationId: 'listFundingIntents',
       handler: (_req, res) => {
         const { query } = input(res);
-        res.json(service.list(caller(res), { status: query.status, reference: query.reference }, pageRequest(query)));
+        sendJsonWith(res, service.list(caller(res), { status: query.status, reference: query.reference }, pageRequest(query)), presentedJson);
       },
     },
     {
       operationId: 'retrieveFundingIntent',
       handler: (_req, res) => {
-        res.json(service.get(caller(res), String(input(res).path.id)));
+        sendJsonWith(res, service.get(caller(res), String(input(res).path.id)), presentedJson);
       },
     },
     {
