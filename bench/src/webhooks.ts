@@ -34,7 +34,8 @@ async function timed(op: () => unknown | Promise<unknown>, ms: number): Promise<
 /**
  * ops/s of every verifier, the median of RUNS runs of RUN_MS each. Within a run the verifiers take turns
  * in SLICE_MS slices, so load from other processes on the machine lands on all of them alike rather
- * than on whichever was running at the time.
+ * than on whichever was running at the time; each slice starts the turn one verifier later, so none
+ * always inherits the same predecessor's garbage.
  */
 async function interleaved<K extends string>(ops: Record<K, () => unknown | Promise<unknown>>): Promise<Record<K, number>> {
   const names = Object.keys(ops) as K[];
@@ -43,7 +44,8 @@ async function interleaved<K extends string>(ops: Record<K, () => unknown | Prom
     const calls = {} as Record<K, number>;
     const ms = {} as Record<K, number>;
     for (let slice = 0; slice < RUN_MS / SLICE_MS; slice++) {
-      for (const name of names) {
+      for (let turn = 0; turn < names.length; turn++) {
+        const name = names[(slice + turn) % names.length]!;
         const t = await timed(ops[name], SLICE_MS);
         calls[name] = (calls[name] ?? 0) + t.n;
         ms[name] = (ms[name] ?? 0) + t.ms;
