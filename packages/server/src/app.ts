@@ -88,6 +88,29 @@ function chain(op: Operation, route: RouteDef, ctx: AppContext): RequestHandler[
   ];
 }
 
+/**
+ * The chain as one Express handler: the steps run in order through one `next`, as Express would
+ * run them (a thrown error or a rejected promise goes to the error handler), without a router
+ * layer and its dispatch per step.
+ */
+function composed(steps: RequestHandler[]): RequestHandler {
+  return (req, res, done) => {
+    let index = 0;
+    const next = (error?: unknown): void => {
+      if (error) return done(error);
+      const step = steps[index++];
+      if (!step) return done();
+      try {
+        const result: unknown = step(req, res, next);
+        if (result instanceof Promise) result.then(undefined, (reason: unknown) => next(reason ?? new Error('Rejected promise')));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    next();
+  };
+}
+
 function mountRoutes(app: Express, ctx: AppContext): void {
   // extra routes first: Express answers with the first match, so a test stub can stand in for a real route
   const routes = [...(ctx.extraRoutes?.(ctx.services) ?? []), ...routeTable(ctx.services)];
@@ -100,7 +123,7 @@ function mountRoutes(app: Express, ctx: AppContext): void {
       continue;
     }
     for (const path of pathAliases(op.path)) {
-      app[op.method as 'get'](expressPath(path), ...chain(op, route, ctx));
+      app[op.method as 'get'](expressPath(path), composed(chain(op, route, ctx)));
       if (isBrowserFacing(op)) preflightPaths.add(expressPath(path));
     }
   }

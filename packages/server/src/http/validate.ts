@@ -16,27 +16,33 @@ export function input(res: Response): ValidatedInput {
   return (res.locals as { input: ValidatedInput }).input;
 }
 
-function pathParams(op: Operation, req: Request): Record<string, unknown> {
+/** The operation's parameter names by location, listed once per operation instead of per request. */
+function namesIn(op: Operation, location: 'path' | 'query' | 'header'): string[] {
+  return op.parameters.filter((x) => x.in === location).map((x) => x.name);
+}
+
+function pathParams(names: string[], req: Request): Record<string, unknown> {
   // Express names come from the spec path, so they match one to one.
   const out: Record<string, unknown> = {};
-  for (const p of op.parameters.filter((x) => x.in === 'path')) out[p.name] = req.params[p.name];
+  for (const name of names) out[name] = req.params[name];
   return out;
 }
 
-function queryParams(op: Operation, req: Request): Record<string, unknown> {
+function queryParams(names: string[], req: Request): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (names.length === 0) return out;
   const query = req.query as Record<string, unknown>;
-  for (const p of op.parameters.filter((x) => x.in === 'query')) {
-    if (query[p.name] !== undefined) out[p.name] = query[p.name];
+  for (const name of names) {
+    if (query[name] !== undefined) out[name] = query[name];
   }
   return out;
 }
 
-function headerParams(op: Operation, req: Request): Record<string, unknown> {
+function headerParams(names: string[], req: Request): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const p of op.parameters.filter((x) => x.in === 'header')) {
-    const value = req.get(p.name);
-    if (value !== undefined) out[p.name] = value;
+  for (const name of names) {
+    const value = req.get(name);
+    if (value !== undefined) out[name] = value;
   }
   return out;
 }
@@ -51,9 +57,10 @@ function requireIdempotencyKey(op: Operation, req: Request): void {
 }
 
 export function validateRequest(op: Operation, validator: SpecValidator) {
+  const names = { path: namesIn(op, 'path'), query: namesIn(op, 'query'), header: namesIn(op, 'header') };
   return (req: Request, res: Response, next: NextFunction): void => {
     requireIdempotencyKey(op, req);
-    const parts = { path: pathParams(op, req), query: queryParams(op, req), header: headerParams(op, req), body: req.body, hasBody: hasBody(req) };
+    const parts = { path: pathParams(names.path, req), query: queryParams(names.query, req), header: headerParams(names.header, req), body: req.body, hasBody: hasBody(req) };
     // raw uploads are checked by their service (format, size), not by a JSON schema
     const details = validator.validateRequest(op, Buffer.isBuffer(req.body) ? { ...parts, hasBody: true, body: undefined } : parts);
     if (details.length > 0) {
