@@ -11,22 +11,25 @@ export function sendJsonText(res: Response, text: string): void {
   res.send(text);
 }
 
-const serialized = new WeakMap<object, string>();
+const serialized = new WeakMap<object, Buffer>();
 
-/** `res.json` for a frozen value shared by requests: serialized once, then the same text each time. */
+/** `res.json` for a frozen value shared by requests: serialized once, then the same bytes each time. */
 export function sendSharedJson(res: Response, value: object): void {
-  let text = serialized.get(value);
-  if (text === undefined) {
-    if (!Object.isFrozen(value)) throw new Error('sendSharedJson needs a frozen value (its text is cached)');
-    text = JSON.stringify(value);
-    serialized.set(value, text);
+  let bytes = serialized.get(value);
+  if (bytes === undefined) {
+    if (!Object.isFrozen(value)) throw new Error('sendSharedJson needs a frozen value (its JSON is cached)');
+    bytes = Buffer.from(JSON.stringify(value));
+    serialized.set(value, bytes);
   }
-  sendJsonText(res, text);
+  sendJsonBytes(res, bytes);
 }
+
+/** What res.json's `set('Content-Type', 'application/json')` writes (express adds the charset). */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** Sends JSON already encoded as UTF-8, with the headers `res.json` gives. */
 function sendJsonBytes(res: Response, bytes: Buffer): void {
-  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.send(bytes);
 }
 
