@@ -48,6 +48,9 @@ export function startCheckpointer(db: Db, path: string, onError: (message: strin
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {
+      // an unref'd worker keeps nothing alive: without this, a process with nothing else to do
+      // would end while waiting here (a top-level await never settling)
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
