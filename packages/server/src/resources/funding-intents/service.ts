@@ -1,5 +1,6 @@
 import { StrKey } from '@stellar/stellar-sdk';
 import type { Db } from '../../db/connection.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import { inTransaction } from '../../db/transaction.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
@@ -92,7 +93,12 @@ function isStellarAccount(address: string): boolean {
 export type IntentAccess = Pick<FundingIntentsService, 'load' | 'get'>;
 
 export class FundingIntentsService {
-  constructor(private readonly deps: FundingIntentsDeps) {}
+  /** creates commit in groups (one transaction per event-loop turn, a savepoint each) */
+  private readonly writes: GroupCommit;
+
+  constructor(private readonly deps: FundingIntentsDeps) {
+    this.writes = new GroupCommit(deps.db);
+  }
 
   async create(caller: Caller, input: CreateIntentInput) {
     const now = Date.now();
@@ -103,7 +109,7 @@ export class FundingIntentsService {
     const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
     const prepared = await this.deps.deposits.prepare?.(request);
     const intentId = newId('funding_intent');
-    const provisioned = inTransaction(this.deps.db, () => {
+    const provisioned = await this.writes.run(() => {
       // the pool claim and the rows that use it commit together: an account is taken at most once
       const taken = this.deps.deposits.take(request, prepared);
       const createdAt = isoNow();
