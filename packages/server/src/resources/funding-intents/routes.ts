@@ -17,7 +17,8 @@ export function fundingIntentRoutes(service: FundingIntentsService): RouteDef[] 
     {
       operationId: 'createFundingIntent',
       handler: async (req, res) => {
-        res.status(201).json(await service.create(caller(res), body<CreateIntentInput>(req)));
+        // the read model keeps the new intent's JSON: sent as those bytes, not stringified again
+        sendJsonWith(res.status(201), await service.create(caller(res), body<CreateIntentInput>(req)), presentedJson);
       },
     },
     {
