@@ -14,6 +14,9 @@ export class SandboxNetwork implements StellarNetwork {
   readonly kind = 'sandbox' as const;
   readonly assets = SANDBOX_ASSETS;
   readonly passphrase: string;
+  /** watched account → the flush of each of its watchers */
+  private readonly watchers = new Map<string, Set<() => void>>();
+  private listening = false;
 
   /** `horizonUrl` is where the router is mounted, e.g. http://localhost:4000/sandbox/horizon. */
   constructor(readonly ledger: SandboxLedger, readonly horizonUrl: string) {
@@ -87,13 +90,30 @@ export class SandboxNetwork implements StellarNetwork {
         if (batch.length < 200) return;
       }
     };
-    const onRecords = (records: HorizonPaymentRecord[]) => {
-      if (records.some((r) => participants(r).includes(account))) flush();
-    };
-    this.ledger.events.on('records', onRecords);
+    const flushes = this.watchers.get(account) ?? new Set<() => void>();
+    this.watchers.set(account, flushes);
+    flushes.add(flush);
+    if (!this.listening) {
+      this.listening = true;
+      this.ledger.events.on('records', (records: HorizonPaymentRecord[]) => this.dispatch(records));
+    }
     // Backlog is delivered asynchronously so the caller can finish wiring up first.
     queueMicrotask(flush);
-    return () => this.ledger.events.off('records', onRecords);
+    return () => {
+      flushes.delete(flush);
+      if (flushes.size === 0 && this.watchers.get(account) === flushes) this.watchers.delete(account);
+    };
+  }
+
+  /**
+   * One listener for every watched account: the records' participants are looked up in the
+   * watchers by account, instead of each of thousands of watchers (one per deposit account)
+   * scanning every record of every close (profiled: the largest sandbox cost of a busy server).
+   */
+  private dispatch(records: HorizonPaymentRecord[]): void {
+    const touched = new Set<string>();
+    for (const r of records) for (const account of participants(r)) touched.add(account);
+    for (const account of touched) this.watchers.get(account)?.forEach((flush) => flush());
   }
 
   async findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]> {
