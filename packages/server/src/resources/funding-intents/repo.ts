@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/connection.js';
 import type { Environment } from '../../http/context.js';
 import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
@@ -42,6 +43,40 @@ export interface IntentFilters {
   reference?: string;
 }
 
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+const builders = new WeakMap<Statement, RowBuilder>();
+
+/**
+ * Rows read as arrays (`raw`) and made into objects by a function generated once per statement
+ * from its column names: the same plain objects (same keys, same order, same values) better-sqlite3
+ * builds, at about half the cost of its own object mode (measured: a page of 51 intents, 0.33 → 0.17 ms).
+ */
+function rowBuilder(statement: Statement): RowBuilder {
+  let build = builders.get(statement);
+  if (!build) {
+    const columns = statement.columns().map((c) => c.name);
+    // column names are JSON-quoted: nothing from a request reaches this text
+    build = new Function('v', `return {${columns.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`) as RowBuilder;
+    builders.set(statement, build);
+  }
+  return build;
+}
+
+function allRows<T>(statement: Statement, params: unknown[]): T[] {
+  const build = rowBuilder(statement);
+  const rows = statement.raw(true).all(...params) as unknown[][];
+  const out = new Array<T>(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = build(rows[i]!) as T;
+  return out;
+}
+
+function oneRow<T>(statement: Statement, params: unknown[]): T | undefined {
+  const build = rowBuilder(statement);
+  const row = statement.raw(true).get(...params) as unknown[] | undefined;
+  return row ? (build(row) as T) : undefined;
+}
+
 export class FundingIntentsRepo {
   constructor(private readonly db: Db) {}
 
@@ -57,14 +92,20 @@ export class FundingIntentsRepo {
   /** The deposit accounts of a page, in one query. */
   depositAccounts(ids: string[]): Map<string, DepositAccountRecord> {
     // distinct ids: SQLite looks each json_each value up again (an account is shared by a whole page in the bench seed)
-    const rows = this.db.prepare('SELECT * FROM deposit_accounts WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...new Set(ids)])) as DepositAccountRecord[];
+    const distinct = [...new Set(ids)];
+    // one account (a retrieve, or a page sharing one): a plain key lookup, not json_each (~35 µs less)
+    const rows = distinct.length === 1
+      ? allRows<DepositAccountRecord>(this.db.prepare('SELECT * FROM deposit_accounts WHERE id = ?'), [distinct[0] ?? null])
+      : allRows<DepositAccountRecord>(this.db.prepare('SELECT * FROM deposit_accounts WHERE id IN (SELECT value FROM json_each(?))'), [JSON.stringify(distinct)]);
     return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** The provisioning transaction of each watched address (the protocol record's registration), in one query. */
   registrations(addresses: string[]): Map<string, string | null> {
-    const rows = this.db.prepare('SELECT address, provision_tx_hash FROM deposit_watch WHERE address IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify([...new Set(addresses)])) as { address: string; provision_tx_hash: string | null }[];
+    const distinct = [...new Set(addresses)];
+    const rows = (distinct.length === 1
+      ? this.db.prepare('SELECT address, provision_tx_hash FROM deposit_watch WHERE address = ?').all(distinct[0])
+      : this.db.prepare('SELECT address, provision_tx_hash FROM deposit_watch WHERE address IN (SELECT value FROM json_each(?))').all(JSON.stringify(distinct))) as { address: string; provision_tx_hash: string | null }[];
     return new Map(rows.map((r) => [r.address, r.provision_tx_hash]));
   }
 
@@ -83,7 +124,7 @@ export class FundingIntentsRepo {
 
   /** Amounts come back as BigInt (safeIntegers): stroops can exceed 2^53. */
   findById(id: string): FundingIntentRecord | undefined {
-    return this.db.prepare('SELECT * FROM funding_intents WHERE id = ?').safeIntegers(true).get(id) as FundingIntentRecord | undefined;
+    return oneRow<FundingIntentRecord>(this.db.prepare('SELECT * FROM funding_intents WHERE id = ?').safeIntegers(true), [id]);
   }
 
   list(applicationId: string, environment: Environment, filters: IntentFilters, page: PageRequest): FundingIntentRecord[] {
@@ -91,9 +132,8 @@ export class FundingIntentsRepo {
     if (filters.status) where.push('status = @status');
     if (filters.reference !== undefined) where.push('reference = @reference');
     if (page.after) where.push(KEYSET_WHERE);
-    return this.db.prepare(`SELECT * FROM funding_intents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .safeIntegers(true)
-      .all({ applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null, ...keysetParams(page) }) as FundingIntentRecord[];
+    const statement = this.db.prepare(`SELECT * FROM funding_intents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`).safeIntegers(true);
+    return allRows<FundingIntentRecord>(statement, [{ applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null, ...keysetParams(page) }]);
   }
 
   setStatus(id: string, status: FundingIntentStatus, at: string): void {
