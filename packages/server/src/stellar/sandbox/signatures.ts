@@ -66,9 +66,6 @@ export class SignatureChecker {
   }
 }
 
-/** DER prefix of an Ed25519 SubjectPublicKeyInfo; the raw 32-byte key follows it. */
-const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-
 /**
  * The same check as `Keypair.verify`, through Node's native Ed25519 rather than the SDK's
  * pure-JS curve code, which was most of the time of creating an intent (its deposit account's
@@ -87,7 +84,8 @@ function publicKeyObject(raw: Buffer): KeyObject {
   const id = raw.toString('hex');
   let key = keyObjects.get(id);
   if (!key) {
-    key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+    // a JWK import (~0.02 ms) rather than SPKI DER (~0.11 ms): each new deposit account's key is new here
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
     if (keyObjects.size >= KEY_CACHE_SIZE) keyObjects.delete(keyObjects.keys().next().value!);
     keyObjects.set(id, key);
   }
