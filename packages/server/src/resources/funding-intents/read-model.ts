@@ -15,7 +15,7 @@ import { presentFundingIntent } from './present.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo } from './repo.js';
 
 export interface IntentReadDeps {
-  intents: Pick<FundingIntentsRepo, 'depositAccounts' | 'registrations'>;
+  intents: Pick<FundingIntentsRepo, 'pageRelations'>;
   settlements: { byIntents(intentIds: string[]): Map<string, SettlementRecord> };
   payments: { latestAppliedByIntents(intentIds: string[]): Map<string, PaymentRecord> };
   paymentViews: PaymentsReadModel;
@@ -110,15 +110,16 @@ export class FundingIntentReadModel {
     return view;
   }
 
-  /** At most 8 queries for the whole page (fewer when nothing is paid or quoted). */
+  /** At most 9 queries for the whole page (2 or 3 when nothing is paid, settled or quoted). */
   page(intents: FundingIntentRecord[]): FundingIntentView[] {
     if (intents.length === 0) return [];
     const { deps } = this;
     const ids = intents.map((i) => i.id);
-    const accounts = deps.intents.depositAccounts(intents.map((i) => i.deposit_account_id!));
-    const registrations = deps.intents.registrations([...accounts.values()].map((a) => a.address));
-    const settlements = deps.settlements.byIntents(ids);
-    const latest = deps.payments.latestAppliedByIntents(ids);
+    const { accounts, registrations, related } = deps.intents.pageRelations(intents);
+    // settlements and payments are read only for intents that have any (most have neither)
+    const relatedIds = related.size > 0 ? ids.filter((id) => related.has(id)) : [];
+    const settlements = relatedIds.length > 0 ? deps.settlements.byIntents(relatedIds) : new Map<string, SettlementRecord>();
+    const latest = relatedIds.length > 0 ? deps.payments.latestAppliedByIntents(relatedIds) : new Map<string, PaymentRecord>();
     const paid = [...latest.values()];
     const paymentViews = deps.paymentViews.page(paid, new Map(intents.map((i) => [i.id, i])));
     const payments = new Map(paid.map((p, n) => [p.funding_intent_id, paymentViews[n]]));
