@@ -98,7 +98,20 @@ export interface PageRelations {
 const RELATED_SQL = (intentId: string) =>
   `(EXISTS (SELECT 1 FROM settlements WHERE funding_intent_id = ${intentId}) OR EXISTS (SELECT 1 FROM payments WHERE funding_intent_id = ${intentId}))`;
 
+/** Intent rows kept by the JSON of their values (~1 KB each with the text); cleared when full. */
+const ROW_CACHE_SIZE = 5_000;
+
 export class FundingIntentsRepo {
+  /**
+   * Intent rows a list read before, by the JSON array of their column values (SQLite's
+   * `json_array` of the row). A list reads that text for its rows (about half the cost of the
+   * columns themselves) and reads in full only the rows whose text it has not seen: equal text is
+   * equal values, so the kept row is the row. Lists get copies.
+   */
+  private readonly rowsByJson = new Map<string, FundingIntentRecord>();
+  private rowJson: string | undefined;
+  private idIndex = 0;
+
   constructor(private readonly db: Db) {}
 
   insertDepositAccount(account: DepositAccountRecord): void {
@@ -194,8 +207,48 @@ export class FundingIntentsRepo {
     if (filters.status) where.push('status = @status');
     if (filters.reference !== undefined) where.push('reference = @reference');
     if (page.after) where.push(KEYSET_WHERE);
-    const statement = this.db.prepare(`SELECT * FROM funding_intents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`).safeIntegers(true);
-    return allRows<FundingIntentRecord>(statement, [{ applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null, ...keysetParams(page) }]);
+    const params = { applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null, ...keysetParams(page) };
+    const rest = `FROM funding_intents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`;
+    let texts: string[];
+    try {
+      texts = this.db.prepare(`SELECT ${this.rowJsonSql()} ${rest}`).pluck().all(params) as string[];
+    } catch {
+      // a value JSON cannot hold (a BLOB): read the rows as they are
+      return allRows<FundingIntentRecord>(this.db.prepare(`SELECT * ${rest}`).safeIntegers(true), [params]);
+    }
+    const rows = new Array<FundingIntentRecord>(texts.length);
+    // ids are the primary key: one position per id
+    let missing: Map<string, number> | undefined;
+    for (let i = 0; i < texts.length; i++) {
+      const known = this.rowsByJson.get(texts[i]!);
+      if (known) rows[i] = { ...known };
+      else (missing ??= new Map()).set((JSON.parse(texts[i]!) as unknown[])[this.idIndex] as string, i);
+    }
+    if (missing) {
+      const statement = this.db.prepare(`SELECT *, ${this.rowJsonSql()} FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))`).safeIntegers(true).raw(true);
+      const { build, count } = rowShape(statement, 1);
+      const found = statement.all(JSON.stringify([...missing.keys()])) as unknown[][];
+      if (this.rowsByJson.size + found.length > ROW_CACHE_SIZE) this.rowsByJson.clear();
+      for (const values of found) {
+        const row = build(values) as unknown as FundingIntentRecord;
+        // kept under the text of this read (the same as the list's unless the row changed in between)
+        this.rowsByJson.set(values[count] as string, { ...row });
+        rows[missing.get(row.id)!] = row;
+      }
+      // a row deleted between the two reads: the page is read again as it is now
+      if (found.length < missing.size) return allRows<FundingIntentRecord>(this.db.prepare(`SELECT * ${rest}`).safeIntegers(true), [params]);
+    }
+    return rows;
+  }
+
+  /** `json_array(<every column of funding_intents, in order>)`, from the table's columns (read once). */
+  private rowJsonSql(): string {
+    if (!this.rowJson) {
+      const columns = this.db.prepare('SELECT * FROM funding_intents LIMIT 0').columns().map((c) => c.name);
+      this.idIndex = columns.indexOf('id');
+      this.rowJson = `json_array(${columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')})`;
+    }
+    return this.rowJson;
   }
 
   setStatus(id: string, status: FundingIntentStatus, at: string): void {
