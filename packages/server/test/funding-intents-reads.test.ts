@@ -42,34 +42,34 @@ describe('cached reads', () => {
     const ids = await createIntents(3, 'reads_row');
     const before = await read('reads_row', ids);
     await read('reads_row', ids); // cached now
-    t.server.db.prepare("UPDATE funding_intents SET status = 'EXPIRED', received_amount = 5000000, metadata = '{\"a\":1}' WHERE id = ?").run(ids[1]);
+    t.server.db.prepare("UPDATE funding_intents SET status = 'EXPIRED', received_amount = 5000000, metadata = '{\"a\":1}' WHERE id = ?").run(ids[1]!);
     const after = await read('reads_row', ids);
-    expect(after.get(ids[1]).status).toBe('EXPIRED');
-    expect(after.get(ids[1]).received_amount).toBe('0.5000000');
-    expect(after.get(ids[1]).metadata).toEqual({ a: 1 });
-    expect(after.get(ids[0])).toEqual(before.get(ids[0]));
-    expect(after.get(ids[2])).toEqual(before.get(ids[2]));
+    expect(after.get(ids[1]!).status).toBe('EXPIRED');
+    expect(after.get(ids[1]!).received_amount).toBe('0.5000000');
+    expect(after.get(ids[1]!).metadata).toEqual({ a: 1 });
+    expect(after.get(ids[0]!)).toEqual(before.get(ids[0]!));
+    expect(after.get(ids[2]!)).toEqual(before.get(ids[2]!));
     // and back: the earlier row again reads as before
-    t.server.db.prepare("UPDATE funding_intents SET status = 'AWAITING_PAYMENT', received_amount = 0, metadata = '{}' WHERE id = ?").run(ids[1]);
-    expect((await read('reads_row', ids)).get(ids[1])).toEqual(before.get(ids[1]));
+    t.server.db.prepare("UPDATE funding_intents SET status = 'AWAITING_PAYMENT', received_amount = 0, metadata = '{}' WHERE id = ?").run(ids[1]!);
+    expect((await read('reads_row', ids)).get(ids[1]!)).toEqual(before.get(ids[1]!));
   });
 
   it('show a deposit account or registration change at once', async () => {
     const ids = await createIntents(2, 'reads_account');
     await read('reads_account', ids);
     await read('reads_account', ids);
-    const accountId = t.server.db.prepare('SELECT deposit_account_id FROM funding_intents WHERE id = ?').pluck().get(ids[0]) as string;
+    const accountId = t.server.db.prepare('SELECT deposit_account_id FROM funding_intents WHERE id = ?').pluck().get(ids[0]!) as string;
     t.server.db.prepare("UPDATE deposit_accounts SET status = 'PROVISIONING' WHERE id = ?").run(accountId);
     const provisioning = await read('reads_account', ids);
-    expect(provisioning.get(ids[0]).deposit_account.status).toBe('PROVISIONING');
-    expect(provisioning.get(ids[0]).funding_instructions.deposit.address).toBeNull();
+    expect(provisioning.get(ids[0]!).deposit_account.status).toBe('PROVISIONING');
+    expect(provisioning.get(ids[0]!).funding_instructions.deposit.address).toBeNull();
     t.server.db.prepare("UPDATE deposit_accounts SET status = 'ACTIVE' WHERE id = ?").run(accountId);
-    const address = provisioning.get(ids[0]).deposit_account.address as string;
+    const address = provisioning.get(ids[0]!).deposit_account.address as string;
     const hash = 'ab'.repeat(32);
     const watched = t.server.db.prepare('UPDATE deposit_watch SET provision_tx_hash = ? WHERE address = ?').run(hash, address).changes;
     if (watched === 0) t.server.db.prepare("INSERT INTO deposit_watch (address, network, provision_tx_hash, created_at) VALUES (?, 'stellar', ?, '2026-01-01T00:00:00.000Z')").run(address, hash);
     const registered = await read('reads_account', ids);
-    expect(registered.get(ids[0]).protocol).toMatchObject({ status: 'REGISTERED', transaction_hash: hash });
+    expect(registered.get(ids[0]!).protocol).toMatchObject({ status: 'REGISTERED', transaction_hash: hash });
   });
 
   it('list pages read from cached rows equal pages read fresh', async () => {

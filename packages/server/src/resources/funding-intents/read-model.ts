@@ -54,6 +54,15 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * Freezes what a view's copies share (every nested value), not the view itself: it is never handed
+ * out, only copied, and V8 copies a frozen object through its slow path (~1 µs a view, 6% of a list of 50).
+ */
+function freezeParts<T extends object>(view: T): T {
+  for (const key of Object.keys(view)) deepFreeze((view as Record<string, unknown>)[key]);
+  return view;
+}
+
 /** A presented intent kept with every input it was built from, and its JSON as UTF-8. */
 interface PresentedEntry {
   intent: FundingIntentRecord;
@@ -103,7 +112,7 @@ export class FundingIntentReadModel {
     this.presented.set(entry.intent.id, entry);
   }
 
-  /** A view of a cached entry: a fresh top-level object (callers may add to it) over frozen shared parts. */
+  /** A view of a cached entry: a fresh top-level object (callers may add to it) over frozen shared parts (the cached top level is never handed out). */
   private share(entry: PresentedEntry): FundingIntentView {
     const view = { ...entry.view };
     jsonOfView.set(view, entry.json);
@@ -150,7 +159,7 @@ export class FundingIntentReadModel {
       }, baseUrl);
       if (!cacheable) return view;
       // copies of the rows: a caller may change its own objects after this read
-      const entry: PresentedEntry = { intent: { ...intent }, account: { ...account }, registration, baseUrl, view: deepFreeze(view), json: Buffer.from(JSON.stringify(view)) };
+      const entry: PresentedEntry = { intent: { ...intent }, account: { ...account }, registration, baseUrl, view: freezeParts(view), json: Buffer.from(JSON.stringify(view)) };
       this.remember(entry);
       return this.share(entry);
     });
