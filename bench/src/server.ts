@@ -128,7 +128,10 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
     for (const { name, load } of loads) figures.push(await measure(name, load, fundkit.url, express.url, prism?.url ?? null, notes));
     // the same creates on the instant ledger: every deposit account's transaction applied in this process at once
     await fundkit.stop();
-    const instant = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], { ...seeded.env, PORT: String(ports.fundkit) }, ports.fundkit, '/v1/assets');
+    // its own database: the paced server's creates left tens of thousands of accounts waiting,
+    // which the instant ledger would provision during the measurement
+    const fresh = await seed(mkdtempSync(join(tmpdir(), 'fundkit-bench-instant-')));
+    const instant = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], { ...fresh.env, PORT: String(ports.fundkit) }, ports.fundkit, '/v1/assets');
     try {
       figures.push(await measure('create intent, instant sandbox ledger (req/s)', CREATE, instant.url, express.url, prism?.url ?? null, notes));
     } finally {
