@@ -52,4 +52,26 @@ describe('configuration', () => {
     expect(data).toMatchObject({ id: 'USDC', auth: 'Bearer sk_test_abc' });
     expect(calls).toBe(2);
   });
+
+  it('a malformed base URL fails the call at once with a TypeError, unretried', async () => {
+    const fetch = vi.fn(async (input: string | URL | Request, init?: RequestInit) => new Response(new Request(input, init).url));
+    const fk = new Fundkit({ apiKey: 'sk_test_abc', baseUrl: 'http://exa mple.test', fetch });
+    await expect(fk.assets.list()).rejects.toBeInstanceOf(TypeError);
+    expect(fetch.mock.calls.length).toBeLessThanOrEqual(1);
+  });
+
+  it('middleware added to fk.raw gets a real Request for typed calls too', async () => {
+    const seen: string[] = [];
+    server.use(http.get('https://sandbox.api.fundkit.dev/v1/assets/USDC', ({ request }) =>
+      HttpResponse.json({ id: 'USDC', mark: request.headers.get('x-mark') })));
+    const fk = new Fundkit({ apiKey: 'sk_test_abc' });
+    expect(await fk.assets.retrieve('USDC')).toMatchObject({ id: 'USDC', mark: null });
+    fk.raw.use({ onRequest: ({ request }) => {
+      seen.push(request instanceof Request ? request.method : 'not a Request');
+      request.headers.set('x-mark', 'mw');
+    } });
+    expect(await fk.assets.retrieve('USDC')).toMatchObject({ id: 'USDC', mark: 'mw' });
+    expect(await fk.assets.retrieve('USDC', { timeoutMs: 5_000 })).toMatchObject({ mark: 'mw' });
+    expect(seen).toEqual(['GET', 'GET']);
+  });
 });

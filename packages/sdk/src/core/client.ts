@@ -3,6 +3,7 @@ import type { Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.js';
 import { MAX_BACKOFF_MS } from '../internal/backoff.js';
 import { mergeHeaders } from '../internal/headers.js';
+import { PendingRequest } from '../internal/pending-request.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { errorFromResponse } from './error-envelope.js';
 import type { ResolvedConfig } from './config.js';
@@ -21,8 +22,10 @@ export type RawClient = Client<paths, 'application/json'>;
 
 /** What a resource spreads into its openapi-fetch call: the per-call transport and headers. */
 export interface SendInit {
-  fetch: (input: Request) => Promise<Response>;
+  fetch: (input: Request | PendingRequest) => Promise<Response>;
   headers: Record<string, string>;
+  /** The class openapi-fetch builds the request with (see PendingRequest); undefined: Request. */
+  Request: typeof Request | undefined;
 }
 
 /** openapi-fetch's result, loosened so `T` is inferred from the success branch. */
@@ -43,6 +46,9 @@ function defaultDeadline(timeoutMs: number, maxRetries: number): number {
 export class ApiClient {
   readonly raw: RawClient;
   readonly config: ResolvedConfig;
+  #Request: typeof Request | undefined = PendingRequest as unknown as typeof Request;
+  /** What a call without options sends with, built once rather than per call. */
+  #plain: SendInit;
 
   constructor(config: ResolvedConfig) {
     this.config = config;
@@ -51,6 +57,14 @@ export class ApiClient {
       fetch: this.transport(undefined),
       headers: mergeHeaders(config.defaultHeaders, this.authorization(config.apiKey)),
     });
+    this.#plain = this.build(undefined);
+    // Middleware added to `raw` sees typed calls' requests too, and may read them as Requests.
+    const use = this.raw.use;
+    this.raw.use = (...middleware) => {
+      this.#Request = undefined;
+      this.#plain = this.build(undefined);
+      use(...middleware);
+    };
   }
 
   private authorization(token: string | undefined): Record<string, string> {
@@ -70,15 +84,16 @@ export class ApiClient {
     });
   }
 
-  private init(options: RequestOptions | undefined): SendInit {
+  private build(options: RequestOptions | undefined): SendInit {
     return {
       fetch: this.transport(options),
       headers: mergeHeaders(options?.headers, options?.authToken ? this.authorization(options.authToken) : undefined),
+      Request: this.#Request,
     };
   }
 
   private async execute<T>(options: RequestOptions | undefined, send: Send<T>): Promise<WithResponse<T>> {
-    const { data, error, response } = await send(this.init(options));
+    const { data, error, response } = await send(options ? this.build(options) : this.#plain);
     if (!response.ok) throw errorFromResponse(response.status, error, response.headers);
     return { data: data as T, response, requestId: response.headers.get('x-request-id') };
   }

@@ -1,5 +1,6 @@
 import { backoffDelay, parseRetryAfter } from '../internal/backoff.js';
 import { BufferedResponse } from '../internal/buffered-response.js';
+import { PendingRequest } from '../internal/pending-request.js';
 import { sleep } from '../internal/sleep.js';
 import { ConnectionError, FundkitError, TimeoutError, UserAbortError } from './errors.js';
 
@@ -31,7 +32,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'
  * A POST without an Idempotency-Key may already have taken effect when it failed, so it is
  * retried only when the server refused it before doing any work (429, 408).
  */
-function canRepeat(request: Request): boolean {
+function canRepeat(request: Request | PendingRequest): boolean {
   return SAFE_METHODS.has(request.method) || request.headers.has('idempotency-key');
 }
 
@@ -56,15 +57,10 @@ function delayFor(outcome: Outcome, retryIndex: number, hint: number | undefined
   return backoffDelay(retryIndex);
 }
 
-/**
- * Reads an error body, so the retry decision can see its code. The response is buffered, so the
- * caller can still read it.
- */
-async function inspect(response: Response): Promise<Outcome & { hint?: number }> {
-  if (response.ok || isStream(response)) return { response };
-  const text = await response.text();
+/** Reads a buffered error body, so the retry decision can see its code; the caller can still read it. */
+async function inspect(response: BufferedResponse): Promise<Outcome & { hint?: number }> {
   try {
-    const error = (JSON.parse(text) as { error?: { code?: string; retryable?: boolean; retry_after_seconds?: number } }).error;
+    const error = ((await response.json()) as { error?: { code?: string; retryable?: boolean; retry_after_seconds?: number } }).error;
     return { response, code: error?.code?.toUpperCase(), retryable: error?.retryable, hint: error?.retry_after_seconds };
   } catch {
     return { response };
@@ -84,18 +80,16 @@ async function attempt(policy: RetryPolicy, url: string, init: RequestInit, budg
   const timer = setTimeout(() => controller.abort(new TimeoutError(`Request timed out after ${timeoutMs} ms`, { code: 'TIMEOUT', retryable: true })), timeoutMs);
   try {
     const response = await policy.fetch(url, { ...init, signal: controller.signal });
-    // Buffer non-stream bodies inside the timeout: a server that stalls mid-body is a timeout too.
-    return await inspect(isStream(response) || response.status === 204 ? response : await buffered(response));
+    if (response.status === 204 || isStream(response)) return { response };
+    // Buffer the body inside the timeout: a server that stalls mid-body is a timeout too.
+    const read = new BufferedResponse(await response.arrayBuffer(), response);
+    return read.ok ? { response: read } : await inspect(read);
   } catch (cause) {
     return { error: toFundkitError(cause, policy.signal, controller.signal) };
   } finally {
     clearTimeout(timer);
     policy.signal?.removeEventListener('abort', onAbort);
   }
-}
-
-async function buffered(response: Response): Promise<Response> {
-  return new BufferedResponse(await response.arrayBuffer(), response);
 }
 
 function toFundkitError(cause: unknown, userSignal: AbortSignal | undefined, signal: AbortSignal): FundkitError {
@@ -117,13 +111,15 @@ async function requestInit(request: Request): Promise<RequestInit> {
  * 60 s), bounds each attempt by `timeoutMs` and the whole call by `totalTimeoutMs`. It is given
  * to openapi-fetch as its transport, so typed calls and `fk.raw` share one policy.
  */
-export function createRetryingFetch(policy: RetryPolicy): (input: Request) => Promise<Response> {
+export function createRetryingFetch(policy: RetryPolicy): (input: Request | PendingRequest) => Promise<Response> {
   return async (request) => {
-    const init = await requestInit(request);
+    // A typed call's init is resent as is: its body is openapi-fetch's serialized one (a string, bytes, a Blob).
+    const init = request instanceof PendingRequest ? request.init : await requestInit(request);
     const deadline = Date.now() + policy.totalTimeoutMs;
     const repeatable = canRepeat(request);
     for (let retryIndex = 0; ; retryIndex++) {
       const outcome = await attempt(policy, request.url, init, deadline - Date.now());
+      if ('error' in outcome && retryIndex === 0 && request instanceof PendingRequest) request.assertValid();
       const done = retryIndex >= policy.maxRetries || !shouldRetry(outcome, repeatable);
       const delay = done ? 0 : delayFor(outcome, retryIndex, 'hint' in outcome ? outcome.hint : undefined);
       if (done || Date.now() + delay >= deadline) {
