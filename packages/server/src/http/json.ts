@@ -15,6 +15,8 @@ const serialized = new WeakMap<object, Buffer>();
 
 /** `res.json` for a frozen value shared by requests: serialized once, then the same bytes each time. */
 export function sendSharedJson(res: Response, value: object): void {
+  // a res.json replaced for this response (an Idempotency-Key's record) sees the value
+  if (Object.prototype.hasOwnProperty.call(res, 'json')) return void res.json(value);
   let bytes = serialized.get(value);
   if (bytes === undefined) {
     if (!Object.isFrozen(value)) throw new Error('sendSharedJson needs a frozen value (its JSON is cached)');
@@ -59,10 +61,12 @@ const COMMA = Buffer.from(',');
  * `res.json(value)` where parts of the value were serialized before: `encoded(object)` gives the
  * UTF-8 JSON of an object (a view a read model kept) or undefined. A top-level object with known
  * JSON, or a list envelope ({object, data, next_cursor}) whose items have it, is sent from those
- * bytes; anything else goes through res.json. Same bytes on the wire either way.
+ * bytes; anything else goes through res.json, as does everything when res.json was replaced for
+ * this response (an Idempotency-Key's record). Same bytes on the wire either way.
  */
 export function sendJsonWith(res: Response, value: unknown, encoded: (object: object) => Buffer | undefined): void {
-  if (value && typeof value === 'object') {
+  // a res.json replaced for this response (the idempotency middleware records what it sends) sees the value
+  if (value && typeof value === 'object' && !Object.prototype.hasOwnProperty.call(res, 'json')) {
     const whole = encoded(value);
     if (whole) return sendJsonBytes(res, whole);
     const list = value as { object?: unknown; data?: unknown; next_cursor?: unknown };
