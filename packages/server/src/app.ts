@@ -245,8 +245,9 @@ export function createApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(requestId);
-  app.use(requestLogging(ctx.services.requestLogs, ctx.logger));
+  // the request id, then the logging of the request: one layer (each layer is a walk through Express's router)
+  const logging = requestLogging(ctx.services.requestLogs, ctx.logger);
+  app.use((req, res, next) => requestId(req, res, () => logging(req, res, next)));
   mountFriendbot(app, ctx);
   // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
   if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);

@@ -29,22 +29,32 @@ export function sendSharedJson(res: Response, value: object): void {
 /** What res.json's `set('Content-Type', 'application/json')` writes (express adds the charset). */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** Sends JSON already encoded as UTF-8, with the headers `res.json` gives. */
+/**
+ * Whether `res.send` would only add Content-Length and end with the body: a 200 answer to a GET
+ * with no validators that could make it a 304 (`req.fresh`), no ETag to compute, no
+ * Transfer-Encoding. HEAD and anything else go through `res.send` itself.
+ */
+function plainAnswer(res: Response): boolean {
+  const { req } = res;
+  return req.method === 'GET' && res.statusCode === 200 && req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined
+    && res.getHeader('Transfer-Encoding') === undefined && res.getHeader('ETag') === undefined && typeof res.app.get('etag fn') !== 'function';
+}
+
+/** Sends JSON already encoded as UTF-8, with the headers and bytes `res.json` gives. */
 function sendJsonBytes(res: Response, bytes: Buffer): void {
   if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', JSON_CONTENT_TYPE);
-  res.send(bytes);
+  if (!plainAnswer(res)) return void res.send(bytes);
+  res.setHeader('Content-Length', String(bytes.length));
+  res.end(bytes);
 }
 
 /**
  * Sends JSON given as consecutive UTF-8 parts with the bytes and headers `res.send` gives their
- * concatenation, without making it: a plain 200 GET (no validators that could make it a 304, no
- * ETag to compute) writes the parts corked, one writev; anything else goes through `res.send`.
+ * concatenation, without making it: a plain answer (see plainAnswer) writes the parts corked,
+ * one writev; anything else goes through `res.send`.
  */
 function sendJsonParts(res: Response, parts: Buffer[]): void {
-  const { req } = res;
-  const plain = req.method === 'GET' && res.statusCode === 200 && req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined
-    && res.getHeader('Transfer-Encoding') === undefined && res.getHeader('ETag') === undefined && typeof res.app.get('etag fn') !== 'function';
-  if (!plain) return sendJsonBytes(res, Buffer.concat(parts));
+  if (!plainAnswer(res)) return sendJsonBytes(res, Buffer.concat(parts));
   if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   let length = 0;
   for (const part of parts) length += part.length;

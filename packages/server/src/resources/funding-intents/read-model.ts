@@ -28,6 +28,10 @@ export type FundingIntentView = ReturnType<typeof presentFundingIntent>;
 
 const FAILED_STATES = ['FAILED', 'REFUND_PENDING', 'REFUNDED'];
 
+/** Read only (never handed out): a page with no settlement or payment to read. */
+const NO_SETTLEMENTS: ReadonlyMap<string, SettlementRecord> = new Map();
+const NO_PAYMENTS: ReadonlyMap<string, PaymentRecord> = new Map();
+
 function failureOf(intent: FundingIntentRecord, settlement: SettlementRecord | undefined) {
   if (!FAILED_STATES.includes(intent.status) || !settlement?.failure_code) return null;
   return { code: 'SETTLEMENT_FAILED', message: `${settlement.failure_message ?? ''} (${settlement.failure_code})` };
@@ -127,10 +131,10 @@ export class FundingIntentReadModel {
     const { accounts, registrations, related } = deps.intents.pageRelations(intents);
     // settlements and payments are read only for intents that have any (most have neither)
     const relatedIds = related.size > 0 ? ids.filter((id) => related.has(id)) : [];
-    const settlements = relatedIds.length > 0 ? deps.settlements.byIntents(relatedIds) : new Map<string, SettlementRecord>();
-    const latest = relatedIds.length > 0 ? deps.payments.latestAppliedByIntents(relatedIds) : new Map<string, PaymentRecord>();
+    const settlements = relatedIds.length > 0 ? deps.settlements.byIntents(relatedIds) : NO_SETTLEMENTS;
+    const latest = relatedIds.length > 0 ? deps.payments.latestAppliedByIntents(relatedIds) : NO_PAYMENTS;
     const paid = [...latest.values()];
-    const paymentViews = deps.paymentViews.page(paid, new Map(intents.map((i) => [i.id, i])));
+    const paymentViews = paid.length > 0 ? deps.paymentViews.page(paid, new Map(intents.map((i) => [i.id, i]))) : [];
     const payments = new Map(paid.map((p, n) => [p.funding_intent_id, paymentViews[n]]));
     const quoteIds = intents.map((i) => (i as { quote_id?: string | null }).quote_id).filter((q): q is string => Boolean(q));
     const quotes = quoteIds.length > 0 ? deps.quotes.findByIds(quoteIds) : new Map<string, QuoteRecord>();
