@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BufferedResponse } from '../src/internal/buffered-response.js';
+import { BufferedResponse, readBody } from '../src/internal/buffered-response.js';
 
 async function buffered(body: string, init: ResponseInit = {}): Promise<BufferedResponse> {
   const original = new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' }, ...init });
@@ -35,5 +35,29 @@ describe('BufferedResponse (a body read inside the timeout, served without a sec
 
   it('rejects invalid JSON like Response#json', async () => {
     await expect((await buffered('not json')).json()).rejects.toThrow(SyntaxError);
+  });
+});
+
+describe('readBody', () => {
+  const stream = (...chunks: Uint8Array[]) => new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+
+  it('joins every chunk, and reads a missing body as empty', async () => {
+    const bytes = await readBody(stream(new Uint8Array([1, 2]), new Uint8Array([3]), new Uint8Array([4, 5])));
+    expect([...bytes]).toEqual([1, 2, 3, 4, 5]);
+    expect((await readBody(null)).byteLength).toBe(0);
+  });
+
+  it('keeps a lone chunk only when it owns its whole buffer', async () => {
+    const whole = new Uint8Array([1, 2, 3]);
+    expect(await readBody(stream(whole))).toBe(whole);
+    const view = new Uint8Array(64 * 1024).subarray(10, 13);
+    const read = await readBody(stream(view));
+    expect(read.byteLength).toBe(3);
+    expect(read.buffer.byteLength).toBe(3);
   });
 });

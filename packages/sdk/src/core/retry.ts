@@ -1,5 +1,5 @@
 import { backoffDelay, parseRetryAfter } from '../internal/backoff.js';
-import { BufferedResponse } from '../internal/buffered-response.js';
+import { BufferedResponse, readBody } from '../internal/buffered-response.js';
 import { PendingRequest } from '../internal/pending-request.js';
 import { sleep } from '../internal/sleep.js';
 import { ConnectionError, FundkitError, TimeoutError, UserAbortError } from './errors.js';
@@ -82,7 +82,7 @@ async function attempt(policy: RetryPolicy, url: string, init: RequestInit, budg
     const response = await policy.fetch(url, { ...init, signal: controller.signal });
     if (response.status === 204 || isStream(response)) return { response };
     // Buffer the body inside the timeout: a server that stalls mid-body is a timeout too.
-    const read = new BufferedResponse(await response.arrayBuffer(), response);
+    const read = new BufferedResponse(await readBody(response.body), response);
     return read.ok ? { response: read } : await inspect(read);
   } catch (cause) {
     return { error: toFundkitError(cause, policy.signal, controller.signal) };
