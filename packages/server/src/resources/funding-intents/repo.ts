@@ -103,14 +103,13 @@ const ROW_CACHE_SIZE = 5_000;
 
 export class FundingIntentsRepo {
   /**
-   * Intent rows a list read before, by the JSON array of their column values (SQLite's
-   * `json_array` of the row). A list reads that text for its rows (about half the cost of the
-   * columns themselves) and reads in full only the rows whose text it has not seen: equal text is
-   * equal values, so the kept row is the row. Lists get copies.
+   * Intent rows a list read before, with the JSON array of their column values (SQLite's
+   * `json_array` of the row). A list reads each row's id and that text (about half the cost of
+   * the columns themselves) and reads in full only the rows whose text differs from the kept one:
+   * equal text is equal values, so the kept row is the row. Lists get copies.
    */
-  private readonly rowsByJson = new Map<string, FundingIntentRecord>();
+  private readonly rowsById = new Map<string, { json: string; row: FundingIntentRecord }>();
   private rowJson: string | undefined;
-  private idIndex = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -209,30 +208,31 @@ export class FundingIntentsRepo {
     if (page.after) where.push(KEYSET_WHERE);
     const params = { applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null, ...keysetParams(page) };
     const rest = `FROM funding_intents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`;
-    let texts: string[];
+    let read: [string, string][];
     try {
-      texts = this.db.prepare(`SELECT ${this.rowJsonSql()} ${rest}`).pluck().all(params) as string[];
+      read = this.db.prepare(`SELECT id, ${this.rowJsonSql()} ${rest}`).raw(true).all(params) as [string, string][];
     } catch {
       // a value JSON cannot hold (a BLOB): read the rows as they are
       return allRows<FundingIntentRecord>(this.db.prepare(`SELECT * ${rest}`).safeIntegers(true), [params]);
     }
-    const rows = new Array<FundingIntentRecord>(texts.length);
+    const rows = new Array<FundingIntentRecord>(read.length);
     // ids are the primary key: one position per id
     let missing: Map<string, number> | undefined;
-    for (let i = 0; i < texts.length; i++) {
-      const known = this.rowsByJson.get(texts[i]!);
-      if (known) rows[i] = { ...known };
-      else (missing ??= new Map()).set((JSON.parse(texts[i]!) as unknown[])[this.idIndex] as string, i);
+    for (let i = 0; i < read.length; i++) {
+      const [id, json] = read[i]!;
+      const known = this.rowsById.get(id);
+      if (known && known.json === json) rows[i] = { ...known.row };
+      else (missing ??= new Map()).set(id, i);
     }
     if (missing) {
       const statement = this.db.prepare(`SELECT *, ${this.rowJsonSql()} FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))`).safeIntegers(true).raw(true);
       const { build, count } = rowShape(statement, 1);
       const found = statement.all(JSON.stringify([...missing.keys()])) as unknown[][];
-      if (this.rowsByJson.size + found.length > ROW_CACHE_SIZE) this.rowsByJson.clear();
+      if (this.rowsById.size + found.length > ROW_CACHE_SIZE) this.rowsById.clear();
       for (const values of found) {
         const row = build(values) as unknown as FundingIntentRecord;
-        // kept under the text of this read (the same as the list's unless the row changed in between)
-        this.rowsByJson.set(values[count] as string, { ...row });
+        // kept with the text of this read (the same as the list's unless the row changed in between)
+        this.rowsById.set(row.id, { json: values[count] as string, row: { ...row } });
         rows[missing.get(row.id)!] = row;
       }
       // a row deleted between the two reads: the page is read again as it is now
@@ -245,7 +245,6 @@ export class FundingIntentsRepo {
   private rowJsonSql(): string {
     if (!this.rowJson) {
       const columns = this.db.prepare('SELECT * FROM funding_intents LIMIT 0').columns().map((c) => c.name);
-      this.idIndex = columns.indexOf('id');
       this.rowJson = `json_array(${columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')})`;
     }
     return this.rowJson;
