@@ -122,26 +122,6 @@ export class FundingIntentsRepo {
     return this.db.prepare('SELECT * FROM deposit_accounts WHERE id = ?').get(id) as DepositAccountRecord | undefined;
   }
 
-  /** The deposit accounts of a page, in one query. */
-  depositAccounts(ids: string[]): Map<string, DepositAccountRecord> {
-    // distinct ids: SQLite looks each json_each value up again (an account is shared by a whole page in the bench seed)
-    const distinct = [...new Set(ids)];
-    // one account (a retrieve, or a page sharing one): a plain key lookup, not json_each (~35 µs less)
-    const rows = distinct.length === 1
-      ? allRows<DepositAccountRecord>(this.db.prepare('SELECT * FROM deposit_accounts WHERE id = ?'), [distinct[0] ?? null])
-      : allRows<DepositAccountRecord>(this.db.prepare('SELECT * FROM deposit_accounts WHERE id IN (SELECT value FROM json_each(?))'), [JSON.stringify(distinct)]);
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** The provisioning transaction of each watched address (the protocol record's registration), in one query. */
-  registrations(addresses: string[]): Map<string, string | null> {
-    const distinct = [...new Set(addresses)];
-    const rows = (distinct.length === 1
-      ? this.db.prepare('SELECT address, provision_tx_hash FROM deposit_watch WHERE address = ?').all(distinct[0])
-      : this.db.prepare('SELECT address, provision_tx_hash FROM deposit_watch WHERE address IN (SELECT value FROM json_each(?))').all(JSON.stringify(distinct))) as { address: string; provision_tx_hash: string | null }[];
-    return new Map(rows.map((r) => [r.address, r.provision_tx_hash]));
-  }
-
   /**
    * What a page of intents shows besides their own rows, read for every page since any of it can
    * change: their deposit accounts, each account's registration (the provisioning transaction of
