@@ -98,7 +98,7 @@ await section('sdk', async () => {
   rows.push({ area: 'sdk', figure: 'fundingIntents.retrieve per call', fundkit: s.sdkUs, unit: 'µs', peer: 'raw openapi-fetch GET', peerValue: s.openapiFetchUs, higher: false });
   rows.push({ area: 'sdk', figure: 'fundingIntents.retrieve per call', fundkit: s.sdkUs, unit: 'µs', peer: 'plain fetch + json()', peerValue: s.fetchUs, higher: false });
   rows.push({ area: 'sdk', figure: 'ESM entry (dist/index.js), gzip', fundkit: s.sdkGz, unit: 'B', peer: 'openapi-fetch ESM, gzip', peerValue: s.openapiFetchGz, higher: false });
-  notes.push(`sdk: overhead over raw openapi-fetch ${(s.sdkUs - s.openapiFetchUs).toFixed(0)} µs per call (3,000 sequential calls per run, keep-alive, a local server answering a fixed FundingIntent)`);
+  notes.push(`sdk: overhead over raw openapi-fetch ${(s.sdkUs - s.openapiFetchUs).toFixed(0)} µs per call (3 × 3,000 sequential calls per client, in blocks of 100 that take turns between the clients, median block; keep-alive, a local server answering a fixed FundingIntent)`);
 });
 
 await section('checkout', async () => {
