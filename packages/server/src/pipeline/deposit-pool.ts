@@ -36,9 +36,11 @@ export interface DepositPoolDeps {
   onActivated: (address: string) => void;
   /** wakes the pool's worker (when a partial batch has gathered long enough) */
   wake?: () => void;
+  /** how long demand gathers before batches are planned (see plan); GATHER_MS by default */
+  gatherMs?: number;
 }
 
-/** How long a partial batch gathers creates before it is sent (see plan). */
+/** How long demand gathers before batches are planned, on an instant ledger (see plan). */
 export const GATHER_MS = 20;
 
 type Code = 'USDC' | 'EURC' | 'XLM';
@@ -81,21 +83,23 @@ export class DepositPool {
 
   /**
    * Records a new batch with its keys (encrypted): waiting intents' accounts first, then the pool's.
-   * A full batch goes at once; a partial one first gathers for GATHER_MS. Every transaction costs
-   * three signatures, a ledger slot and (on the instant sandbox) a close, and without the wait each
-   * create that found the pool empty paid one alone (profiled on the instant sandbox: 607 batches
-   * of one account for 608 creates, most of the server's CPU). On a real ledger the wait is lost in
-   * the ~5 s until the close.
+   * New demand first gathers for `gatherMs`, then every batch it makes goes out, until none is
+   * left. Every transaction costs three signatures, a ledger slot and (on the instant sandbox) a
+   * close: without the wait each create that found the pool empty paid one alone (profiled on the
+   * instant sandbox: 607 batches of one account for 608 creates, most of the server's CPU). On a
+   * real ledger the wait (as long as the treasury's linger) is lost in the seconds until the close,
+   * and a burst of creates is answered before its accounts' transactions are built and admitted.
    */
   private plan(partialNow: boolean): DepositBatch | undefined {
     return inTransaction(this.deps.db, () => {
       const { repo, networkName: network, environment } = this.deps;
       const waiting = repo.waiting(environment, MAX_ACCOUNTS_PER_TX);
       const topUps = this.topUps(MAX_ACCOUNTS_PER_TX - waiting.length);
-      const size = waiting.length + topUps.length;
-      if (size === 0) return undefined;
-      if (size < MAX_ACCOUNTS_PER_TX && !partialNow && !this.gathered()) return undefined;
-      this.gatheringSince = null;
+      if (waiting.length + topUps.length === 0) {
+        this.gatheringSince = null;
+        return undefined;
+      }
+      if (!partialNow && !this.gathered()) return undefined;
       const at = isoNow();
       const batch: DepositBatch = {
         id: newId('deposit_batch'), network, environment, status: 'PENDING', envelope_xdr: null, transaction_hash: null, failure_code: null,
@@ -114,15 +118,16 @@ export class DepositPool {
     });
   }
 
-  /** Whether a partial batch may go now; starts its gathering (and a wake-up at its end) if none is under way. */
+  /** Whether demand has gathered long enough; starts gathering (and a wake-up at its end) if none is under way. */
   private gathered(): boolean {
     const now = Date.now();
+    const window = this.deps.gatherMs ?? GATHER_MS;
     if (this.gatheringSince === null) {
       this.gatheringSince = now;
-      setTimeout(() => this.deps.wake?.(), GATHER_MS).unref();
+      setTimeout(() => this.deps.wake?.(), window).unref();
       return false;
     }
-    return now - this.gatheringSince >= GATHER_MS;
+    return now - this.gatheringSince >= window;
   }
 
   /** The one place deposit accounts are submitted (the batched engine replaces TreasurySigner.run here). */

@@ -168,6 +168,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     pool = new DepositPool({
       db, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
       machine, signer, secretsKey, onActivated: (address) => watcher.watch(address), wake: nudgeOf('deposit-pool'),
+      // as long as the treasury lingers on a ledger that closes every few seconds; briefly on the instant sandbox
+      gatherMs: stellar.ledger && !stellar.ledger.clock ? undefined : TREASURY_LINGER_MS,
     });
     deposits = poolDepositSource({
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
