@@ -18,7 +18,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { freePort, percentile, startChild, type Child } from './lib.js';
+import { freePort, percentile, RUNS, startChild, type Child } from './lib.js';
 
 const KEY = 'sk_test_benchNetworkKey0000000000001';
 const ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
@@ -58,6 +58,15 @@ async function startServer(dir: string, ledgerSeconds: number, extra: Record<str
       await child.stop();
     },
   };
+}
+
+/** Until no deposit batch is pending (none submitted and waiting for a close). */
+async function quiet(server: Server, timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while ((server.db.prepare("SELECT COUNT(*) FROM deposit_batches WHERE status = 'PENDING'").pluck().get() as number) > 0) {
+    if (performance.now() > until) throw new Error(`deposit batches still pending after ${timeoutMs / 1000} s`);
+    await sleep(200);
+  }
 }
 
 /** Pool accounts active on chain and not claimed, per asset (read from the server's database). */
@@ -252,6 +261,8 @@ export interface CreateRun {
   creates: number; clients: number; latency: number[]; payable: number[]; createdStatus: Record<string, number>;
   /** first request sent → last answer */
   wallSeconds: number;
+  /** every round's p95, when the figure is the median of several */
+  roundsP95?: number[];
   /** latency p50 per answered status (AWAITING_PAYMENT: a pool account; CREATED: none left) */
   p50ByStatus: Record<string, number>;
 }
@@ -285,9 +296,22 @@ export async function benchNetwork(): Promise<NetworkFigures> {
     // warm-up: five such bursts in EURC (its own pool), until those intents are payable and the
     // pools full again, so the measured burst runs on a warm process, as a serving one is
     await createRun(server.url, WARM_UP_CREATES, COUNTS.clients, 300_000, 'EURC');
-    await waitForPool(server, 20, 180_000);
-    afterCreate = (await createRun(server.url, COUNTS.creates, COUNTS.clients, 240_000)).run;
-    log(`after: ${COUNTS.creates} creates, p95 ${percentile(afterCreate.latency, 95).toFixed(1)} ms, payable p95 ${(percentile(afterCreate.payable, 95) / 1000).toFixed(1)} s ${JSON.stringify(afterCreate.createdStatus)}`);
+    // RUNS bursts, the one with the median p95 reported (the bench's median of runs). The embedded
+    // ledger applies each ledger's transactions at its close on the API's own event loop (~0.5 ms
+    // per deposit account created; on testnet or pubnet that is stellar-core's work, in another
+    // process). Each burst starts right after a close with no deposit batch pending, so it measures
+    // the API, not a close of the previous burst's batches landing in the middle.
+    const rounds: CreateRun[] = [];
+    for (let round = 0; round < RUNS; round++) {
+      await waitForPool(server, 20, 180_000);
+      await quiet(server, 120_000);
+      await nextClose(server.url);
+      const { run } = await createRun(server.url, COUNTS.creates, COUNTS.clients, 240_000);
+      log(`after: ${COUNTS.creates} creates, p95 ${percentile(run.latency, 95).toFixed(1)} ms, payable p95 ${(percentile(run.payable, 95) / 1000).toFixed(1)} s ${JSON.stringify(run.createdStatus)}`);
+      rounds.push(run);
+    }
+    rounds.sort((a, b) => percentile(a.latency, 95) - percentile(b.latency, 95));
+    afterCreate = { ...rounds[Math.floor(rounds.length / 2)]!, roundsP95: rounds.map((r) => percentile(r.latency, 95)) };
   } finally {
     await server.stop();
   }
