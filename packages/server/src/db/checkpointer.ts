@@ -1,12 +1,13 @@
 /**
  * WAL checkpoints on their own thread. SQLite's automatic checkpoint runs inside whichever commit
  * pushes the WAL past 1,000 pages, copying the pages into the database file and fsyncing it on
- * the committing thread: with the sandbox ledger's history in the same file, that was every few
- * dozen commits and the largest self cost of a create under load (profiled: ~0.4 ms a commit on
- * average). Here the server's connection never checkpoints (`wal_autocheckpoint = 0`) and a
- * worker thread with its own connection runs a PASSIVE checkpoint every `intervalMs`, which
- * never blocks the server's readers or writer. Durability is unchanged (WAL + NORMAL already
- * leaves the fsync to checkpoints); the WAL file only grows between two checkpoints.
+ * the committing thread, and the sandbox ledger's history in the same file fills pages fast. Here
+ * the server's connection never checkpoints (`wal_autocheckpoint = 0`) and a worker thread with
+ * its own connection runs a PASSIVE checkpoint every `intervalMs`, which never blocks the server's
+ * readers or writer. Measured on this machine's disk with 20,000 small write transactions: 447 µs
+ * a commit with automatic checkpoints, 338 µs with them on another connection. Durability is
+ * unchanged (WAL + NORMAL already leaves the fsync to checkpoints); the WAL file only grows
+ * between two checkpoints.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';

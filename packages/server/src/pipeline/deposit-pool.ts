@@ -34,7 +34,7 @@ export interface DepositPoolDeps {
   secretsKey: Buffer;
   /** an intent's account is active: the observer follows it from now on */
   onActivated: (address: string) => void;
-  /** wakes the pool's worker (when a partial batch has gathered long enough) */
+  /** wakes the pool's worker (when demand has gathered long enough) */
   wake?: () => void;
   /** how long demand gathers before batches are planned (see plan); GATHER_MS by default */
   gatherMs?: number;
@@ -51,7 +51,7 @@ export class DepositPool {
   /** after a failed batch, no new one is planned before this time (the loop's backoff) */
   private pausedUntil = 0;
   private failures = 0;
-  /** when planning first found less than a full batch to send, while gathering */
+  /** when planning first found demand since the last time none was left (see plan) */
   private gatheringSince: number | null = null;
 
   constructor(private readonly deps: DepositPoolDeps) {}

@@ -108,7 +108,8 @@ export class SandboxNetwork implements StellarNetwork {
   /**
    * One listener for every watched account: the records' participants are looked up in the
    * watchers by account, instead of each of thousands of watchers (one per deposit account)
-   * scanning every record of every close (profiled: the largest sandbox cost of a busy server).
+   * scanning every record of every close (profiled on the instant sandbox under creates: ~4% of the
+   * server's CPU, and growing with every deposit account watched).
    */
   private dispatch(records: HorizonPaymentRecord[]): void {
     const touched = new Set<string>();
