@@ -7,6 +7,7 @@ import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type Boots
 import { loadConfig, type Config } from './config.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { openDatabase, type Db } from './db/connection.js';
+import { createAppServer } from './http/node-server.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { RouteDef } from './http/route.js';
 import { deriveKey } from './lib/crypto.js';
@@ -89,8 +90,10 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
     app, db, config, context, services, logger,
     listen(port = config.port, host = '0.0.0.0') {
       return new Promise((resolve, reject) => {
-        server = app.listen(port, host, (error?: Error) => {
-          if (error) return reject(error);
+        server = createAppServer(app);
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server!.off('error', reject);
           const actual = (server!.address() as AddressInfo).port;
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
