@@ -73,12 +73,15 @@ export class DepositPoolRepo {
       AND activated_at IS NOT NULL`).pluck().get(network, environment, asset) as number;
   }
 
-  /** PROVISIONING deposit accounts of intents still CREATED and in no batch, oldest first. */
+  /**
+   * PROVISIONING deposit accounts of intents still CREATED and in no batch, oldest intent first:
+   * read in the order of funding_intents_by_status_created, stopping at the limit (migration 018).
+   */
   waiting(environment: string, limit: number): WaitingAccount[] {
-    return this.db.prepare(`SELECT da.id, da.address, da.asset, da.secret_encrypted FROM deposit_accounts da
-      JOIN funding_intents fi ON fi.deposit_account_id = da.id
-      WHERE da.status = 'PROVISIONING' AND da.provision_batch_id IS NULL AND fi.status = 'CREATED' AND da.environment = ?
-      ORDER BY da.created_at, da.id LIMIT ?`).all(environment, limit) as WaitingAccount[];
+    return this.db.prepare(`SELECT da.id, da.address, da.asset, da.secret_encrypted FROM funding_intents fi
+      JOIN deposit_accounts da ON da.id = fi.deposit_account_id
+      WHERE fi.status = 'CREATED' AND da.status = 'PROVISIONING' AND da.provision_batch_id IS NULL AND da.environment = ?
+      ORDER BY fi.created_at, fi.id LIMIT ?`).all(environment, limit) as WaitingAccount[];
   }
 
   insertBatch(batch: DepositBatch): void {
