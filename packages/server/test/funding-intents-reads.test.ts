@@ -54,6 +54,20 @@ describe('cached reads', () => {
     expect((await read('reads_row', ids)).get(ids[1]!)).toEqual(before.get(ids[1]!));
   });
 
+  it('show a row replaced under its id with plain SQL (deleted and inserted again) at once', async () => {
+    const ids = await createIntents(2, 'reads_replace');
+    const before = await read('reads_replace', ids);
+    await read('reads_replace', ids); // cached now
+    const columns = (t.server.db.prepare('PRAGMA table_info(funding_intents)').all() as { name: string }[]).map((c) => c.name);
+    // every column copied except the metadata, and the version left to the database, as any plain INSERT would
+    const values = columns.map((c) => (c === 'metadata' ? `'{"replaced":true}'` : c === 'row_version' ? '0' : `"${c}"`));
+    const replace = `INSERT OR REPLACE INTO funding_intents (${columns.join(', ')}) SELECT ${values.join(', ')} FROM funding_intents WHERE id = ?`;
+    t.server.db.prepare(replace).run(ids[0]!);
+    const after = await read('reads_replace', ids);
+    expect(after.get(ids[0]!).metadata).toEqual({ replaced: true });
+    expect(after.get(ids[1]!)).toEqual(before.get(ids[1]!));
+  });
+
   it('show a deposit account or registration change at once', async () => {
     const ids = await createIntents(2, 'reads_account');
     await read('reads_account', ids);

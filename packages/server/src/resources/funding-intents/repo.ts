@@ -21,6 +21,8 @@ export interface FundingIntentRecord {
   expires_at: string;
   created_at: string;
   updated_at: string;
+  /** changes whenever the row does (migration 019's triggers); random, so never reused */
+  row_version: bigint;
 }
 
 export interface DepositAccountRecord {
@@ -98,18 +100,16 @@ export interface PageRelations {
 const RELATED_SQL = (intentId: string) =>
   `(EXISTS (SELECT 1 FROM settlements WHERE funding_intent_id = ${intentId}) OR EXISTS (SELECT 1 FROM payments WHERE funding_intent_id = ${intentId}))`;
 
-/** Intent rows kept by the JSON of their values (~1 KB each with the text); cleared when full. */
+/** Intent rows kept by their version (~0.5 KB each); cleared when full. */
 const ROW_CACHE_SIZE = 5_000;
 
 export class FundingIntentsRepo {
   /**
-   * Intent rows a list read before, with the JSON array of their column values (SQLite's
-   * `json_array` of the row). A list reads each row's id and that text (about half the cost of
-   * the columns themselves) and reads in full only the rows whose text differs from the kept one:
-   * equal text is equal values, so the kept row is the row. Lists get copies.
+   * Intent rows a list read before, by id. A list reads each row's id and version from its index
+   * and reads in full only the rows whose version differs from the kept row's: the version changes
+   * with every write to the row (migration 019), so an equal version is the same row. Lists get copies.
    */
-  private readonly rowsById = new Map<string, { json: string; row: FundingIntentRecord }>();
-  private rowJson: string | undefined;
+  private readonly rowsById = new Map<string, FundingIntentRecord>();
 
   constructor(private readonly db: Db) {}
 
@@ -169,11 +169,12 @@ export class FundingIntentsRepo {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  insert(intent: FundingIntentRecord): void {
+  /** The version is the database's to give (random, see migration 019). */
+  insert(intent: Omit<FundingIntentRecord, 'row_version'>): void {
     this.db.prepare(`INSERT INTO funding_intents (id, application_id, environment, status, requirement_amount, requirement_asset, destination_network, destination_asset,
-      destination_address, received_amount, reference, metadata, deposit_account_id, expires_at, created_at, updated_at)
+      destination_address, received_amount, reference, metadata, deposit_account_id, expires_at, created_at, updated_at, row_version)
       VALUES (@id, @application_id, @environment, @status, @requirement_amount, @requirement_asset, @destination_network, @destination_asset,
-      @destination_address, @received_amount, @reference, @metadata, @deposit_account_id, @expires_at, @created_at, @updated_at)`).run(intent);
+      @destination_address, @received_amount, @reference, @metadata, @deposit_account_id, @expires_at, @created_at, @updated_at, random() >> 11)`).run(intent);
   }
 
   /** Amounts come back as BigInt (safeIntegers): stroops can exceed 2^53. */
@@ -188,46 +189,29 @@ export class FundingIntentsRepo {
     if (page.after) where.push(KEYSET_WHERE);
     const params = { applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null, ...keysetParams(page) };
     const rest = `FROM funding_intents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`;
-    let read: [string, string][];
-    try {
-      read = this.db.prepare(`SELECT id, ${this.rowJsonSql()} ${rest}`).raw(true).all(params) as [string, string][];
-    } catch {
-      // a value JSON cannot hold (a BLOB): read the rows as they are
-      return allRows<FundingIntentRecord>(this.db.prepare(`SELECT * ${rest}`).safeIntegers(true), [params]);
-    }
+    const read = this.db.prepare(`SELECT id, row_version ${rest}`).raw(true).safeIntegers(true).all(params) as [string, bigint][];
     const rows = new Array<FundingIntentRecord>(read.length);
     // ids are the primary key: one position per id
     let missing: Map<string, number> | undefined;
     for (let i = 0; i < read.length; i++) {
-      const [id, json] = read[i]!;
+      const [id, version] = read[i]!;
       const known = this.rowsById.get(id);
-      if (known && known.json === json) rows[i] = { ...known.row };
+      if (known && known.row_version === version) rows[i] = { ...known };
       else (missing ??= new Map()).set(id, i);
     }
     if (missing) {
-      const statement = this.db.prepare(`SELECT *, ${this.rowJsonSql()} FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))`).safeIntegers(true).raw(true);
-      const { build, count } = rowShape(statement, 1);
-      const found = statement.all(JSON.stringify([...missing.keys()])) as unknown[][];
+      const found = this.db.prepare('SELECT * FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true)
+        .all(JSON.stringify([...missing.keys()])) as FundingIntentRecord[];
       if (this.rowsById.size + found.length > ROW_CACHE_SIZE) this.rowsById.clear();
-      for (const values of found) {
-        const row = build(values) as unknown as FundingIntentRecord;
-        // kept with the text of this read (the same as the list's unless the row changed in between)
-        this.rowsById.set(row.id, { json: values[count] as string, row: { ...row } });
+      for (const row of found) {
+        // kept with the version of this read (the list's unless the row changed in between)
+        this.rowsById.set(row.id, { ...row });
         rows[missing.get(row.id)!] = row;
       }
       // a row deleted between the two reads: the page is read again as it is now
       if (found.length < missing.size) return allRows<FundingIntentRecord>(this.db.prepare(`SELECT * ${rest}`).safeIntegers(true), [params]);
     }
     return rows;
-  }
-
-  /** `json_array(<every column of funding_intents, in order>)`, from the table's columns (read once). */
-  private rowJsonSql(): string {
-    if (!this.rowJson) {
-      const columns = this.db.prepare('SELECT * FROM funding_intents LIMIT 0').columns().map((c) => c.name);
-      this.rowJson = `json_array(${columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')})`;
-    }
-    return this.rowJson;
   }
 
   setStatus(id: string, status: FundingIntentStatus, at: string): void {
