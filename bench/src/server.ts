@@ -70,6 +70,26 @@ async function deepCursor(url: string): Promise<string> {
   return cursor;
 }
 
+/**
+ * The hello-world again, served as the reference server serves its app (requests born with the
+ * app's prototypes): the same requests, taking turns with the plain one, medians of RUNS.
+ */
+async function classesFloor(expressUrl: string): Promise<string> {
+  const port = await freePort();
+  const peer = await startChild(process.execPath, ['--import', 'tsx', 'bench/src/peers/express-hello-classes.ts'], { PORT: String(port) }, port);
+  try {
+    const plain: number[] = [];
+    const classes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      plain.push((await cannon(expressUrl, { path: '/' })).rps);
+      classes.push((await cannon(peer.url, { path: '/' })).rps);
+    }
+    return `Express hello-world served with requests and responses born with the app's prototypes (bench/src/peers/express-hello-classes.ts, as packages/server/src/http/node-server.ts serves the reference server): ${median(classes).toFixed(0)} req/s against ${median(plain).toFixed(0)} req/s for the plain hello-world, the floor of the ratios above; most of Express's own cost a request is its prototype switch`;
+  } finally {
+    await peer.stop();
+  }
+}
+
 /** One load, RUNS times, against Fundkit then its peers in turn: medians. */
 async function measure(name: string, load: Load, fundkitUrl: string, expressUrl: string, prismUrl: string | null, notes: string[]): Promise<ServerFigure> {
   const runs = { fundkit: [] as number[], express: [] as number[], prism: [] as number[], p99: [] as number[] };
@@ -126,6 +146,7 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
     notes.push(`server: the reference server runs on a sandbox ledger closing every ${PACED_LEDGER_SECONDS} s (FUNDKIT_SANDBOX_LEDGER_SECONDS=${PACED_LEDGER_SECONDS}), the pace of a real network: creates that find the deposit pool empty answer CREATED and their accounts are created in batches at the ledger's pace, as against testnet or pubnet, where that chain work happens in Horizon and stellar-core, not in this process. The instant sandbox ledger (the default, for tests and the quickstart) applies every deposit account's transaction in this process as soon as it is submitted: its create row measures that`);
     const figures: ServerFigure[] = [];
     for (const { name, load } of loads) figures.push(await measure(name, load, fundkit.url, express.url, prism?.url ?? null, notes));
+    notes.push(await classesFloor(express.url));
     // the same creates on the instant ledger: every deposit account's transaction applied in this process at once
     await fundkit.stop();
     // its own database: the paced server's creates left tens of thousands of accounts waiting,
