@@ -2,6 +2,7 @@
  * Closes a ledger with one checked transaction: charges the fee and consumes the sequence number
  * for good, then applies the operations all-or-nothing (a savepoint), like stellar-core.
  */
+import { txHash } from './tx-hash.js';
 import { FeeBumpTransaction, type Transaction, type xdr } from '@stellar/stellar-sdk';
 import type { HorizonOperationRecord, HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
 import type { ResultCodes } from '../network.js';
@@ -81,7 +82,7 @@ function applyOperations(store: SandboxStore, tx: Transaction, source: string, c
 
 function buildResult(env: Transaction | FeeBumpTransaction, fee: bigint, name: string, ops: xdr.OperationResult[]) {
   if (env instanceof FeeBumpTransaction) {
-    return feeBumpResult(fee, env.innerTransaction.hash(), name, name === 'txBadSponsorship' ? [] : ops);
+    return feeBumpResult(fee, txHash(env.innerTransaction), name, name === 'txBadSponsorship' ? [] : ops);
   }
   return txResult(fee, name, ops);
 }
@@ -93,7 +94,7 @@ export function applyTransaction(
   const { outcomes, name } = applyOperations(store, c.inner, c.source, clock);
   const successful = name === 'txSuccess';
   const result = buildResult(env, c.feeCharged, name, outcomes.map((o) => o.result.xdr));
-  const hash = env.hash().toString('hex');
+  const hash = txHash(env).toString('hex');
   const codes = resultCodes(env, name, outcomes);
   const order = clock.txOrder ?? 1;
   const resource = transactionResource({

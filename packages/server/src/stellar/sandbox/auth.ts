@@ -4,6 +4,7 @@
  * the operation's type (else opBAD_AUTH); every signature must serve one of these checks (else
  * txBAD_AUTH_EXTRA). All checks run against the ledger as it is before the transaction applies.
  */
+import { txHash } from './tx-hash.js';
 import type { FeeBumpTransaction, Operation, Transaction } from '@stellar/stellar-sdk';
 import { opUnchecked } from './operations/index.js';
 import { opBadAuth, type OpResult } from './results-xdr.js';
@@ -48,14 +49,14 @@ function meets(store: SandboxStore, checker: SignatureChecker, id: string, level
 
 /** The fee-bump's outer signatures: the fee source's LOW threshold, and no signature unused. */
 export function checkOuterAuth(store: SandboxStore, env: FeeBumpTransaction, feeAccount: string): string | null {
-  const checker = new SignatureChecker(env.hash(), env.signatures);
+  const checker = new SignatureChecker(txHash(env), env.signatures);
   if (!meets(store, checker, feeAccount, 'lowThreshold')) return 'txBadAuth';
   return checker.allUsed() ? null : 'txBadAuthExtra';
 }
 
 /** The inner transaction's checks, in stellar-core's order (checkValid). */
 export function innerAuth(store: SandboxStore, inner: Transaction, source: string) {
-  const checker = new SignatureChecker(inner.hash(), inner.signatures);
+  const checker = new SignatureChecker(txHash(inner), inner.signatures);
   return {
     /** The source's LOW threshold (txBAD_AUTH when not met). */
     source: () => meets(store, checker, source, 'lowThreshold'),

@@ -3,6 +3,7 @@
  * envelopes. By default each accepted transaction closes its own ledger (instant finality for
  * tests and the quickstart); with `ledgerSeconds` it keeps real time (clock.ts).
  */
+import { txHash } from './tx-hash.js';
 import { EventEmitter } from 'node:events';
 import type { Database } from 'better-sqlite3';
 import { FeeBumpTransaction, Networks, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
@@ -138,7 +139,7 @@ export class SandboxLedger {
       if ('name' in checked) return checked;
       return applyTransaction(this.store, env, envelopeXdr, checked, this.closeLedger());
     })();
-    const outcome = this.outcome(env.hash().toString('hex'), envelopeXdr, applied);
+    const outcome = this.outcome(txHash(env).toString('hex'), envelopeXdr, applied);
     if (!('name' in applied)) this.announce(applied.ledger, applied.records);
     return outcome;
   }
@@ -156,7 +157,7 @@ export class SandboxLedger {
     if (!this.clock) return this.submit(envelopeXdr);
     const env = this.decode(envelopeXdr);
     if (!env) return { status: 'malformed', envelopeXdr };
-    const hash = env.hash().toString('hex');
+    const hash = txHash(env).toString('hex');
     const admitted = this.clock.admit(env, envelopeXdr, hash);
     if (admitted.status === 'TRY_AGAIN_LATER') return { status: 'try_again_later', hash, envelopeXdr };
     if (admitted.status === 'ERROR') {
@@ -171,7 +172,7 @@ export class SandboxLedger {
     if (!env) {
       return { status: 'ERROR', hash: '', errorResultXdr: txResult(0n, 'txMalformed').toXDR('base64'), codes: { transaction: 'tx_malformed' } };
     }
-    const hash = env.hash().toString('hex');
+    const hash = txHash(env).toString('hex');
     if (!this.clock) {
       const out = this.submit(envelopeXdr);
       if (out.status === 'rejected') return { status: 'ERROR', hash, errorResultXdr: out.resultXdr, codes: out.codes };

@@ -106,13 +106,23 @@ export class SandboxStore {
     return r && accountFrom(r);
   }
 
+  /**
+   * An upsert, updating the row in place: INSERT OR REPLACE deleted and re-inserted it, and the
+   * treasury's row is written by every operation it sponsors (~14% of a clocked close).
+   */
   putAccount(a: AccountRow): void {
     this.db
       .prepare(
-        `INSERT OR REPLACE INTO sbx_accounts (id, balance, seq, subentries, num_sponsoring,
+        `INSERT INTO sbx_accounts (id, balance, seq, subentries, num_sponsoring,
          num_sponsored, sponsor, last_modified_ledger, seq_ledger, seq_time, master_weight,
          low_threshold, med_threshold, high_threshold, flags, home_domain, inflation_dest)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET balance = excluded.balance, seq = excluded.seq, subentries = excluded.subentries,
+         num_sponsoring = excluded.num_sponsoring, num_sponsored = excluded.num_sponsored, sponsor = excluded.sponsor,
+         last_modified_ledger = excluded.last_modified_ledger, seq_ledger = excluded.seq_ledger, seq_time = excluded.seq_time,
+         master_weight = excluded.master_weight, low_threshold = excluded.low_threshold, med_threshold = excluded.med_threshold,
+         high_threshold = excluded.high_threshold, flags = excluded.flags, home_domain = excluded.home_domain,
+         inflation_dest = excluded.inflation_dest`,
       )
       .run(a.id, a.balance.toString(), a.seq.toString(), a.subentries, a.numSponsoring,
         a.numSponsored, a.sponsor, a.lastModifiedLedger, a.seqLedger, a.seqTime, a.masterWeight,
@@ -157,8 +167,9 @@ export class SandboxStore {
   putTrustline(t: TrustlineRow): void {
     this.db
       .prepare(
-        `INSERT OR REPLACE INTO sbx_trustlines (account, asset, balance, lim, sponsor,
-         last_modified_ledger) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sbx_trustlines (account, asset, balance, lim, sponsor, last_modified_ledger) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (account, asset) DO UPDATE SET balance = excluded.balance, lim = excluded.lim, sponsor = excluded.sponsor,
+         last_modified_ledger = excluded.last_modified_ledger`,
       )
       .run(t.account, t.asset, t.balance.toString(), t.limit.toString(), t.sponsor,
         t.lastModifiedLedger);

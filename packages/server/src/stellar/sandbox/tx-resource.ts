@@ -1,4 +1,5 @@
 /** The Horizon transaction resource (fixtures/horizon/transaction*.json), keys in Horizon's order. */
+import { txHash } from './tx-hash.js';
 import { FeeBumpTransaction, type Memo, type Transaction } from '@stellar/stellar-sdk';
 import type { HorizonTransaction } from '../horizon-types.js';
 
@@ -53,12 +54,12 @@ const sigs = (tx: Transaction | FeeBumpTransaction) => tx.signatures.map((s) => 
 export function transactionResource(f: TxFacts): HorizonTransaction {
   const outer = f.envelope;
   const inner = outer instanceof FeeBumpTransaction ? outer.innerTransaction : outer;
-  const hash = outer.hash().toString('hex');
+  const hash = txHash(outer).toString('hex');
   const { memo_type, ...memo } = memoFields(inner.memo);
   const bump = outer instanceof FeeBumpTransaction
     ? {
         fee_bump_transaction: { hash, signatures: sigs(outer) },
-        inner_transaction: { hash: inner.hash().toString('hex'), signatures: sigs(inner), max_fee: inner.fee },
+        inner_transaction: { hash: txHash(inner).toString('hex'), signatures: sigs(inner), max_fee: inner.fee },
       }
     : {};
   return {
