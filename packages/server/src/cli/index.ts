@@ -2,6 +2,7 @@ import { ConnectionError, FundkitError } from '@fundkit/sdk';
 import { parseArgs, allowFlags, UsageError, type ParsedArgs } from './args.js';
 import { commandContext, DEFAULT_API_BASE, type CliIo } from './context.js';
 import { listen } from './listen.js';
+import { migrate } from './migrate.js';
 import { pay } from './pay.js';
 import { trigger } from './trigger.js';
 
@@ -15,8 +16,11 @@ const HELP = `fundkit — drive a Fundkit sandbox from the terminal
       create real sandbox objects whose lifecycle emits <event> (e.g. payment.completed)
   fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text]
       a sandbox payment to an intent by a funded payer, followed until it settles
+  fundkit migrate [--db <file>]
+      apply the database migrations this version has and the database lacks (default FUNDKIT_DB,
+      else .fundkit/fundkit.db); refuses a database a newer version migrated
 
-options:
+options (listen, trigger, pay):
   --api-key <sk_test_…>   default FUNDKIT_API_KEY, else the keys \`pnpm start\` saved in .fundkit/
   --api-base <url>        default FUNDKIT_API_BASE, else ${DEFAULT_API_BASE}
   --json                  machine-readable output (one JSON document per line)
@@ -26,6 +30,11 @@ const COMMANDS: Record<string, { flags: string[]; run: typeof pay }> = {
   listen: { flags: ['forward-to', 'events', 'keep'], run: listen },
   trigger: { flags: [], run: trigger },
   pay: { flags: ['amount', 'asset', 'memo'], run: pay },
+};
+
+/** Commands on this machine's files, not the API: no key, no server. */
+const LOCAL_COMMANDS: Record<string, { flags: string[]; run: typeof migrate }> = {
+  migrate: { flags: ['db'], run: migrate },
 };
 
 function defaultIo(): CliIo {
@@ -43,6 +52,11 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     if (args.flags.version || !args.command || args.flags.help || args.command === 'help') {
       io.stdout(args.flags.version ? 'fundkit 0.1.0\n' : HELP);
       return 0;
+    }
+    const local = LOCAL_COMMANDS[args.command];
+    if (local) {
+      allowFlags(args, local.flags);
+      return await local.run(io, args);
     }
     const command = COMMANDS[args.command];
     if (!command) throw new UsageError(`unknown command "${args.command}"`);

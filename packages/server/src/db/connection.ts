@@ -1,12 +1,17 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ConfigError } from '../config.js';
 import { resolveAsset } from '../package-root.js';
 
 export type Db = Database.Database;
 
-/** Opens the database in WAL mode (synchronous NORMAL) with foreign keys on, and applies pending migrations. */
-export function openDatabase(path: string): Db {
+/**
+ * Opens the database in WAL mode (synchronous NORMAL) with foreign keys on, and applies pending
+ * migrations (unless `migrate: false`). A database that has migrations this code does not know
+ * is refused either way (SchemaTooNewError).
+ */
+export function openDatabase(path: string, options: { migrate?: boolean } = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -21,7 +26,13 @@ export function openDatabase(path: string): Db {
   // table pages scattered over the file (measured 2.2 ms → 0.6 ms with 100k intents)
   if (path !== ':memory:') db.pragma('mmap_size = 268435456');
   cachePreparedStatements(db);
-  migrate(db);
+  try {
+    if (options.migrate === false) pendingMigrations(db);
+    else migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }
 
@@ -58,19 +69,56 @@ function migrationsDir(): string {
   return resolveAsset(['src/db/migrations', 'dist/migrations']);
 }
 
-/** Applies numbered migrations (NNN_name.sql) not yet recorded, each in its own transaction. */
-export function migrate(db: Db): void {
+/** A database a newer Fundkit migrated: this code would misread what it does not know. */
+export class SchemaTooNewError extends ConfigError {}
+
+interface Migration {
+  version: number;
+  file: string;
+}
+
+function knownMigrations(): Migration[] {
+  return readdirSync(migrationsDir()).filter((f) => /^\d+_.+\.sql$/.test(f)).sort()
+    .map((file) => ({ version: Number(file.split('_')[0]), file }));
+}
+
+/**
+ * The migrations this code knows that the database has not applied, oldest first. Throws
+ * SchemaTooNewError when the database has applied one this code does not know: a newer server
+ * migrated it, and this one must not run on it (it would write rows the newer schema reads wrong).
+ */
+export function pendingMigrations(db: Db): Migration[] {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const applied = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[];
+  const known = knownMigrations();
+  const versions = new Set(known.map((m) => m.version));
+  const unknown = applied.filter((m) => !versions.has(m.version));
+  if (unknown.length > 0) {
+    const newest = known.at(-1);
+    throw new SchemaTooNewError(`the database ${db.name} has migration ${unknown.map((m) => m.name).join(', ')}, which this Fundkit `
+      + `(migrations up to ${newest?.file ?? 'none'}) does not know: a newer version migrated it; run that version or newer`);
+  }
+  const done = new Set(applied.map((m) => m.version));
+  return known.filter((m) => !done.has(m.version));
+}
+
+/** Applies numbered migrations (NNN_name.sql) not yet recorded, each in its own transaction; returns the files applied. */
+export function migrate(db: Db): string[] {
   const dir = migrationsDir();
-  const files = readdirSync(dir).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
-  for (const file of files) {
-    const version = Number(file.split('_')[0]);
-    if (applied.has(version)) continue;
+  const applied: string[] = [];
+  for (const { version, file } of pendingMigrations(db)) {
     const sql = readFileSync(join(dir, file), 'utf8');
     db.transaction(() => {
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());
     })();
+    applied.push(file);
   }
+  return applied;
+}
+
+/** The newest migration the database has applied (0 and null when none). */
+export function schemaVersion(db: Db): { version: number; name: string | null } {
+  const row = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1').get() as { version: number; name: string } | undefined;
+  return row ?? { version: 0, name: null };
 }
