@@ -14,8 +14,13 @@ import { createServer, IncomingMessage, ServerResponse, type Server } from 'node
 import type { Express } from 'express';
 
 export function createAppServer(app: Express): Server {
+  // A Node whose constructors are classes (Node 20's are plain functions) cannot have
+  // them called on an existing `this`: it gets Express's usual switch.
+  if (/^class\b/.test(Function.prototype.toString.call(IncomingMessage))) return createServer(app);
   // Node's constructors are plain functions called with `new`; these call them on `this` so the
   // objects are built exactly as Node builds its own, with the app's prototypes from the start.
+  // (Reflect.construct with the app's prototype as new.target builds the same objects, but V8 then
+  // gives them slow shapes again: retrieve measured 0.42 ms of CPU against 0.19 ms this way.)
   function AppRequest(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
     IncomingMessage.apply(this, args);
   }
