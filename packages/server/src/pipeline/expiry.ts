@@ -9,8 +9,9 @@ import type { StateMachine } from './state-machine.js';
 export class Expirer {
   constructor(private readonly db: Db, private readonly intents: PipelineIntentsRepo, private readonly machine: StateMachine) {}
 
-  claim(): FundingIntentRecord | undefined {
-    return this.intents.nextExpired(isoNow());
+  /** The intent that expired first, passing over `waiting` (failed, backing off). */
+  claim(waiting: string[] = []): FundingIntentRecord | undefined {
+    return this.intents.nextExpired(isoNow(), waiting);
   }
 
   /** Re-reads inside the transaction: a payment that landed first wins. */

@@ -14,9 +14,10 @@ export class PipelineIntentsRepo {
   }
 
   /** Open intents past their expiry. */
-  nextExpired(now: string): FundingIntentRecord | undefined {
-    return this.db.prepare("SELECT * FROM funding_intents WHERE status IN ('AWAITING_PAYMENT', 'PARTIALLY_FUNDED') AND expires_at <= ? ORDER BY expires_at, id LIMIT 1")
-      .safeIntegers(true).get(now) as FundingIntentRecord | undefined;
+  nextExpired(now: string, except: string[] = []): FundingIntentRecord | undefined {
+    return this.db.prepare(`SELECT * FROM funding_intents WHERE status IN ('AWAITING_PAYMENT', 'PARTIALLY_FUNDED') AND expires_at <= ?
+        AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY expires_at, id LIMIT 1`)
+      .safeIntegers(true).get(now, JSON.stringify(except)) as FundingIntentRecord | undefined;
   }
 
   /** Confirmed intents without a settlement yet; a converted one once its route execution succeeded. */

@@ -30,6 +30,8 @@ export interface Worker {
   drain(): Promise<void>;
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The one backoff: 1 s, 2 s, 4 s … capped at 5 minutes (scaled down in tests). */
 export function backoffMs(attempts: number, baseMs = 1000): number {
   return Math.min(baseMs * 2 ** Math.min(attempts, 16), 300_000);
@@ -96,6 +98,10 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
       const started = fill();
       if (slots === 1 && inFlight.size > 0) {
         await Promise.all(inFlight.values());
+        // A job that settles without I/O settles in microtasks: without a turn of the event loop
+        // between jobs, a long queue (or one job claimed again and again) would starve timers,
+        // sockets and every request until it ended.
+        await nextTurn();
         continue;
       }
       if (!started && inFlight.size === 0) {

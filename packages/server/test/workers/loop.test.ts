@@ -1,0 +1,52 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { expiryJob } from '../../src/workers/expiry.js';
+import { startWorker, type JobSpec } from '../../src/workers/loop.js';
+import type { Expirer } from '../../src/pipeline/expiry.js';
+import type { FundingIntentRecord } from '../../src/resources/funding-intents/repo.js';
+
+const logger = pino({ level: 'silent' });
+
+describe('the worker loop', () => {
+  it('gives timers and sockets a turn between jobs that finish without I/O', async () => {
+    // Jobs that settle in microtasks only: a loop that never yields would run all of them before
+    // the timer below, holding up every request of the server for as long.
+    let ran = 0;
+    const spec: JobSpec<number> = {
+      name: 'busy', claim: () => (ran < 100_000 ? ran : undefined), run: async () => { ran++; }, fail: () => {}, attempts: () => 0,
+    };
+    const worker = startWorker(spec, { intervalMs: 10, logger });
+    const ranBeforeTimer = await new Promise<number>((resolve) => setTimeout(() => resolve(ran), 0));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const ranLater = ran;
+    await worker.stop();
+    // a timer is due after 1 ms: a few loop turns' worth of jobs, not the whole queue
+    expect(ranBeforeTimer).toBeLessThan(1_000);
+    // and the queue still moves between the turns
+    expect(ranLater).toBeGreaterThan(ranBeforeTimer + 10);
+  });
+
+  it('expiry: an intent whose expiry fails backs off, and the intents behind it still expire', async () => {
+    const open = new Set(['fi_broken', 'fi_a', 'fi_b']);
+    const attempts: string[] = [];
+    const expirer = {
+      claim: (waiting: string[] = []) => {
+        const id = [...open].sort().find((i) => !waiting.includes(i));
+        return id ? ({ id } as FundingIntentRecord) : undefined;
+      },
+      expire: (id: string) => {
+        attempts.push(id);
+        if (id === 'fi_broken') throw new Error('database is locked');
+        open.delete(id);
+        return true;
+      },
+    } as unknown as Expirer;
+    const worker = startWorker(expiryJob(expirer), { intervalMs: 5, backoffBaseMs: 200, logger });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await worker.stop();
+    expect([...open]).toEqual(['fi_broken']);
+    // tried once, then left alone for its backoff (200 ms × 2): not retried in a hot loop
+    expect(attempts.filter((id) => id === 'fi_broken')).toHaveLength(1);
+    expect(attempts).toEqual(expect.arrayContaining(['fi_a', 'fi_b']));
+  });
+});
