@@ -1,0 +1,42 @@
+// The hang guard's watcher (see hang-guard.ts). Runs on its own thread, so it still runs when the
+// test file's thread is stuck; writes straight to fd 2, because a worker's process.stderr goes
+// through the stuck thread.
+const { workerData } = require('node:worker_threads');
+const inspector = require('node:inspector');
+const { writeSync } = require('node:fs');
+
+const { buffer, base, limitS, file } = workerData;
+const beat = new Int32Array(buffer);
+
+function die(message) {
+  writeSync(2, `\n[hang-guard] ${file}: the event loop has not turned for ${limitS} s. ${message}\n`);
+  process.kill(process.pid, 'SIGKILL');
+}
+
+const watch = setInterval(() => {
+  if (Math.floor(Date.now() / 1000) - base - Atomics.load(beat, 0) < limitS) return;
+  clearInterval(watch);
+  // Pause the stuck thread through the inspector and print where it is.
+  const session = new inspector.Session();
+  const urls = new Map();
+  session.connectToMainThread();
+  session.on('Debugger.scriptParsed', ({ params }) => urls.set(params.scriptId, params.url));
+  const where = (f) => `    at ${f.functionName || '<anonymous>'} (${urls.get(f.scriptId ?? f.location.scriptId) || f.url || '?'}:${(f.lineNumber ?? f.location.lineNumber) + 1})`;
+  let steps = 0;
+  session.on('Debugger.paused', ({ params }) => {
+    // Paused between microtasks, the stack holds only Node's internals: step into the next one.
+    const ours = params.callFrames.some((f) => !/^(node:|$)/.test(urls.get(f.location.scriptId) || f.url || ''));
+    if (!ours && steps++ < 200) return session.post('Debugger.stepInto');
+    const lines = params.callFrames.slice(0, 40).map(where);
+    // a loop of microtasks shows little on the stack: the async chain that led to it says more
+    for (let trace = params.asyncStackTrace; trace && lines.length < 80; trace = trace.parent) {
+      const frames = trace.callFrames.filter((f) => !/^node:/.test(urls.get(f.scriptId) || f.url || ''));
+      if (frames.length > 0) lines.push(`  -- ${trace.description || 'async'} --`, ...frames.slice(0, 20).map(where));
+    }
+    die(`It is running JavaScript (a loop that never yields?):\n${lines.join('\n')}`);
+  });
+  session.post('Debugger.enable', () =>
+    session.post('Debugger.setAsyncCallStackDepth', { maxDepth: 32 }, () => session.post('Debugger.pause')));
+  // a thread blocked in native code (a lock, a synchronous wait) never reaches the pause
+  setTimeout(() => die('It is blocked outside JavaScript (a synchronous wait or lock).'), 10_000);
+}, 2_000);

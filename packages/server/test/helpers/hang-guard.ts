@@ -1,0 +1,22 @@
+/**
+ * A test file whose thread stops turning its event loop (a loop of microtasks that never yields, a
+ * synchronous wait) cannot time out: vitest's timeouts are timers on that thread. Without this
+ * guard such a file hangs the whole run until CI's limit, with no word of where. With it, the file
+ * fails after HANG_LIMIT_S with the stuck stack printed, and the run goes on.
+ */
+import { Worker } from 'node:worker_threads';
+import { expect } from 'vitest';
+
+const HANG_LIMIT_S = Number(process.env.FUNDKIT_TEST_HANG_LIMIT_S ?? 120);
+
+const base = Math.floor(Date.now() / 1000);
+const beat = new Int32Array(new SharedArrayBuffer(4));
+// The real setInterval, taken before any test can install fake timers.
+const heartbeat = setInterval(() => Atomics.store(beat, 0, Math.floor(Date.now() / 1000) - base), 1_000);
+heartbeat.unref();
+
+const guard = new Worker(new URL('./hang-guard-worker.cjs', import.meta.url), {
+  workerData: { buffer: beat.buffer, base, limitS: HANG_LIMIT_S, file: expect.getState().testPath ?? 'a test file' },
+  stdout: false, stderr: false,
+});
+guard.unref();
