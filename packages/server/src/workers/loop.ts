@@ -95,13 +95,13 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
 
   const done = (async () => {
     while (running) {
+      // A job that settles without I/O settles in microtasks, and so does a sleep that its end
+      // cuts short: without a turn of the event loop here, a long queue (or one job claimed again
+      // and again) would starve timers, sockets and every request until it ended.
+      await nextTurn();
       const started = fill();
       if (slots === 1 && inFlight.size > 0) {
         await Promise.all(inFlight.values());
-        // A job that settles without I/O settles in microtasks: without a turn of the event loop
-        // between jobs, a long queue (or one job claimed again and again) would starve timers,
-        // sockets and every request until it ended.
-        await nextTurn();
         continue;
       }
       if (!started && inFlight.size === 0) {

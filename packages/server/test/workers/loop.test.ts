@@ -8,12 +8,14 @@ import type { FundingIntentRecord } from '../../src/resources/funding-intents/re
 const logger = pino({ level: 'silent' });
 
 describe('the worker loop', () => {
-  it('gives timers and sockets a turn between jobs that finish without I/O', async () => {
+  it.each([1, 4])('gives timers and sockets a turn between jobs that finish without I/O (%i at once)', async (concurrency) => {
     // Jobs that settle in microtasks only: a loop that never yields would run all of them before
     // the timer below, holding up every request of the server for as long.
     let ran = 0;
+    let claimed = 0;
     const spec: JobSpec<number> = {
-      name: 'busy', claim: () => (ran < 100_000 ? ran : undefined), run: async () => { ran++; }, fail: () => {}, attempts: () => 0,
+      name: 'busy', concurrency, key: (n) => String(n),
+      claim: () => (claimed < 100_000 ? claimed++ : undefined), run: async () => { ran++; }, fail: () => {}, attempts: () => 0,
     };
     const worker = startWorker(spec, { intervalMs: 10, logger });
     const ranBeforeTimer = await new Promise<number>((resolve) => setTimeout(() => resolve(ran), 0));
