@@ -3,6 +3,7 @@
  * it with one backoff function; idle waits `intervalMs` unless `nudge()` wakes it; `stop()` lets
  * the job in hand finish. Jobs are rows in their resource's own table, claimed by state.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 
 export interface JobSpec<J> {
@@ -29,8 +30,6 @@ export interface Worker {
   /** resolves when nothing is claimable (tests) */
   drain(): Promise<void>;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The one backoff: 1 s, 2 s, 4 s … capped at 5 minutes (scaled down in tests). */
 export function backoffMs(attempts: number, baseMs = 1000): number {

@@ -17,6 +17,5 @@ heartbeat.unref();
 
 const guard = new Worker(new URL('./hang-guard-worker.cjs', import.meta.url), {
   workerData: { buffer: beat.buffer, base, limitS: HANG_LIMIT_S, file: expect.getState().testPath ?? 'a test file' },
-  stdout: false, stderr: false,
 });
 guard.unref();

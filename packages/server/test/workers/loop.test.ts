@@ -47,7 +47,7 @@ describe('the worker loop', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await worker.stop();
     expect([...open]).toEqual(['fi_broken']);
-    // tried once, then left alone for its backoff (200 ms × 2): not retried in a hot loop
+    // tried once, then left alone for its backoff (200 ms): not retried in a hot loop
     expect(attempts.filter((id) => id === 'fi_broken')).toHaveLength(1);
     expect(attempts).toEqual(expect.arrayContaining(['fi_a', 'fi_b']));
   });
