@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -9,10 +9,8 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   platform: 'node',
-  // the published bin reads the spec and the migrations next to the bundle (src/package-root.ts)
+  // the published bin reads the spec next to the bundle (src/package-root.ts); migrations are code
   async onSuccess() {
-    mkdirSync('dist/migrations', { recursive: true });
-    cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
     cpSync('../../spec/openapi.yaml', 'dist/openapi.yaml');
   },
 });

@@ -3,5 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: { name: 'server', include: ['test/**/*.test.ts'], testTimeout: 30_000,
     // fails a file whose event loop stops, with its stack, instead of hanging the run
-    setupFiles: ['test/helpers/hang-guard.ts'] },
+    setupFiles: ['test/helpers/hang-guard.ts'],
+    // one throwaway PostgreSQL cluster for the run; each test makes its own database in it
+    globalSetup: ['test/helpers/postgres-global.ts'] },
 });

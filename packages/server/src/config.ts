@@ -14,6 +14,8 @@ export interface Config {
   port: number;
   /** SQLite path, or ':memory:' */
   dbPath: string;
+  /** FUNDKIT_DATABASE_URL: a PostgreSQL database (postgres://…) in place of the SQLite file; null = SQLite */
+  databaseUrl: string | null;
   /** Directory for generated files (.fundkit): sandbox keys, dev master key, logos. */
   dataDir: string;
   logoDir: string;
@@ -98,6 +100,24 @@ function parseHorizonUrl(raw: string | undefined): string | null {
   }
 }
 
+function parseDatabaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (!isPostgresUrl(raw)) {
+    throw new ConfigError(`FUNDKIT_DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database), got "${raw.replace(/:[^:@/]*@/, ':***@')}"`);
+  }
+  return raw;
+}
+
+/** postgres:// or postgresql://, as libpq and node-postgres accept them. */
+export function isPostgresUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 function parseLogLevel(raw: string | undefined): string {
   const level = raw === undefined || raw === '' ? 'info' : raw;
   if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -121,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     // 0 = an ephemeral port (tests, embedding)
     port: positiveInt(env, 'PORT', 4010, 65535, 0),
     dbPath: env.FUNDKIT_DB || `${dataDir}/fundkit.db`,
+    databaseUrl: parseDatabaseUrl(env.FUNDKIT_DATABASE_URL),
     dataDir,
     logoDir: env.FUNDKIT_LOGO_DIR || `${dataDir}/logos`,
     bootstrapPath: env.FUNDKIT_BOOTSTRAP || null,

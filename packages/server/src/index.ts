@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { createApp, type AppContext } from './app.js';
 import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type BootstrapFile } from './bootstrap.js';
-import { loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { openDatabase, type Db } from './db/connection.js';
 import { createAppServer } from './http/node-server.js';
@@ -60,9 +60,21 @@ function bootstrap(db: Db, services: Services, config: Config, options: ServerOp
 /** A start never waits longer than this for the deposit pool; its worker finishes the rest. */
 const POOL_FILL_TIMEOUT_MS = 15_000;
 
+/**
+ * The API's data layer runs on SQLite only so far; a PostgreSQL database can be created and
+ * migrated (`fundkit migrate`) but not served. Starting on the SQLite file while the operator
+ * configured PostgreSQL would split their data between two databases without a word: refuse.
+ */
+function refuseUnbuiltEngine(config: Config): void {
+  if (config.databaseUrl === null) return;
+  throw new ConfigError('FUNDKIT_DATABASE_URL is set, but this version of the server stores its data in SQLite only '
+    + '(`fundkit migrate` can already prepare the PostgreSQL database); unset it to use the SQLite file FUNDKIT_DB');
+}
+
 /** Builds everything (config, database, services, app) without listening. Throws ConfigError on bad configuration. */
 export function createServer(options: ServerOptions = {}): FundkitServer {
   const config: Config = { ...loadConfig(options.env ?? process.env), ...options.config };
+  refuseUnbuiltEngine(config);
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'fundkit-server' } });
   const spec = loadSpec(options.specPath);
   const validator = new SpecValidator(spec);

@@ -16,9 +16,10 @@ const HELP = `fundkit — drive a Fundkit sandbox from the terminal
       create real sandbox objects whose lifecycle emits <event> (e.g. payment.completed)
   fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text]
       a sandbox payment to an intent by a funded payer, followed until it settles
-  fundkit migrate [--db <file>]
-      apply the database migrations this version has and the database lacks (default FUNDKIT_DB,
-      else .fundkit/fundkit.db); refuses a database a newer version migrated
+  fundkit migrate [--db <file | postgres://…>]
+      apply the database migrations this version has and the database lacks (default
+      FUNDKIT_DATABASE_URL, else FUNDKIT_DB, else .fundkit/fundkit.db); refuses a database a
+      newer version migrated
 
 options (listen, trigger, pay):
   --api-key <sk_test_…>   default FUNDKIT_API_KEY, else the keys \`pnpm start\` saved in .fundkit/

@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ConfigError } from '../config.js';
-import { resolveAsset } from '../package-root.js';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate, pendingMigrations } from './migrate.js';
 
 export type Db = Database.Database;
 
@@ -62,63 +61,4 @@ function cachePreparedStatements(db: Db): void {
     cache.set(sql, statement);
     return statement;
   }) as Db['prepare'];
-}
-
-function migrationsDir(): string {
-  // src/db/migrations when run from source; dist/migrations when run from the build.
-  return resolveAsset(['src/db/migrations', 'dist/migrations']);
-}
-
-/** A database a newer Fundkit migrated: this code would misread what it does not know. */
-export class SchemaTooNewError extends ConfigError {}
-
-interface Migration {
-  version: number;
-  file: string;
-}
-
-function knownMigrations(): Migration[] {
-  return readdirSync(migrationsDir()).filter((f) => /^\d+_.+\.sql$/.test(f)).sort()
-    .map((file) => ({ version: Number(file.split('_')[0]), file }));
-}
-
-/**
- * The migrations this code knows that the database has not applied, oldest first. Throws
- * SchemaTooNewError when the database has applied one this code does not know: a newer server
- * migrated it, and this one must not run on it (it would write rows the newer schema reads wrong).
- */
-export function pendingMigrations(db: Db): Migration[] {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const applied = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[];
-  const known = knownMigrations();
-  const versions = new Set(known.map((m) => m.version));
-  const unknown = applied.filter((m) => !versions.has(m.version));
-  if (unknown.length > 0) {
-    const newest = known.at(-1);
-    throw new SchemaTooNewError(`the database ${db.name} has migration ${unknown.map((m) => m.name).join(', ')}, which this Fundkit `
-      + `(migrations up to ${newest?.file ?? 'none'}) does not know: a newer version migrated it; run that version or newer`);
-  }
-  const done = new Set(applied.map((m) => m.version));
-  return known.filter((m) => !done.has(m.version));
-}
-
-/** Applies numbered migrations (NNN_name.sql) not yet recorded, each in its own transaction; returns the files applied. */
-export function migrate(db: Db): string[] {
-  const dir = migrationsDir();
-  const applied: string[] = [];
-  for (const { version, file } of pendingMigrations(db)) {
-    const sql = readFileSync(join(dir, file), 'utf8');
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());
-    })();
-    applied.push(file);
-  }
-  return applied;
-}
-
-/** The newest migration the database has applied (0 and null when none). */
-export function schemaVersion(db: Db): { version: number; name: string | null } {
-  const row = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1').get() as { version: number; name: string } | undefined;
-  return row ?? { version: 0, name: null };
 }

@@ -1,0 +1,22 @@
+import { migration as core } from './001_core.js';
+import { migration as webhooks } from './006_webhooks.js';
+import { migration as checkout } from './008_checkout.js';
+import { migration as payments } from './010_payments.js';
+import { migration as quotes } from './012_quotes.js';
+import { migration as depositPool } from './014_deposit_pool.js';
+import { migration as depositCosigner } from './015_deposit_cosigner.js';
+import { migration as workerScanIndexes } from './016_worker_scan_indexes.js';
+import { migration as depositBatchIndexes } from './017_deposit_batch_indexes.js';
+import { migration as waitingIntentsIndex } from './018_waiting_intents_index.js';
+import { migration as fundingIntentVersions } from './019_funding_intent_versions.js';
+import type { Migration } from './migration.js';
+
+/**
+ * Every migration, in version order: the one schema of SQLite and PostgreSQL. Imported statically
+ * so the bundle carries them. The .sql files existing SQLite databases were migrated with before
+ * are kept in test/db/legacy-migrations, where a test checks these build the same schema.
+ */
+export const MIGRATIONS: Migration[] = [
+  core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
+  waitingIntentsIndex, fundingIntentVersions,
+];
