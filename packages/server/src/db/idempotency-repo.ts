@@ -1,4 +1,5 @@
 import type { Db } from './connection.js';
+import { prepared, SqliteSql } from './sql.js';
 
 export interface StoredIdempotency {
   request_hash: string;
@@ -8,8 +9,33 @@ export interface StoredIdempotency {
   expires_at: string;
 }
 
+type Key = { scope: string; key: string };
+
+const DROP_EXPIRED_KEY = prepared<never, Key & { now: string }>((k, p) => k.deleteFrom('idempotency_keys')
+  .where('scope', '=', p('scope')).where('key', '=', p('key')).where('expires_at', '<=', p('now')));
+
+const BY_KEY = prepared<StoredIdempotency, Key>((k, p) => k.selectFrom('idempotency_keys')
+  .select(['request_hash', 'state', 'response_status', 'response_body', 'expires_at']).where('scope', '=', p('scope')).where('key', '=', p('key')));
+
+const INSERT_CLAIM = prepared<never, Key & { requestHash: string; now: string; expiresAt: string }>((k, p) => k.insertInto('idempotency_keys')
+  .values({ scope: p('scope'), key: p('key'), request_hash: p('requestHash'), state: 'in_progress', created_at: p('now'), expires_at: p('expiresAt') }));
+
+const COMPLETE = prepared<never, Key & { status: number; body: string | null }>((k, p) => k.updateTable('idempotency_keys')
+  .set({ state: 'completed', response_status: p('status'), response_body: p('body') }).where('scope', '=', p('scope')).where('key', '=', p('key')));
+
+const RELEASE = prepared<never, Key>((k, p) => k.deleteFrom('idempotency_keys')
+  .where('scope', '=', p('scope')).where('key', '=', p('key')).where('state', '=', 'in_progress'));
+
+const RELEASE_ALL_IN_PROGRESS = prepared<never>((k) => k.deleteFrom('idempotency_keys').where('state', '=', 'in_progress'));
+
+const PURGE_EXPIRED = prepared<never, { now: string }>((k, p) => k.deleteFrom('idempotency_keys').where('expires_at', '<=', p('now')));
+
 export class IdempotencyRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(private readonly db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   /**
    * Claims (scope, key) for a new request, or returns the row that holds it. Runs as one
@@ -17,32 +43,29 @@ export class IdempotencyRepo {
    */
   claim(scope: string, key: string, requestHash: string, now: string, expiresAt: string): StoredIdempotency | null {
     return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND expires_at <= ?').run(scope, key, now);
-      const existing = this.db.prepare('SELECT request_hash, state, response_status, response_body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?')
-        .get(scope, key) as StoredIdempotency | undefined;
+      this.sql.run(DROP_EXPIRED_KEY, { scope, key, now });
+      const existing = this.sql.get(BY_KEY, { scope, key });
       if (existing) return existing;
-      this.db.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at, expires_at) VALUES (?, ?, ?, 'in_progress', ?, ?)")
-        .run(scope, key, requestHash, now, expiresAt);
+      this.sql.run(INSERT_CLAIM, { scope, key, requestHash, now, expiresAt });
       return null;
     })();
   }
 
   complete(scope: string, key: string, status: number, body: string | null): void {
-    this.db.prepare("UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ? WHERE scope = ? AND key = ?")
-      .run(status, body, scope, key);
+    this.sql.run(COMPLETE, { scope, key, status, body });
   }
 
   /** Frees the key (5xx, aborted request) so a retry can run again. */
   release(scope: string, key: string): void {
-    this.db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND state = 'in_progress'").run(scope, key);
+    this.sql.run(RELEASE, { scope, key });
   }
 
   /** At start-up nothing can still be running: claims left by a crash are dropped. */
   releaseAllInProgress(): void {
-    this.db.prepare("DELETE FROM idempotency_keys WHERE state = 'in_progress'").run();
+    this.sql.run(RELEASE_ALL_IN_PROGRESS);
   }
 
   purgeExpired(now: string): number {
-    return this.db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now).changes;
+    return this.sql.run(PURGE_EXPIRED, { now });
   }
 }

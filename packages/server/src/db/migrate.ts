@@ -4,6 +4,7 @@ import { ConfigError } from '../config.js';
 import type { Db } from './connection.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { migrationTools, type Dialect, type Migration } from './migrations/migration.js';
+import { migrateSandbox } from '../stellar/sandbox/schema.js';
 
 /** A database a newer Fundkit migrated: this code would misread what it does not know. */
 export class SchemaTooNewError extends ConfigError {}
@@ -44,11 +45,19 @@ export function pendingMigrations(db: Db): Migration[] {
   return pendingOf(db.prepare(READ_APPLIED).all() as AppliedMigration[], db.name);
 }
 
+/**
+ * SQLite: what runs first in a migration's transaction. 020 makes the sandbox ledger's tables,
+ * which older servers made themselves: an older file's are brought to 020's shape first, as 020
+ * indexes a column they lack (migrateSandbox; nothing without them).
+ */
+const SQLITE_BEFORE: Partial<Record<number, (db: Db) => void>> = { 20: migrateSandbox };
+
 /** SQLite: applies the pending migrations, each in its own transaction; returns their names. */
 export function migrate(db: Db): string[] {
   const applied: string[] = [];
   for (const migration of pendingMigrations(db)) {
     db.transaction(() => {
+      SQLITE_BEFORE[migration.version]?.(db);
       for (const query of compiled(migration, 'sqlite')) db.prepare(query.sql).run(...query.parameters);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(...record(migration));
     })();

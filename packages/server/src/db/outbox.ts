@@ -1,4 +1,5 @@
 import type { Db } from './connection.js';
+import { bindAll, prepared, SqliteSql } from './sql.js';
 import type { Environment } from '../http/context.js';
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
@@ -9,6 +10,20 @@ export interface OutboxEvent {
   environment: Environment;
   data: Record<string, unknown>;
 }
+
+/** An event row as the outbox writes it. */
+export interface EventRow {
+  id: string;
+  type: string;
+  application_id: string;
+  environment: Environment;
+  created_at: string;
+  /** the JSON body, byte for byte as delivered */
+  payload: string;
+}
+
+const INSERT_EVENT = prepared<unknown, EventRow>((k, p) =>
+  k.insertInto('events').values(bindAll(p, ['id', 'type', 'application_id', 'environment', 'created_at', 'payload'])));
 
 type OutboxListener = () => void;
 const listeners = new WeakMap<Db, Set<OutboxListener>>();
@@ -41,8 +56,9 @@ export function insertEvent(db: Db, event: OutboxEvent): string {
     livemode: event.environment === 'live',
     data: event.data,
   };
-  db.prepare('INSERT INTO events (id, type, application_id, environment, created_at, payload) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(id, event.type, event.applicationId, event.environment, createdAt, JSON.stringify(payload));
+  new SqliteSql(db).run(INSERT_EVENT, {
+    id, type: event.type, application_id: event.applicationId, environment: event.environment, created_at: createdAt, payload: JSON.stringify(payload),
+  });
   notifyOutbox(db);
   return id;
 }

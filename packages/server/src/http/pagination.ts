@@ -1,3 +1,4 @@
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { ApiError } from './api-error.js';
 
 /** Keyset position: the last row of the previous page, newest first on (created_at, id). */
@@ -67,11 +68,21 @@ export function toPage<Row extends { created_at: string; id: string }, T>(
 }
 
 /** SQL fragment for "older than the cursor" on (created_at, id) DESC. */
-export const KEYSET_WHERE = '(created_at < @afterCreatedAt OR (created_at = @afterCreatedAt AND id < @afterId))';
-
-export function keysetParams(page: PageRequest): Record<string, string | number> {
-  return {
-    limitPlusOne: page.limit + 1,
-    ...(page.after ? { afterCreatedAt: page.after.createdAt, afterId: page.after.id } : {}),
-  };
+/** The keyset condition of a page after `after` (newest first on created_at, id), for a Kysely `where`. */
+/**
+ * One page of an application's rows of `table` in one environment, newest first, with one row past
+ * the page (it only tells whether another page exists); the caller adds its filters.
+ */
+export function applicationPage(k: Kysely<any>, table: string, applicationId: string, environment: string, page: PageRequest) {
+  return k.selectFrom(table).selectAll().where('application_id', '=', applicationId).where('environment', '=', environment)
+    .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
 }
+
+export function afterPosition(after: PagePosition): (eb: ExpressionBuilder<any, any>) => Expression<SqlBool> {
+  return (eb) => eb.or([
+    eb('created_at', '<', after.createdAt),
+    eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+  ]);
+}
+

@@ -1,5 +1,7 @@
 /** The warm pool of deposit accounts and the batches that create them (migration 014). */
+import { sql as kysql } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../db/sql.js';
 
 export interface PoolAccount {
   id: number;
@@ -46,17 +48,81 @@ export interface WaitingAccount {
   secret_encrypted: string;
 }
 
+type Scope = { network: string; environment: string; asset: string };
+
+const CLAIM = prepared<PoolAccount, Scope & { at: string }>((k, p) => k.updateTable('deposit_pool').set({ claimed_at: p('at') })
+  .where('id', '=', k.selectFrom('deposit_pool').select('id').where('network', '=', p('network')).where('environment', '=', p('environment'))
+    .where('asset', '=', p('asset')).where('claimed_at', 'is', null).where('activated_at', 'is not', null).orderBy('id').limit(1))
+  .where('claimed_at', 'is', null).returningAll());
+
+const UNCLAIMED = prepared<{ n: number }, Scope>((k, p) => k.selectFrom('deposit_pool').select((eb) => eb.fn.countAll<number>().as('n'))
+  .where('network', '=', p('network')).where('environment', '=', p('environment')).where('asset', '=', p('asset')).where('claimed_at', 'is', null));
+
+const READY = prepared<{ n: number }, Scope>((k, p) => k.selectFrom('deposit_pool').select((eb) => eb.fn.countAll<number>().as('n'))
+  .where('network', '=', p('network')).where('environment', '=', p('environment')).where('asset', '=', p('asset')).where('claimed_at', 'is', null)
+  .where('activated_at', 'is not', null));
+
+const WAITING = prepared<WaitingAccount, { environment: string; limit: number }>((k, p) => k.selectFrom('funding_intents as fi')
+  .innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id')
+  .select(['da.id', 'da.address', 'da.asset', 'da.secret_encrypted'])
+  .where('fi.status', '=', 'CREATED').where('da.status', '=', 'PROVISIONING').where('da.provision_batch_id', 'is', null)
+  .where('da.environment', '=', p('environment')).orderBy('fi.created_at').orderBy('fi.id').limit(p('limit')));
+
+const BATCH_COLUMNS = ['id', 'network', 'environment', 'status', 'envelope_xdr', 'transaction_hash', 'failure_code', 'attempts', 'next_attempt_at',
+  'created_at', 'updated_at', 'cosigner'] as const;
+const INSERT_BATCH = prepared<never, Required<DepositBatch>>((k, p) => k.insertInto('deposit_batches').values(bindAll(p, BATCH_COLUMNS)));
+
+const COSIGNER = prepared<{ cosigner: string | null }, { depositAccountId: string; address: string }>((k, p) => k.selectFrom('deposit_batches as b')
+  .select('b.cosigner').where('b.id', '=', k.fn.coalesce(
+    k.selectFrom('deposit_accounts').select('provision_batch_id').where('id', '=', p('depositAccountId')),
+    k.selectFrom('deposit_pool').select('batch_id').where('address', '=', p('address')))));
+
+const POOL_COLUMNS = ['network', 'environment', 'asset', 'address', 'secret_encrypted', 'batch_id', 'transaction_hash', 'created_at', 'activated_at',
+  'claimed_at'] as const;
+const INSERT_POOL_ACCOUNT = prepared<never, Omit<PoolAccount, 'id'>>((k, p) => k.insertInto('deposit_pool').values(bindAll(p, POOL_COLUMNS)));
+
+const ASSIGN_TO_BATCH = prepared<never, { depositAccountId: string; batchId: string }>((k, p) =>
+  k.updateTable('deposit_accounts').set({ provision_batch_id: p('batchId') }).where('id', '=', p('depositAccountId')));
+
+const NEXT_PENDING = prepared<DepositBatch, { network: string; now: string }>((k, p) => k.selectFrom('deposit_batches').selectAll()
+  .where('network', '=', p('network')).where('status', '=', 'PENDING').where('next_attempt_at', '<=', p('now'))
+  .orderBy('created_at').orderBy('id').limit(20));
+
+const BATCH_BY_ID = prepared<DepositBatch, { id: string }>((k, p) => k.selectFrom('deposit_batches').selectAll().where('id', '=', p('id')));
+
+const MEMBERS = prepared<BatchMember, { id: string }>((k, p) => k.selectFrom('deposit_accounts')
+  .select([kysql.lit('intent').as('kind'), 'address', 'asset', 'secret_encrypted']).where('provision_batch_id', '=', p('id'))
+  .unionAll(k.selectFrom('deposit_pool').select([kysql.lit('pool').as('kind'), 'address', 'asset', 'secret_encrypted']).where('batch_id', '=', p('id')))
+  .orderBy('address'));
+
+const ACTIVATE_POOL = prepared<never, { hash: string; at: string; batchId: string }>((k, p) =>
+  k.updateTable('deposit_pool').set({ transaction_hash: p('hash'), activated_at: p('at') }).where('batch_id', '=', p('batchId')));
+
+const ACTIVATE_ACCOUNTS = prepared<{ id: string; address: string }, { at: string; batchId: string }>((k, p) =>
+  k.updateTable('deposit_accounts').set({ status: 'ACTIVE', activated_at: p('at') })
+    .where('provision_batch_id', '=', p('batchId')).where('status', '=', 'PROVISIONING').returning(['id', 'address']));
+
+const INTENT_OF = prepared<{ id: string; status: string }, { depositAccountId: string }>((k, p) =>
+  k.selectFrom('funding_intents').select(['id', 'status']).where('deposit_account_id', '=', p('depositAccountId')));
+
+const DROP_POOL_KEYS = prepared<never, { batchId: string }>((k, p) => k.deleteFrom('deposit_pool').where('batch_id', '=', p('batchId')));
+
+const UNASSIGN = prepared<never, { batchId: string }>((k, p) => k.updateTable('deposit_accounts').set({ provision_batch_id: null })
+  .where('provision_batch_id', '=', p('batchId')).where('status', '=', 'PROVISIONING'));
+
 export class DepositPoolRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   /**
    * Takes one ready account, at most once: a single UPDATE … RETURNING, run inside the create's
    * transaction, so two creates can never get the same row.
    */
   claim(network: string, environment: string, asset: string, at: string): PoolAccount | undefined {
-    return this.db.prepare(`UPDATE deposit_pool SET claimed_at = @at WHERE id = (SELECT id FROM deposit_pool
-      WHERE network = @network AND environment = @environment AND asset = @asset AND claimed_at IS NULL AND activated_at IS NOT NULL
-      ORDER BY id LIMIT 1) AND claimed_at IS NULL RETURNING *`).get({ network, environment, asset, at }) as PoolAccount | undefined;
+    return this.sql.get(CLAIM, { network, environment, asset, at });
   }
 
   /**
@@ -64,13 +130,11 @@ export class DepositPoolRepo {
    * One count per asset, each a range of the ready index (claimed rows, which only grow, are not read).
    */
   unclaimed(network: string, environment: string, assets: string[]): Map<string, number> {
-    const count = this.db.prepare('SELECT COUNT(*) FROM deposit_pool WHERE network = ? AND environment = ? AND asset = ? AND claimed_at IS NULL').pluck();
-    return new Map(assets.map((asset) => [asset, count.get(network, environment, asset) as number]));
+    return new Map(assets.map((asset) => [asset, Number(this.sql.get(UNCLAIMED, { network, environment, asset })!.n)]));
   }
 
   ready(network: string, environment: string, asset: string): number {
-    return this.db.prepare(`SELECT COUNT(*) FROM deposit_pool WHERE network = ? AND environment = ? AND asset = ? AND claimed_at IS NULL
-      AND activated_at IS NOT NULL`).pluck().get(network, environment, asset) as number;
+    return Number(this.sql.get(READY, { network, environment, asset })!.n);
   }
 
   /**
@@ -78,74 +142,62 @@ export class DepositPoolRepo {
    * read in the order of funding_intents_by_status_created, stopping at the limit (migration 018).
    */
   waiting(environment: string, limit: number): WaitingAccount[] {
-    return this.db.prepare(`SELECT da.id, da.address, da.asset, da.secret_encrypted FROM funding_intents fi
-      JOIN deposit_accounts da ON da.id = fi.deposit_account_id
-      WHERE fi.status = 'CREATED' AND da.status = 'PROVISIONING' AND da.provision_batch_id IS NULL AND da.environment = ?
-      ORDER BY fi.created_at, fi.id LIMIT ?`).all(environment, limit) as WaitingAccount[];
+    return this.sql.all(WAITING, { environment, limit });
   }
 
   insertBatch(batch: DepositBatch): void {
-    this.db.prepare(`INSERT INTO deposit_batches (id, network, environment, status, envelope_xdr, transaction_hash, failure_code, attempts, next_attempt_at, created_at, updated_at, cosigner)
-      VALUES (@id, @network, @environment, @status, @envelope_xdr, @transaction_hash, @failure_code, @attempts, @next_attempt_at, @created_at, @updated_at, @cosigner)`).run({ cosigner: null, ...batch });
+    this.sql.run(INSERT_BATCH, { cosigner: null, ...batch });
   }
 
   /** The co-signer a deposit account was created with (its batch's), or null (its own key signs). */
   cosignerOf(depositAccountId: string, address: string): string | null {
-    const row = this.db.prepare(`SELECT b.cosigner FROM deposit_batches b WHERE b.id = COALESCE(
-      (SELECT provision_batch_id FROM deposit_accounts WHERE id = ?), (SELECT batch_id FROM deposit_pool WHERE address = ?))`)
-      .get(depositAccountId, address) as { cosigner: string | null } | undefined;
-    return row?.cosigner ?? null;
+    return this.sql.get(COSIGNER, { depositAccountId, address })?.cosigner ?? null;
   }
 
   insertPoolAccount(row: Omit<PoolAccount, 'id'>): void {
-    this.db.prepare(`INSERT INTO deposit_pool (network, environment, asset, address, secret_encrypted, batch_id, transaction_hash, created_at, activated_at, claimed_at)
-      VALUES (@network, @environment, @asset, @address, @secret_encrypted, @batch_id, @transaction_hash, @created_at, @activated_at, @claimed_at)`).run(row);
+    this.sql.run(INSERT_POOL_ACCOUNT, row);
   }
 
   assignToBatch(depositAccountId: string, batchId: string): void {
-    this.db.prepare('UPDATE deposit_accounts SET provision_batch_id = ? WHERE id = ?').run(batchId, depositAccountId);
+    this.sql.run(ASSIGN_TO_BATCH, { depositAccountId, batchId });
   }
 
   /** The next PENDING batch due, other than those in hand. */
   nextPending(network: string, now: string, busy: string[]): DepositBatch | undefined {
-    const rows = this.db.prepare(`SELECT * FROM deposit_batches WHERE network = ? AND status = 'PENDING' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT 20`)
-      .all(network, now) as DepositBatch[];
-    return rows.find((b) => !busy.includes(b.id));
+    return this.sql.all(NEXT_PENDING, { network, now }).find((b) => !busy.includes(b.id));
   }
 
   findBatch(id: string): DepositBatch | undefined {
-    return this.db.prepare('SELECT * FROM deposit_batches WHERE id = ?').get(id) as DepositBatch | undefined;
+    return this.sql.get(BATCH_BY_ID, { id });
   }
 
   /** Members in a stable order, so a rebuilt envelope (after tx_bad_seq) carries the same accounts. */
   members(batchId: string): BatchMember[] {
-    return this.db.prepare(`SELECT 'intent' AS kind, address, asset, secret_encrypted FROM deposit_accounts WHERE provision_batch_id = @id
-      UNION ALL SELECT 'pool' AS kind, address, asset, secret_encrypted FROM deposit_pool WHERE batch_id = @id ORDER BY address`).all({ id: batchId }) as BatchMember[];
+    return this.sql.all(MEMBERS, { id: batchId });
   }
 
+  /** Its fields vary with the step (a few updates per batch): built per call. */
   updateBatch(id: string, fields: Partial<Pick<DepositBatch, 'status' | 'envelope_xdr' | 'transaction_hash' | 'failure_code' | 'attempts' | 'next_attempt_at'>>, at: string): void {
-    const sets = Object.keys(fields).map((k) => `${k} = @${k}`);
-    this.db.prepare(`UPDATE deposit_batches SET ${[...sets, 'updated_at = @at'].join(', ')} WHERE id = @id`).run({ ...fields, id, at });
+    this.sql.run(dynamic((k) => k.updateTable('deposit_batches').set({ ...fields, updated_at: at }).where('id', '=', id)));
   }
 
   /** The batch applied: its pool rows become claimable. */
   activatePool(batchId: string, hash: string, at: string): void {
-    this.db.prepare('UPDATE deposit_pool SET transaction_hash = ?, activated_at = ? WHERE batch_id = ?').run(hash, at, batchId);
+    this.sql.run(ACTIVATE_POOL, { hash, at, batchId });
   }
 
   /** The intents' deposit accounts the batch created: ACTIVE. Returns their ids. */
   activateAccounts(batchId: string, at: string): { id: string; address: string }[] {
-    return this.db.prepare(`UPDATE deposit_accounts SET status = 'ACTIVE', activated_at = ? WHERE provision_batch_id = ? AND status = 'PROVISIONING' RETURNING id, address`)
-      .all(at, batchId) as { id: string; address: string }[];
+    return this.sql.all(ACTIVATE_ACCOUNTS, { at, batchId });
   }
 
   intentOf(depositAccountId: string): { id: string; status: string } | undefined {
-    return this.db.prepare('SELECT id, status FROM funding_intents WHERE deposit_account_id = ?').get(depositAccountId) as { id: string; status: string } | undefined;
+    return this.sql.get(INTENT_OF, { depositAccountId });
   }
 
   /** The batch failed as a whole (nothing was created): its pool keys are dropped, its intents wait for the next batch. */
   release(batchId: string): void {
-    this.db.prepare('DELETE FROM deposit_pool WHERE batch_id = ?').run(batchId);
-    this.db.prepare("UPDATE deposit_accounts SET provision_batch_id = NULL WHERE provision_batch_id = ? AND status = 'PROVISIONING'").run(batchId);
+    this.sql.run(DROP_POOL_KEYS, { batchId });
+    this.sql.run(UNASSIGN, { batchId });
   }
 }

@@ -1,39 +1,64 @@
 /** The pipeline's queries over funding intents (the core repo keeps the CRUD). */
 import type { Db } from '../db/connection.js';
+import { prepared, SqliteSql } from '../db/sql.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 
+const ADD_RECEIVED = prepared<never, { id: string; amount: bigint; at: string }>((k, p) => k.updateTable('funding_intents')
+  .set((eb) => ({ received_amount: eb('received_amount', '+', p('amount')), updated_at: p('at') })).where('id', '=', p('id')));
+
+const SET_EXPIRES_AT = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('funding_intents').set({ expires_at: p('at'), updated_at: p('at') }).where('id', '=', p('id')));
+
+const NEXT_EXPIRED = prepared<FundingIntentRecord, { now: string; except: string[] }>((k, p, d) => k.selectFrom('funding_intents').selectAll()
+  .where('status', 'in', ['AWAITING_PAYMENT', 'PARTIALLY_FUNDED']).where('expires_at', '<=', p('now'))
+  .where((eb) => eb.not(d.oneOf('id', p('except')))).orderBy('expires_at').orderBy('id').limit(1), { bigint: true });
+
+const NEXT_TO_SETTLE = prepared<FundingIntentRecord>((k) => k.selectFrom('funding_intents as fi').selectAll('fi')
+  .where((eb) => eb.and([
+    eb.or([
+      eb.and([eb('fi.status', '=', 'PAYMENT_CONFIRMED'), eb('fi.route_type', '<>', 'STELLAR_PATH_PAYMENT')]),
+      eb.and([eb('fi.status', '=', 'ROUTING'), eb.exists(eb.selectFrom('route_executions as r').select(eb.lit(1).as('one'))
+        .whereRef('r.quote_id', '=', 'fi.quote_id').where('r.status', '=', 'SUCCEEDED'))]),
+    ]),
+    eb.not(eb.exists(eb.selectFrom('settlements as s').select(eb.lit(1).as('one')).whereRef('s.funding_intent_id', '=', 'fi.id'))),
+  ])).orderBy('fi.updated_at').orderBy('fi.id').limit(1), { bigint: true });
+
+const BY_ID = prepared<FundingIntentRecord, { id: string }>((k, p) =>
+  k.selectFrom('funding_intents').selectAll().where('id', '=', p('id')), { bigint: true });
+
+const BY_DEPOSIT_ADDRESS = prepared<FundingIntentRecord, { address: string }>((k, p) => k.selectFrom('funding_intents as fi')
+  .innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id').selectAll('fi').where('da.address', '=', p('address')), { bigint: true });
+
 export class PipelineIntentsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   addReceived(id: string, amount: bigint, at: string): void {
-    this.db.prepare('UPDATE funding_intents SET received_amount = received_amount + ?, updated_at = ? WHERE id = ?').run(amount, at, id);
+    this.sql.run(ADD_RECEIVED, { id, amount, at });
   }
 
   setExpiresAt(id: string, at: string): void {
-    this.db.prepare('UPDATE funding_intents SET expires_at = ?, updated_at = ? WHERE id = ?').run(at, at, id);
+    this.sql.run(SET_EXPIRES_AT, { id, at });
   }
 
   /** Open intents past their expiry. */
   nextExpired(now: string, except: string[] = []): FundingIntentRecord | undefined {
-    return this.db.prepare(`SELECT * FROM funding_intents WHERE status IN ('AWAITING_PAYMENT', 'PARTIALLY_FUNDED') AND expires_at <= ?
-        AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY expires_at, id LIMIT 1`)
-      .safeIntegers(true).get(now, JSON.stringify(except)) as FundingIntentRecord | undefined;
+    return this.sql.get(NEXT_EXPIRED, { now, except });
   }
 
   /** Confirmed intents without a settlement yet; a converted one once its route execution succeeded. */
   nextToSettle(): FundingIntentRecord | undefined {
-    return this.db.prepare(`SELECT * FROM funding_intents fi WHERE ((status = 'PAYMENT_CONFIRMED' AND route_type <> 'STELLAR_PATH_PAYMENT')
-        OR (status = 'ROUTING' AND EXISTS (SELECT 1 FROM route_executions r WHERE r.quote_id = fi.quote_id AND r.status = 'SUCCEEDED')))
-      AND NOT EXISTS (SELECT 1 FROM settlements s WHERE s.funding_intent_id = fi.id) ORDER BY updated_at, id LIMIT 1`)
-      .safeIntegers(true).get() as FundingIntentRecord | undefined;
+    return this.sql.get(NEXT_TO_SETTLE);
   }
 
   byId(id: string): FundingIntentRecord | undefined {
-    return this.db.prepare('SELECT * FROM funding_intents WHERE id = ?').safeIntegers(true).get(id) as FundingIntentRecord | undefined;
+    return this.sql.get(BY_ID, { id });
   }
 
   byDepositAddress(address: string): FundingIntentRecord | undefined {
-    return this.db.prepare('SELECT fi.* FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id WHERE da.address = ?')
-      .safeIntegers(true).get(address) as FundingIntentRecord | undefined;
+    return this.sql.get(BY_DEPOSIT_ADDRESS, { address });
   }
 }

@@ -5,6 +5,7 @@
  */
 import { Operation } from '@stellar/stellar-sdk';
 import type { Db } from '../db/connection.js';
+import { prepared, SqliteSql } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
 import type { PaymentsRepo } from '../resources/payments/repo.js';
 import type { RefundsRepo } from '../resources/refunds/repo.js';
@@ -31,18 +32,27 @@ export interface RetireDeps {
 
 const FINAL = ['CREDITED', 'REFUNDED', 'CANCELLED', 'EXPIRED', 'FAILED'];
 
+const TO_RETIRE = prepared<{ id: string }, { cutoff: string }>((k, p) => k.selectFrom('funding_intents as fi')
+  .innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id').innerJoin('deposit_watch as w', 'w.address', 'da.address')
+  .select('fi.id').where('da.status', '=', 'ACTIVE').where('fi.status', 'in', FINAL)
+  .where('fi.expires_at', '<=', p('cutoff')).where('fi.updated_at', '<=', p('cutoff')).orderBy('fi.updated_at').limit(50));
+
+const MARK_RETIRED = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('deposit_accounts').set({ status: 'RETIRED', retired_at: p('at') }).where('id', '=', p('id')));
+
 export class DepositRetirer {
   /** accounts checked and found still owing something: looked at again later, not in a busy loop */
   private readonly later = new Map<string, number>();
+  private readonly sql: SqliteSql;
 
-  constructor(private readonly deps: RetireDeps) {}
+  constructor(private readonly deps: RetireDeps) {
+    this.sql = new SqliteSql(deps.db);
+  }
 
   /** Final intents with an ACTIVE deposit account whose watch window is over. */
   claim(): string | undefined {
     const cutoff = isoNow(Date.now() - this.deps.watchWindowMs);
-    const rows = this.deps.db.prepare(`SELECT fi.id FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id
-      JOIN deposit_watch w ON w.address = da.address WHERE da.status = 'ACTIVE' AND fi.status IN (${FINAL.map(() => '?').join(', ')})
-      AND fi.expires_at <= ? AND fi.updated_at <= ? ORDER BY fi.updated_at LIMIT 50`).pluck().all(...FINAL, cutoff, cutoff) as string[];
+    const rows = this.sql.column(TO_RETIRE, { cutoff });
     return rows.find((id) => (this.later.get(id) ?? 0) <= Date.now());
   }
 
@@ -79,7 +89,7 @@ export class DepositRetirer {
   }
 
   private markRetired(accountId: string, address: string): void {
-    this.deps.db.prepare("UPDATE deposit_accounts SET status = 'RETIRED', retired_at = ? WHERE id = ?").run(isoNow(), accountId);
+    this.sql.run(MARK_RETIRED, { id: accountId, at: isoNow() });
     this.deps.observer.unwatch(address);
   }
 

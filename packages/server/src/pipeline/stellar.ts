@@ -6,6 +6,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Router } from 'express';
 import type { Db } from '../db/connection.js';
+import { bindAll, prepared, SqliteSql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { toStroops } from '../lib/money.js';
@@ -26,14 +27,21 @@ export interface StellarSetup {
 /** Float the sandbox treasury holds so MANUAL refunds from the ledger balance can be paid out. */
 const SANDBOX_FLOAT = toStroops('1000000');
 
+const KEY = prepared<{ secret_encrypted: string }, { role: string; network: string }>((k, p) =>
+  k.selectFrom('stellar_keys').select('secret_encrypted').where('role', '=', p('role')).where('network', '=', p('network')));
+
+const INSERT_KEY = prepared<never, { role: string; network: string; public_key: string; secret_encrypted: string; created_at: string }>((k, p) =>
+  k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
+
 function loadTreasury(db: Db, key: Buffer, network: string): Keypair | null {
-  const row = db.prepare('SELECT secret_encrypted FROM stellar_keys WHERE role = ? AND network = ?').get('treasury', network) as { secret_encrypted: string } | undefined;
+  const row = new SqliteSql(db).get(KEY, { role: 'treasury', network });
   return row ? NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
 }
 
 function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): void {
-  db.prepare('INSERT INTO stellar_keys (role, network, public_key, secret_encrypted, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run('treasury', network, keypair.publicKey(), encryptSecret(key, keypair.secret()), isoNow());
+  new SqliteSql(db).run(INSERT_KEY, {
+    role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
+  });
 }
 
 /** Sandbox: genesis (idempotent) with a treasury whose secret we keep encrypted. */

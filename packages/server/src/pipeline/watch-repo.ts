@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import { prepared, SqliteSql } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
 
 export interface WatchRow {
@@ -8,29 +9,43 @@ export interface WatchRow {
   cursor: string;
 }
 
+const ADD = prepared<never, { address: string; network: string; provisionTxHash: string | null; at: string }>((k, p) =>
+  k.insertInto('deposit_watch').values({ address: p('address'), network: p('network'), provision_tx_hash: p('provisionTxHash'), created_at: p('at') })
+    .onConflict((oc) => oc.doNothing()));
+
+const FIND = prepared<WatchRow, { address: string }>((k, p) => k.selectFrom('deposit_watch').selectAll().where('address', '=', p('address')));
+
+const ACTIVE = prepared<WatchRow, { network: string }>((k, p) => k.selectFrom('deposit_watch as w')
+  .innerJoin('deposit_accounts as da', 'da.address', 'w.address').selectAll('w').where('w.network', '=', p('network')).where('da.status', '!=', 'RETIRED'));
+
+const ADVANCE = prepared<never, { address: string; cursor: string }>((k, p) =>
+  k.updateTable('deposit_watch').set({ cursor: p('cursor') }).where('address', '=', p('address')));
+
 /** Deposit accounts the observer follows, with the cursor of the last record processed. */
 export class WatchRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   add(address: string, network: string, provisionTxHash: string | null): void {
-    this.db.prepare('INSERT INTO deposit_watch (address, network, provision_tx_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
-      .run(address, network, provisionTxHash, isoNow());
+    this.sql.run(ADD, { address, network, provisionTxHash, at: isoNow() });
   }
 
   find(address: string): WatchRow | undefined {
-    return this.db.prepare('SELECT * FROM deposit_watch WHERE address = ?').get(address) as WatchRow | undefined;
+    return this.sql.get(FIND, { address });
   }
 
   /** Watched accounts whose deposit account exists and is not retired. */
   active(network: string): WatchRow[] {
-    return this.db.prepare(`SELECT w.* FROM deposit_watch w JOIN deposit_accounts da ON da.address = w.address
-      WHERE w.network = ? AND da.status != 'RETIRED'`).all(network) as WatchRow[];
+    return this.sql.all(ACTIVE, { network });
   }
 
   /** Only forward: a record older than the cursor never moves it back. */
   advance(address: string, pagingToken: string): void {
     const row = this.find(address);
     if (row && row.cursor !== '' && BigInt(row.cursor) >= BigInt(pagingToken)) return;
-    this.db.prepare('UPDATE deposit_watch SET cursor = ? WHERE address = ?').run(pagingToken, address);
+    this.sql.run(ADVANCE, { address, cursor: pagingToken });
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.js';
+import { bindAll, prepared, SqliteSql } from '../../db/sql.js';
 
 export interface AccountRecord {
   id: string;
@@ -17,50 +18,86 @@ export interface SessionRecord {
   revoked_at: string | null;
 }
 
+type Verification = { account_id: string; expires_at: string; used_at: string | null };
+
+const INSERT_ACCOUNT = prepared<never, AccountRecord>((k, p) =>
+  k.insertInto('accounts').values(bindAll(p, ['id', 'email', 'password_hash', 'email_verified_at', 'created_at'])));
+
+const BY_EMAIL = prepared<AccountRecord, { email: string }>((k, p) => k.selectFrom('accounts').selectAll().where('email', '=', p('email')));
+
+const BY_ID = prepared<AccountRecord, { id: string }>((k, p) => k.selectFrom('accounts').selectAll().where('id', '=', p('id')));
+
+const INSERT_VERIFICATION = prepared<never, { token_hash: string; account_id: string; expires_at: string }>((k, p) =>
+  k.insertInto('email_verifications').values(bindAll(p, ['token_hash', 'account_id', 'expires_at'])));
+
+const VERIFICATION = prepared<Verification, { tokenHash: string }>((k, p) =>
+  k.selectFrom('email_verifications').select(['account_id', 'expires_at', 'used_at']).where('token_hash', '=', p('tokenHash')));
+
+const USE_VERIFICATION = prepared<never, { tokenHash: string; at: string }>((k, p) =>
+  k.updateTable('email_verifications').set({ used_at: p('at') }).where('token_hash', '=', p('tokenHash')));
+
+const VERIFY_ACCOUNT = prepared<never, { accountId: string; at: string }>((k, p) =>
+  k.updateTable('accounts').set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(p('at'))) })).where('id', '=', p('accountId')));
+
+const INSERT_SESSION = prepared<never, SessionRecord>((k, p) =>
+  k.insertInto('account_sessions').values(bindAll(p, ['id', 'token_hash', 'account_id', 'created_at', 'expires_at', 'revoked_at'])));
+
+const SESSION_BY_HASH = prepared<SessionRecord, { tokenHash: string }>((k, p) =>
+  k.selectFrom('account_sessions').selectAll().where('token_hash', '=', p('tokenHash')));
+
+const SESSION_BY_ID = prepared<SessionRecord, { id: string }>((k, p) => k.selectFrom('account_sessions').selectAll().where('id', '=', p('id')));
+
+const REVOKE_SESSION = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('account_sessions').set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(p('at'))) })).where('id', '=', p('id')));
+
 export class AccountsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(private readonly db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insertAccount(account: AccountRecord): void {
-    this.db.prepare('INSERT INTO accounts (id, email, password_hash, email_verified_at, created_at) VALUES (@id, @email, @password_hash, @email_verified_at, @created_at)').run(account);
+    this.sql.run(INSERT_ACCOUNT, account);
   }
 
   findByEmail(email: string): AccountRecord | undefined {
-    return this.db.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRecord | undefined;
+    return this.sql.get(BY_EMAIL, { email });
   }
 
   findById(id: string): AccountRecord | undefined {
-    return this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRecord | undefined;
+    return this.sql.get(BY_ID, { id });
   }
 
   insertVerification(tokenHash: string, accountId: string, expiresAt: string): void {
-    this.db.prepare('INSERT INTO email_verifications (token_hash, account_id, expires_at) VALUES (?, ?, ?)').run(tokenHash, accountId, expiresAt);
+    this.sql.run(INSERT_VERIFICATION, { token_hash: tokenHash, account_id: accountId, expires_at: expiresAt });
   }
 
-  findVerification(tokenHash: string): { account_id: string; expires_at: string; used_at: string | null } | undefined {
-    return this.db.prepare('SELECT account_id, expires_at, used_at FROM email_verifications WHERE token_hash = ?').get(tokenHash) as never;
+  findVerification(tokenHash: string): Verification | undefined {
+    return this.sql.get(VERIFICATION, { tokenHash });
   }
 
   /** Marks the token used and the account verified together. */
   useVerification(tokenHash: string, accountId: string, at: string): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE email_verifications SET used_at = ? WHERE token_hash = ?').run(at, tokenHash);
-      this.db.prepare('UPDATE accounts SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?').run(at, accountId);
+      this.sql.run(USE_VERIFICATION, { tokenHash, at });
+      this.sql.run(VERIFY_ACCOUNT, { accountId, at });
     })();
   }
 
   insertSession(session: SessionRecord): void {
-    this.db.prepare('INSERT INTO account_sessions (id, token_hash, account_id, created_at, expires_at, revoked_at) VALUES (@id, @token_hash, @account_id, @created_at, @expires_at, @revoked_at)').run(session);
+    this.sql.run(INSERT_SESSION, session);
   }
 
   findSessionByHash(tokenHash: string): SessionRecord | undefined {
-    return this.db.prepare('SELECT * FROM account_sessions WHERE token_hash = ?').get(tokenHash) as SessionRecord | undefined;
+    return this.sql.get(SESSION_BY_HASH, { tokenHash });
   }
 
   findSessionById(id: string): SessionRecord | undefined {
-    return this.db.prepare('SELECT * FROM account_sessions WHERE id = ?').get(id) as SessionRecord | undefined;
+    return this.sql.get(SESSION_BY_ID, { id });
   }
 
   revokeSession(id: string, at: string): void {
-    this.db.prepare('UPDATE account_sessions SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
+    this.sql.run(REVOKE_SESSION, { id, at });
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { ApplicationRecord } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
 /**
  * Application rows by id, one map per database: every authenticated request needs its
@@ -19,12 +20,21 @@ function rowCache(db: Db): Map<string, ApplicationRecord> {
   return rows;
 }
 
+const BY_ID = prepared<ApplicationRecord, { id: string }>((k, p) => k.selectFrom('applications').selectAll().where('id', '=', p('id')));
+
+const INSERT = prepared<never, ApplicationRecord>((k, p) => k.insertInto('applications').values(bindAll(p, [
+  'id', 'account_id', 'name', 'settlement_address', 'status', 'logo_url', 'logo_file', 'logo_content_type', 'created_at', 'updated_at',
+])));
+
+const UNOWNED_BY_NAME = prepared<ApplicationRecord, { name: string }>((k, p) => k.selectFrom('applications').selectAll()
+  .where('account_id', 'is', null).where('name', '=', p('name')).orderBy('created_at').limit(1));
+
 /** The application row by id, cached (see rowsByDb); shared by every repo that needs it. */
 export function findApplicationRow(db: Db, id: string): ApplicationRecord | undefined {
   const rows = rowCache(db);
   let app = rows.get(id);
   if (!app) {
-    app = db.prepare('SELECT * FROM applications WHERE id = ?').get(id) as ApplicationRecord | undefined;
+    app = new SqliteSql(db).get(BY_ID, { id });
     if (!app) return undefined;
     if (rows.size >= MAX_CACHED_APPLICATIONS) rows.clear();
     rows.set(id, app);
@@ -34,11 +44,14 @@ export function findApplicationRow(db: Db, id: string): ApplicationRecord | unde
 }
 
 export class ApplicationsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(private readonly db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(app: ApplicationRecord): void {
-    this.db.prepare(`INSERT INTO applications (id, account_id, name, settlement_address, status, logo_url, logo_file, logo_content_type, created_at, updated_at)
-      VALUES (@id, @account_id, @name, @settlement_address, @status, @logo_url, @logo_file, @logo_content_type, @created_at, @updated_at)`).run(app);
+    this.sql.run(INSERT, app);
   }
 
   findById(id: string): ApplicationRecord | undefined {
@@ -47,24 +60,22 @@ export class ApplicationsRepo {
 
   /** Bootstrap identifies unowned applications by name. */
   findUnownedByName(name: string): ApplicationRecord | undefined {
-    return this.db.prepare('SELECT * FROM applications WHERE account_id IS NULL AND name = ? ORDER BY created_at LIMIT 1').get(name) as ApplicationRecord | undefined;
+    return this.sql.get(UNOWNED_BY_NAME, { name });
   }
 
   /** accountId null = every application (operator view). */
   list(filter: { accountId?: string; status?: string }, page: PageRequest): ApplicationRecord[] {
-    const where = ['1 = 1'];
-    if (filter.accountId) where.push('account_id = @accountId');
-    if (filter.status) where.push('status = @status');
-    if (page.after) where.push(KEYSET_WHERE);
-    return this.db.prepare(`SELECT * FROM applications WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .all({ accountId: filter.accountId ?? null, status: filter.status ?? null, ...keysetParams(page) }) as ApplicationRecord[];
+    return this.sql.all(dynamic<ApplicationRecord>((k) => k.selectFrom('applications').selectAll()
+      .$if(Boolean(filter.accountId), (q) => q.where('account_id', '=', filter.accountId!))
+      .$if(Boolean(filter.status), (q) => q.where('status', '=', filter.status!))
+      .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
   update(id: string, fields: Partial<Pick<ApplicationRecord, 'name' | 'settlement_address' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): void {
-    const columns = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
-    if (columns.length === 0) return;
-    const sets = [...columns.map((c) => `${c} = @${c}`), 'updated_at = @updatedAt'].join(', ');
-    this.db.prepare(`UPDATE applications SET ${sets} WHERE id = @id`).run({ ...fields, id, updatedAt });
+    const set = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    if (Object.keys(set).length === 0) return;
+    this.sql.run(dynamic((k) => k.updateTable('applications').set({ ...set, updated_at: updatedAt }).where('id', '=', id)));
     rowCache(this.db).delete(id);
   }
 }

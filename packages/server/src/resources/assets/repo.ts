@@ -1,4 +1,11 @@
 import type { Db } from '../../db/connection.js';
+import { prepared, SqliteSql } from '../../db/sql.js';
+
+const DISABLED = prepared<{ code: string }>((k) => k.selectFrom('asset_settings').select('code').where('enabled', '=', 0));
+
+const SET_ENABLED = prepared<never, { code: string; enabled: number; at: string }>((k, p) => k.insertInto('asset_settings')
+  .values({ code: p('code'), enabled: p('enabled'), updated_at: p('at') })
+  .onConflict((oc) => oc.column('code').doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled'), updated_at: eb.ref('excluded.updated_at') }))));
 
 /**
  * Which supported assets the operator disabled (all enabled by default). Every asset read and
@@ -7,18 +14,20 @@ import type { Db } from '../../db/connection.js';
  */
 export class AssetsRepo {
   private disabled: ReadonlySet<string> | null = null;
+  private readonly sql: SqliteSql;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   disabledCodes(): ReadonlySet<string> {
-    this.disabled ??= new Set(this.db.prepare('SELECT code FROM asset_settings WHERE enabled = 0').pluck().all() as string[]);
+    this.disabled ??= new Set(this.sql.column(DISABLED));
     return this.disabled;
   }
 
   setEnabled(code: string, enabled: boolean, at: string): void {
     this.disabled = null;
-    this.db.prepare(`INSERT INTO asset_settings (code, enabled, updated_at) VALUES (?, ?, ?)
-      ON CONFLICT (code) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`).run(code, enabled ? 1 : 0, at);
+    this.sql.run(SET_ENABLED, { code, enabled: enabled ? 1 : 0, at });
     this.disabled = null;
   }
 }

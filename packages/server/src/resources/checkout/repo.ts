@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.js';
+import { bindAll, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 
 export interface CheckoutSessionRecord {
@@ -28,44 +29,68 @@ export interface IntentHead {
   updated_at: string;
 }
 
+const INTENT_HEAD = prepared<IntentHead, { id: string }>((k, p) =>
+  k.selectFrom('funding_intents').select(['id', 'application_id', 'environment', 'expires_at', 'updated_at']).where('id', '=', p('id')));
+
+const INTENT_MARKER = prepared<{ status: string; received_amount: bigint; updated_at: string }, { id: string }>((k, p) =>
+  k.selectFrom('funding_intents').select(['status', 'received_amount', 'updated_at']).where('id', '=', p('id')), { bigint: true });
+
+const INSERT_SESSION = prepared<never, CheckoutSessionRecord>((k, p) =>
+  k.insertInto('checkout_sessions').values(bindAll(p, ['id', 'application_id', 'environment', 'funding_intent_id', 'expires_at', 'created_at'])));
+
+const SESSION = prepared<CheckoutSessionRecord, { id: string }>((k, p) => k.selectFrom('checkout_sessions').selectAll().where('id', '=', p('id')));
+
+const EXTEND_SESSION = prepared<never, { id: string; expiresAt: string }>((k, p) =>
+  k.updateTable('checkout_sessions').set({ expires_at: p('expiresAt') }).where('id', '=', p('id')));
+
+const INSERT_HANDOFF = prepared<never, HandoffRecord>((k, p) =>
+  k.insertInto('checkout_handoffs').values(bindAll(p, ['token_hash', 'session_id', 'code_challenge', 'expires_at', 'used_at', 'created_at'])));
+
+const HANDOFF = prepared<HandoffRecord, { tokenHash: string }>((k, p) =>
+  k.selectFrom('checkout_handoffs').selectAll().where('token_hash', '=', p('tokenHash')));
+
+const CONSUME_HANDOFF = prepared<never, { tokenHash: string; at: string }>((k, p) =>
+  k.updateTable('checkout_handoffs').set({ used_at: p('at') }).where('token_hash', '=', p('tokenHash')).where('used_at', 'is', null));
+
 export class CheckoutRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   intentHead(id: string): IntentHead | undefined {
-    return this.db.prepare('SELECT id, application_id, environment, expires_at, updated_at FROM funding_intents WHERE id = ?').get(id) as IntentHead | undefined;
+    return this.sql.get(INTENT_HEAD, { id });
   }
 
   /** Changes whenever the intent's status, received amount or timestamp does. */
   intentMarker(id: string): string | null {
-    const row = this.db.prepare('SELECT status, received_amount, updated_at FROM funding_intents WHERE id = ?').safeIntegers(true).get(id) as
-      { status: string; received_amount: bigint; updated_at: string } | undefined;
+    const row = this.sql.get(INTENT_MARKER, { id });
     return row ? `${row.status}|${row.received_amount}|${row.updated_at}` : null;
   }
 
   insertSession(session: CheckoutSessionRecord): void {
-    this.db.prepare(`INSERT INTO checkout_sessions (id, application_id, environment, funding_intent_id, expires_at, created_at)
-      VALUES (@id, @application_id, @environment, @funding_intent_id, @expires_at, @created_at)`).run(session);
+    this.sql.run(INSERT_SESSION, session);
   }
 
   findSession(id: string): CheckoutSessionRecord | undefined {
-    return this.db.prepare('SELECT * FROM checkout_sessions WHERE id = ?').get(id) as CheckoutSessionRecord | undefined;
+    return this.sql.get(SESSION, { id });
   }
 
   extendSession(id: string, expiresAt: string): void {
-    this.db.prepare('UPDATE checkout_sessions SET expires_at = ? WHERE id = ?').run(expiresAt, id);
+    this.sql.run(EXTEND_SESSION, { id, expiresAt });
   }
 
   insertHandoff(handoff: HandoffRecord): void {
-    this.db.prepare(`INSERT INTO checkout_handoffs (token_hash, session_id, code_challenge, expires_at, used_at, created_at)
-      VALUES (@token_hash, @session_id, @code_challenge, @expires_at, @used_at, @created_at)`).run(handoff);
+    this.sql.run(INSERT_HANDOFF, handoff);
   }
 
   findHandoff(tokenHash: string): HandoffRecord | undefined {
-    return this.db.prepare('SELECT * FROM checkout_handoffs WHERE token_hash = ?').get(tokenHash) as HandoffRecord | undefined;
+    return this.sql.get(HANDOFF, { tokenHash });
   }
 
   /** Marks the token used; false when another exchange got there first (single use, race-free). */
   consumeHandoff(tokenHash: string, at: string): boolean {
-    return this.db.prepare('UPDATE checkout_handoffs SET used_at = ? WHERE token_hash = ? AND used_at IS NULL').run(at, tokenHash).changes === 1;
+    return this.sql.run(CONSUME_HANDOFF, { tokenHash, at }) === 1;
   }
 }

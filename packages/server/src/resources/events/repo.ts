@@ -1,39 +1,43 @@
 import type { Db } from '../../db/connection.js';
+import type { EventRow } from '../../db/outbox.js';
+import { dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
-export interface EventRecord {
-  id: string;
-  type: string;
-  application_id: string;
-  environment: Environment;
-  created_at: string;
-  /** the JSON body, byte for byte as delivered */
-  payload: string;
+export interface EventRecord extends EventRow {
   fanned_out_at: string | null;
 }
 
+const BY_ID = prepared<EventRecord, { id: string }>((k, p) => k.selectFrom('events').selectAll().where('id', '=', p('id')));
+
+const PENDING_FAN_OUT = prepared<EventRecord, { limit: number }>((k, p) =>
+  k.selectFrom('events').selectAll().where('fanned_out_at', 'is', null).orderBy('created_at').orderBy('id').limit(p('limit')));
+
+const MARK_FANNED_OUT = prepared<unknown, { id: string; now: string }>((k, p) =>
+  k.updateTable('events').set({ fanned_out_at: p('now') }).where('id', '=', p('id')).where('fanned_out_at', 'is', null));
+
 export class EventsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   findById(id: string): EventRecord | undefined {
-    return this.db.prepare('SELECT * FROM events WHERE id = ?').get(id) as EventRecord | undefined;
+    return this.sql.get(BY_ID, { id });
   }
 
   list(applicationId: string, environment: Environment, type: string | undefined, page: PageRequest): EventRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (type) where.push('type = @type');
-    if (page.after) where.push(KEYSET_WHERE);
-    return this.db.prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .all({ applicationId, environment, type: type ?? null, ...keysetParams(page) }) as EventRecord[];
+    return this.sql.all(dynamic<EventRecord>((k) => applicationPage(k, 'events', applicationId, environment, page)
+      .$if(!!type, (q) => q.where('type', '=', type!))));
   }
 
   /** Events whose deliveries do not exist yet, oldest first. */
   pendingFanOut(limit: number): EventRecord[] {
-    return this.db.prepare('SELECT * FROM events WHERE fanned_out_at IS NULL ORDER BY created_at, id LIMIT ?').all(limit) as EventRecord[];
+    return this.sql.all(PENDING_FAN_OUT, { limit });
   }
 
   markFannedOut(id: string, now: string): boolean {
-    return this.db.prepare('UPDATE events SET fanned_out_at = ? WHERE id = ? AND fanned_out_at IS NULL').run(now, id).changes === 1;
+    return this.sql.run(MARK_FANNED_OUT, { id, now }) === 1;
   }
 }

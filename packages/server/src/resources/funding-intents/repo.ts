@@ -1,7 +1,8 @@
-import type { Statement } from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { bindAll, newRowVersion, prepared, SqliteSql, type Prepared } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { afterPosition, type PageRequest } from '../../http/pagination.js';
 import type { FundingIntentStatus } from './transitions.js';
 
 export interface FundingIntentRecord {
@@ -45,49 +46,6 @@ export interface IntentFilters {
   reference?: string;
 }
 
-type RowBuilder = (values: unknown[]) => Record<string, unknown>;
-
-interface RowShape {
-  build: RowBuilder;
-  /** how many columns the built object has (values past them are read by index) */
-  count: number;
-}
-
-const shapes = new WeakMap<Statement, RowShape>();
-
-/**
- * Rows read as arrays (`raw`) and made into objects by a function generated once per statement
- * from its column names: the same plain objects (same keys, same order, same values) better-sqlite3
- * builds, at about half the cost of its own object mode (measured: a page of 51 intents, 0.33 → 0.17 ms).
- * `extra`: the last columns left out of the object (the same for every call on a statement).
- */
-function rowShape(statement: Statement, extra = 0): RowShape {
-  let shape = shapes.get(statement);
-  if (!shape) {
-    const columns = statement.columns().map((c) => c.name);
-    const named = columns.slice(0, columns.length - extra);
-    // column names are JSON-quoted: nothing from a request reaches this text
-    const build = new Function('v', `return {${named.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`) as RowBuilder;
-    shape = { build, count: named.length };
-    shapes.set(statement, shape);
-  }
-  return shape;
-}
-
-function allRows<T>(statement: Statement, params: unknown[]): T[] {
-  const { build } = rowShape(statement);
-  const rows = statement.raw(true).all(...params) as unknown[][];
-  const out = new Array<T>(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = build(rows[i]!) as T;
-  return out;
-}
-
-function oneRow<T>(statement: Statement, params: unknown[]): T | undefined {
-  const { build } = rowShape(statement);
-  const row = statement.raw(true).get(...params) as unknown[] | undefined;
-  return row ? (build(row) as T) : undefined;
-}
-
 export interface PageRelations {
   accounts: Map<string, DepositAccountRecord>;
   /** by address: the provisioning transaction hash, null when there is none */
@@ -96,9 +54,104 @@ export interface PageRelations {
   related: Set<string>;
 }
 
-/** Whether the intent has any settlement or any payment (a superset of those the wire shape shows). */
-const RELATED_SQL = (intentId: string) =>
-  `(EXISTS (SELECT 1 FROM settlements WHERE funding_intent_id = ${intentId}) OR EXISTS (SELECT 1 FROM payments WHERE funding_intent_id = ${intentId}))`;
+const DEPOSIT_ACCOUNT_COLUMNS = ['id', 'application_id', 'environment', 'network', 'stellar_network', 'address', 'asset',
+  'secret_encrypted', 'status', 'created_at', 'activated_at', 'retired_at'] as const;
+
+const INTENT_COLUMNS = ['id', 'application_id', 'environment', 'status', 'requirement_amount', 'requirement_asset', 'destination_network',
+  'destination_asset', 'destination_address', 'received_amount', 'reference', 'metadata', 'deposit_account_id', 'expires_at',
+  'created_at', 'updated_at', 'row_version'] as const;
+
+const INSERT_DEPOSIT_ACCOUNT = prepared<never, DepositAccountRecord>((k, p) =>
+  k.insertInto('deposit_accounts').values(bindAll(p, DEPOSIT_ACCOUNT_COLUMNS)));
+
+const DEPOSIT_ACCOUNT = prepared<DepositAccountRecord, { id: string }>((k, p) =>
+  k.selectFrom('deposit_accounts').selectAll().where('id', '=', p('id')));
+
+type AccountWithRegistration = DepositAccountRecord & { provision_tx_hash: string | null };
+
+/**
+ * A retrieve's relations in one query: the account, its registration, and whether the intent has
+ * any settlement or any payment (a superset of those the wire shape shows).
+ */
+const ONE_INTENT_RELATIONS = prepared<AccountWithRegistration & { related: number }, { account: string | null; intent: string }>((k, p) =>
+  k.selectFrom('deposit_accounts as da').leftJoin('deposit_watch as dw', 'dw.address', 'da.address')
+    .selectAll('da').select('dw.provision_tx_hash')
+    .select((eb) => eb.or([
+      eb.exists(eb.selectFrom('settlements').select(eb.lit(1).as('one')).where('funding_intent_id', '=', p('intent'))),
+      eb.exists(eb.selectFrom('payments').select(eb.lit(1).as('one')).where('funding_intent_id', '=', p('intent'))),
+    ]).as('related'))
+    .where('da.id', '=', p('account')));
+
+const ACCOUNTS_WITH_REGISTRATION = prepared<AccountWithRegistration, { ids: string[] }>((k, p, d) =>
+  k.selectFrom('deposit_accounts as da').leftJoin('deposit_watch as dw', 'dw.address', 'da.address')
+    .selectAll('da').select('dw.provision_tx_hash').where(d.oneOf('da.id', p('ids'))));
+
+const ACCOUNT_WITH_REGISTRATION = prepared<AccountWithRegistration, { id: string | null }>((k, p) =>
+  k.selectFrom('deposit_accounts as da').leftJoin('deposit_watch as dw', 'dw.address', 'da.address')
+    .selectAll('da').select('dw.provision_tx_hash').where('da.id', '=', p('id')));
+
+/** Of the given intents, those with any settlement or payment row. */
+const RELATED_OF = prepared<{ id: string }, { ids: string[] }>((k, p, d) =>
+  k.selectFrom(d.values(p('ids'), 'l')).select('l.value as id')
+    .where((eb) => eb.or([
+      eb.exists(eb.selectFrom('settlements as s').select(eb.lit(1).as('one')).whereRef('s.funding_intent_id', '=', 'l.value')),
+      eb.exists(eb.selectFrom('payments as pm').select(eb.lit(1).as('one')).whereRef('pm.funding_intent_id', '=', 'l.value')),
+    ])));
+
+const INTENTS_BY_IDS = prepared<FundingIntentRecord, { ids: string[] }>((k, p, d) =>
+  k.selectFrom('funding_intents').selectAll().where(d.oneOf('id', p('ids'))), { bigint: true });
+
+const INSERT_INTENT = prepared<never, FundingIntentRecord>((k, p) => k.insertInto('funding_intents').values(bindAll(p, INTENT_COLUMNS)));
+
+const INTENT = prepared<FundingIntentRecord, { id: string }>((k, p) =>
+  k.selectFrom('funding_intents').selectAll().where('id', '=', p('id')), { bigint: true });
+
+const SET_STATUS = prepared<never, { id: string; status: FundingIntentStatus; at: string }>((k, p) =>
+  k.updateTable('funding_intents').set({ status: p('status'), updated_at: p('at') }).where('id', '=', p('id')));
+
+const INSERT_HISTORY = prepared<never, { intentId: string; from: FundingIntentStatus | null; to: FundingIntentStatus; reason: string | null; at: string }>((k, p) =>
+  k.insertInto('funding_intent_status_history')
+    .values({ funding_intent_id: p('intentId'), from_status: p('from'), to_status: p('to'), reason: p('reason'), created_at: p('at') }));
+
+type HistoryRow = { from_status: string | null; to_status: string; reason: string | null; created_at: string };
+const HISTORY = prepared<HistoryRow, { intentId: string }>((k, p) =>
+  k.selectFrom('funding_intent_status_history').select(['from_status', 'to_status', 'reason', 'created_at'])
+    .where('funding_intent_id', '=', p('intentId')).orderBy('id'));
+
+interface ListArgs {
+  applicationId: string;
+  environment: Environment;
+  status: FundingIntentStatus | null;
+  reference: string | null;
+  afterCreatedAt: string | null;
+  afterId: string | null;
+  limitPlusOne: number;
+}
+
+/**
+ * A list's two reads (ids and versions; whole rows), prepared once per combination of filters:
+ * a list is on the request path, where building a query each time would cost more than reading it.
+ */
+const listQueries = new Map<string, { versions: Prepared<{ id: string; row_version: bigint }, ListArgs>; rows: Prepared<FundingIntentRecord, ListArgs> }>();
+
+function listQueriesFor(filters: IntentFilters, page: PageRequest) {
+  const key = `${filters.status !== undefined}${filters.reference !== undefined}${page.after !== null}`;
+  let queries = listQueries.get(key);
+  if (!queries) {
+    const from = (k: Kysely<any>, p: (name: keyof ListArgs & string) => any) => k.selectFrom('funding_intents')
+      .where('application_id', '=', p('applicationId')).where('environment', '=', p('environment'))
+      .$if(filters.status !== undefined, (q) => q.where('status', '=', p('status')))
+      .$if(filters.reference !== undefined, (q) => q.where('reference', '=', p('reference')))
+      .$if(page.after !== null, (q) => q.where(afterPosition({ createdAt: p('afterCreatedAt'), id: p('afterId') })))
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(p('limitPlusOne'));
+    queries = {
+      versions: prepared((k, p) => from(k, p).select(['id', 'row_version']), { bigint: true }),
+      rows: prepared((k, p) => from(k, p).selectAll(), { bigint: true }),
+    };
+    listQueries.set(key, queries);
+  }
+  return queries;
+}
 
 /** Intent rows kept by their version (~0.5 KB each); cleared when full. */
 const ROW_CACHE_SIZE = 5_000;
@@ -110,16 +163,18 @@ export class FundingIntentsRepo {
    * with every write to the row (migration 019), so an equal version is the same row. Lists get copies.
    */
   private readonly rowsById = new Map<string, FundingIntentRecord>();
+  private readonly sql: SqliteSql;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insertDepositAccount(account: DepositAccountRecord): void {
-    this.db.prepare(`INSERT INTO deposit_accounts (id, application_id, environment, network, stellar_network, address, asset, secret_encrypted, status, created_at, activated_at, retired_at)
-      VALUES (@id, @application_id, @environment, @network, @stellar_network, @address, @asset, @secret_encrypted, @status, @created_at, @activated_at, @retired_at)`).run(account);
+    this.sql.run(INSERT_DEPOSIT_ACCOUNT, account);
   }
 
   findDepositAccount(id: string): DepositAccountRecord | undefined {
-    return this.db.prepare('SELECT * FROM deposit_accounts WHERE id = ?').get(id) as DepositAccountRecord | undefined;
+    return this.sql.get(DEPOSIT_ACCOUNT, { id });
   }
 
   /**
@@ -132,64 +187,52 @@ export class FundingIntentsRepo {
   pageRelations(intents: { id: string; deposit_account_id: string | null }[]): PageRelations {
     const accounts = new Map<string, DepositAccountRecord>();
     const registrations = new Map<string, string | null>();
-    const related = new Set<string>();
-    const keep = (row: unknown[], build: RowBuilder, count: number) => {
-      const account = build(row) as unknown as DepositAccountRecord;
+    const relatedIds = new Set<string>();
+    const keep = ({ provision_tx_hash, ...account }: AccountWithRegistration) => {
       accounts.set(account.id, account);
-      registrations.set(account.address, row[count] as string | null);
+      registrations.set(account.address, provision_tx_hash);
     };
-    if (intents.length === 0) return { accounts, registrations, related };
+    if (intents.length === 0) return { accounts, registrations, related: relatedIds };
     if (intents.length === 1) {
       const [intent] = intents as [{ id: string; deposit_account_id: string | null }];
-      const statement = this.db.prepare(`SELECT da.*, dw.provision_tx_hash, ${RELATED_SQL('@intent')} FROM deposit_accounts da
-        LEFT JOIN deposit_watch dw ON dw.address = da.address WHERE da.id = @account`).raw(true);
-      const { build, count } = rowShape(statement, 2);
-      const row = statement.get({ account: intent.deposit_account_id, intent: intent.id }) as unknown[] | undefined;
+      const row = this.sql.get(ONE_INTENT_RELATIONS, { account: intent.deposit_account_id, intent: intent.id });
       if (row) {
-        keep(row, build, count);
-        if (row[count + 1]) related.add(intent.id);
+        const { related: isRelated, ...account } = row;
+        keep(account);
+        if (isRelated) relatedIds.add(intent.id);
       }
-      return { accounts, registrations, related };
+      return { accounts, registrations, related: relatedIds };
     }
     const distinct = [...new Set(intents.map((i) => i.deposit_account_id))];
-    const statement = distinct.length === 1
-      ? this.db.prepare('SELECT da.*, dw.provision_tx_hash FROM deposit_accounts da LEFT JOIN deposit_watch dw ON dw.address = da.address WHERE da.id = ?').raw(true)
-      : this.db.prepare('SELECT da.*, dw.provision_tx_hash FROM deposit_accounts da LEFT JOIN deposit_watch dw ON dw.address = da.address WHERE da.id IN (SELECT value FROM json_each(?))').raw(true);
-    const { build, count } = rowShape(statement, 1);
-    const rows = statement.all(distinct.length === 1 ? distinct[0] ?? null : JSON.stringify(distinct)) as unknown[][];
-    for (const row of rows) keep(row, build, count);
-    const flagged = this.db.prepare(`SELECT value FROM json_each(?) WHERE ${RELATED_SQL('value')}`).pluck().all(JSON.stringify(intents.map((i) => i.id))) as string[];
-    for (const id of flagged) related.add(id);
-    return { accounts, registrations, related };
+    const rows = distinct.length === 1
+      ? this.sql.all(ACCOUNT_WITH_REGISTRATION, { id: distinct[0] ?? null })
+      : this.sql.all(ACCOUNTS_WITH_REGISTRATION, { ids: distinct.filter((id): id is string => id !== null) });
+    for (const row of rows) keep(row);
+    for (const { id } of this.sql.all(RELATED_OF, { ids: intents.map((i) => i.id) })) relatedIds.add(id);
+    return { accounts, registrations, related: relatedIds };
   }
 
   /** Intents by id, in one query (amounts as BigInt). */
   findByIds(ids: string[]): Map<string, FundingIntentRecord> {
-    const rows = this.db.prepare('SELECT * FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify([...new Set(ids)])) as FundingIntentRecord[];
+    const rows = this.sql.all(INTENTS_BY_IDS, { ids: [...new Set(ids)] });
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  /** The version is the database's to give (random, see migration 019). */
+  /** The version is new with the row (see migration 019). */
   insert(intent: Omit<FundingIntentRecord, 'row_version'>): void {
-    this.db.prepare(`INSERT INTO funding_intents (id, application_id, environment, status, requirement_amount, requirement_asset, destination_network, destination_asset,
-      destination_address, received_amount, reference, metadata, deposit_account_id, expires_at, created_at, updated_at, row_version)
-      VALUES (@id, @application_id, @environment, @status, @requirement_amount, @requirement_asset, @destination_network, @destination_asset,
-      @destination_address, @received_amount, @reference, @metadata, @deposit_account_id, @expires_at, @created_at, @updated_at, random() >> 11)`).run(intent);
+    this.sql.run(INSERT_INTENT, { ...intent, row_version: newRowVersion() });
   }
 
-  /** Amounts come back as BigInt (safeIntegers): stroops can exceed 2^53. */
+  /** Amounts come back as BigInt: stroops can exceed 2^53. */
   findById(id: string): FundingIntentRecord | undefined {
-    return oneRow<FundingIntentRecord>(this.db.prepare('SELECT * FROM funding_intents WHERE id = ?').safeIntegers(true), [id]);
+    return this.sql.get(INTENT, { id });
   }
 
   list(applicationId: string, environment: Environment, filters: IntentFilters, page: PageRequest): FundingIntentRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (filters.status) where.push('status = @status');
-    if (filters.reference !== undefined) where.push('reference = @reference');
-    if (page.after) where.push(KEYSET_WHERE);
-    const params = { applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null, ...keysetParams(page) };
-    const rest = `FROM funding_intents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`;
-    const read = this.db.prepare(`SELECT id, row_version ${rest}`).raw(true).safeIntegers(true).all(params) as [string, bigint][];
+    const queries = listQueriesFor(filters, page);
+    const args: ListArgs = { applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null,
+      afterCreatedAt: page.after?.createdAt ?? null, afterId: page.after?.id ?? null, limitPlusOne: page.limit + 1 };
+    const read = this.sql.arrays(queries.versions, args) as [string, bigint][];
     const rows = new Array<FundingIntentRecord>(read.length);
     // ids are the primary key: one position per id
     let missing: Map<string, number> | undefined;
@@ -200,8 +243,7 @@ export class FundingIntentsRepo {
       else (missing ??= new Map()).set(id, i);
     }
     if (missing) {
-      const found = this.db.prepare('SELECT * FROM funding_intents WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true)
-        .all(JSON.stringify([...missing.keys()])) as FundingIntentRecord[];
+      const found = this.sql.all(INTENTS_BY_IDS, { ids: [...missing.keys()] });
       if (this.rowsById.size + found.length > ROW_CACHE_SIZE) this.rowsById.clear();
       for (const row of found) {
         // kept with the version of this read (the list's unless the row changed in between)
@@ -209,21 +251,20 @@ export class FundingIntentsRepo {
         rows[missing.get(row.id)!] = row;
       }
       // a row deleted between the two reads: the page is read again as it is now
-      if (found.length < missing.size) return allRows<FundingIntentRecord>(this.db.prepare(`SELECT * ${rest}`).safeIntegers(true), [params]);
+      if (found.length < missing.size) return this.sql.all(queries.rows, args);
     }
     return rows;
   }
 
   setStatus(id: string, status: FundingIntentStatus, at: string): void {
-    this.db.prepare('UPDATE funding_intents SET status = ?, updated_at = ? WHERE id = ?').run(status, at, id);
+    this.sql.run(SET_STATUS, { id, status, at });
   }
 
   insertHistory(intentId: string, from: FundingIntentStatus | null, to: FundingIntentStatus, reason: string | null, at: string): void {
-    this.db.prepare('INSERT INTO funding_intent_status_history (funding_intent_id, from_status, to_status, reason, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(intentId, from, to, reason, at);
+    this.sql.run(INSERT_HISTORY, { intentId, from, to, reason, at });
   }
 
-  history(intentId: string): { from_status: string | null; to_status: string; reason: string | null; created_at: string }[] {
-    return this.db.prepare('SELECT from_status, to_status, reason, created_at FROM funding_intent_status_history WHERE funding_intent_id = ? ORDER BY id').all(intentId) as never;
+  history(intentId: string): HistoryRow[] {
+    return this.sql.all(HISTORY, { intentId });
   }
 }

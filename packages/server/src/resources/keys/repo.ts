@@ -1,7 +1,8 @@
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { ApplicationRecord, Environment } from '../../http/context.js';
 import { findApplicationRow } from '../applications/repo.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
 export type KeyType = 'secret' | 'publishable';
 
@@ -19,16 +20,35 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
+const INSERT = prepared<never, ApiKeyRecord>((k, p) => k.insertInto('api_keys').values(bindAll(p, [
+  'id', 'application_id', 'environment', 'type', 'key_hash', 'prefix', 'last4', 'created_at', 'last_used_at', 'exposed_at', 'revoked_at',
+])));
+
+const BY_HASH = prepared<ApiKeyRecord, { hash: string }>((k, p) => k.selectFrom('api_keys').selectAll().where('key_hash', '=', p('hash')));
+
+const BY_ID = prepared<ApiKeyRecord, { id: string }>((k, p) => k.selectFrom('api_keys').selectAll().where('id', '=', p('id')));
+
+const REVOKE = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('api_keys').set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(p('at'))) })).where('id', '=', p('id')));
+
+const MARK_EXPOSED = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('api_keys').set((eb) => ({ exposed_at: eb.fn.coalesce('exposed_at', eb.val(p('at'))) })).where('id', '=', p('id')));
+
+const TOUCH = prepared<never, { id: string; at: string }>((k, p) => k.updateTable('api_keys').set({ last_used_at: p('at') }).where('id', '=', p('id')));
+
 export class KeysRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(private readonly db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(key: ApiKeyRecord): void {
-    this.db.prepare(`INSERT INTO api_keys (id, application_id, environment, type, key_hash, prefix, last4, created_at, last_used_at, exposed_at, revoked_at)
-      VALUES (@id, @application_id, @environment, @type, @key_hash, @prefix, @last4, @created_at, @last_used_at, @exposed_at, @revoked_at)`).run(key);
+    this.sql.run(INSERT, key);
   }
 
   findByHash(hash: string): { key: ApiKeyRecord; application: ApplicationRecord } | undefined {
-    const key = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as ApiKeyRecord | undefined;
+    const key = this.sql.get(BY_HASH, { hash });
     if (!key) return undefined;
     return { key, application: this.findApplication(key.application_id)! };
   }
@@ -38,24 +58,24 @@ export class KeysRepo {
   }
 
   findById(id: string): ApiKeyRecord | undefined {
-    return this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as ApiKeyRecord | undefined;
+    return this.sql.get(BY_ID, { id });
   }
 
   list(applicationId: string, page: PageRequest): ApiKeyRecord[] {
-    const keyset = page.after ? `AND ${KEYSET_WHERE}` : '';
-    return this.db.prepare(`SELECT * FROM api_keys WHERE application_id = @applicationId ${keyset} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .all({ applicationId, ...keysetParams(page) }) as ApiKeyRecord[];
+    return this.sql.all(dynamic<ApiKeyRecord>((k) => k.selectFrom('api_keys').selectAll().where('application_id', '=', applicationId)
+      .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
   revoke(id: string, at: string): void {
-    this.db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
+    this.sql.run(REVOKE, { id, at });
   }
 
   markExposed(id: string, at: string): void {
-    this.db.prepare('UPDATE api_keys SET exposed_at = COALESCE(exposed_at, ?) WHERE id = ?').run(at, id);
+    this.sql.run(MARK_EXPOSED, { id, at });
   }
 
   touch(id: string, at: string): void {
-    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+    this.sql.run(TOUCH, { id, at });
   }
 }

@@ -1,6 +1,8 @@
+import { sql as kysql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
 export type LedgerAccount = 'APPLICATION_BALANCE' | 'SETTLEMENT_CLEARING' | 'REFUND_CLEARING' | 'FEES';
 export type EntryType = 'INTENT_CREDIT' | 'REFUND' | 'FEE' | 'ADJUSTMENT';
@@ -22,45 +24,65 @@ export interface LedgerEntryRecord {
   created_at: string;
 }
 
+const ENTRY_COLUMNS = [
+  'id', 'application_id', 'environment', 'journal_id', 'account', 'direction', 'type', 'asset', 'amount', 'funding_intent_id',
+  'settlement_id', 'refund_id', 'description', 'created_at',
+] as const satisfies ReadonlyArray<keyof LedgerEntryRecord>;
+
+const INSERT = prepared<never, LedgerEntryRecord>((k, p) => k.insertInto('ledger_entries').values(bindAll(p, ENTRY_COLUMNS)));
+
+// In the SQL text, not bound: it is the condition of the partial index ledger_one_credit_per_intent.
+// SQLite matches a bound value to it only by re-preparing the statement whenever it is bound again.
+const INTENT_CREDIT = kysql.lit('INTENT_CREDIT');
+
+const HAS_INTENT_CREDIT = prepared<{ one: number }, { intentId: string }>((k, p) => k.selectFrom('ledger_entries')
+  .select((eb) => eb.lit(1).as('one')).where('funding_intent_id', '=', p('intentId')).where('type', '=', INTENT_CREDIT).limit(1));
+
+const CREDIT_FOR = prepared<LedgerEntryRecord, { intentId: string }>((k, p) => k.selectFrom('ledger_entries').selectAll()
+  .where('funding_intent_id', '=', p('intentId')).where('type', '=', INTENT_CREDIT).where('account', '=', 'APPLICATION_BALANCE'), { bigint: true });
+
+const BALANCES = prepared<{ asset: string; total: bigint }, { applicationId: string; environment: Environment }>((k, p) => k.selectFrom('ledger_entries')
+  .select((eb) => ['asset', eb.fn.sum(eb.case().when('direction', '=', 'CREDIT').then(eb.ref('amount')).else(eb.neg(eb.ref('amount'))).end()).as('total')])
+  .where('application_id', '=', p('applicationId')).where('environment', '=', p('environment')).where('account', '=', 'APPLICATION_BALANCE')
+  .groupBy('asset'), { bigint: true });
+
+const PENDING = prepared<{ asset: string; total: bigint }, { applicationId: string; environment: Environment }>((k, p) => k.selectFrom('funding_intents')
+  .select((eb) => ['requirement_asset as asset', eb.fn.sum('requirement_amount').as('total')])
+  .where('application_id', '=', p('applicationId')).where('environment', '=', p('environment'))
+  .where('status', 'in', ['PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED']).groupBy('requirement_asset'), { bigint: true });
+
 export class LedgerRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(entry: LedgerEntryRecord): void {
-    this.db.prepare(`INSERT INTO ledger_entries (${Object.keys(entry).join(', ')}) VALUES (${Object.keys(entry).map((k) => `@${k}`).join(', ')})`).run(entry);
+    this.sql.run(INSERT, entry);
   }
 
   hasIntentCredit(intentId: string): boolean {
-    return this.db.prepare("SELECT 1 FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' LIMIT 1").get(intentId) !== undefined;
+    return this.sql.get(HAS_INTENT_CREDIT, { intentId }) !== undefined;
   }
 
   creditFor(intentId: string): LedgerEntryRecord | undefined {
-    return this.db.prepare("SELECT * FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'")
-      .safeIntegers(true).get(intentId) as LedgerEntryRecord | undefined;
+    return this.sql.get(CREDIT_FOR, { intentId });
   }
 
   /** credits minus debits of APPLICATION_BALANCE, per asset */
   balances(applicationId: string, environment: Environment): Map<string, bigint> {
-    const rows = this.db.prepare(`SELECT asset, SUM(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END) AS total FROM ledger_entries
-      WHERE application_id = ? AND environment = ? AND account = 'APPLICATION_BALANCE' GROUP BY asset`).safeIntegers(true)
-      .all(applicationId, environment) as { asset: string; total: bigint }[];
-    return new Map(rows.map((r) => [r.asset, r.total]));
+    return new Map(this.sql.all(BALANCES, { applicationId, environment }).map((r) => [r.asset, r.total]));
   }
 
   /** confirmed but not yet credited: intents between PAYMENT_CONFIRMED and SETTLED, by requirement */
   pending(applicationId: string, environment: Environment): Map<string, bigint> {
-    const rows = this.db.prepare(`SELECT requirement_asset AS asset, SUM(requirement_amount) AS total FROM funding_intents
-      WHERE application_id = ? AND environment = ? AND status IN ('PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED') GROUP BY requirement_asset`)
-      .safeIntegers(true).all(applicationId, environment) as { asset: string; total: bigint }[];
-    return new Map(rows.map((r) => [r.asset, r.total]));
+    return new Map(this.sql.all(PENDING, { applicationId, environment }).map((r) => [r.asset, r.total]));
   }
 
   list(applicationId: string, environment: Environment, filters: { asset?: string; fundingIntentId?: string }, page: PageRequest): LedgerEntryRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (filters.asset) where.push('asset = @asset');
-    if (filters.fundingIntentId) where.push('funding_intent_id = @fundingIntentId');
-    if (page.after) where.push(KEYSET_WHERE);
-    return this.db.prepare(`SELECT * FROM ledger_entries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .safeIntegers(true)
-      .all({ applicationId, environment, asset: filters.asset ?? null, fundingIntentId: filters.fundingIntentId ?? null, ...keysetParams(page) }) as LedgerEntryRecord[];
+    return this.sql.all(dynamic<LedgerEntryRecord>((k) => applicationPage(k, 'ledger_entries', applicationId, environment, page)
+      .$if(Boolean(filters.asset), (q) => q.where('asset', '=', filters.asset!))
+      .$if(Boolean(filters.fundingIntentId), (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!)), { bigint: true }));
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
 export type PaymentStatus = 'DETECTED' | 'CONFIRMED' | 'UNAPPLIED' | 'FAILED';
 
@@ -44,69 +45,96 @@ function normalize(row: PaymentRecord | undefined): PaymentRecord | undefined {
   return row && { ...row, ledger: Number(row.ledger), attempts: Number(row.attempts) };
 }
 
+const COLUMNS = ['id', 'funding_intent_id', 'application_id', 'environment', 'stellar_network', 'asset_code', 'stellar_asset', 'amount',
+  'applied_amount', 'payer_address', 'destination_address', 'transaction_hash', 'operation_id', 'paging_token', 'operation_type', 'ledger',
+  'memo_type', 'memo_value', 'status', 'failure_code', 'failure_message', 'attempts', 'next_attempt_at', 'detected_at', 'confirmed_at',
+  'created_at', 'updated_at'] as const;
+
+const INSERT = prepared<never, PaymentRecord>((k, p) =>
+  k.insertInto('payments').values(bindAll(p, COLUMNS)).onConflict((oc) => oc.column('operation_id').doNothing()));
+
+const BY_ID = prepared<PaymentRecord, { id: string }>((k, p) => k.selectFrom('payments').selectAll().where('id', '=', p('id')), { bigint: true });
+
+// For each intent (its id from funding_intents, which every payment references), the id of its
+// latest applied payment; intents without one give NULL, which matches no payment.
+const LATEST_APPLIED = prepared<PaymentRecord, { intentIds: string[] }>((k, p, d) =>
+  k.selectFrom('payments as p').selectAll('p').where('p.id', 'in', k.selectFrom(d.values(p('intentIds'), 'i'))
+    .select((eb) => eb.selectFrom('payments as q').select('q.id').whereRef('q.funding_intent_id', '=', 'i.value')
+      .where('q.status', 'in', ['DETECTED', 'CONFIRMED']).where('q.applied_amount', '>', 0)
+      .orderBy('q.created_at', 'desc').orderBy('q.id', 'desc').limit(1).as('id'))), { bigint: true });
+
+const BY_INTENT = prepared<PaymentRecord, { intentId: string }>((k, p) =>
+  k.selectFrom('payments').selectAll().where('funding_intent_id', '=', p('intentId')).orderBy('created_at').orderBy('id'), { bigint: true });
+
+const NEXT_TO_CONFIRM = prepared<PaymentRecord, { now: string }>((k, p) =>
+  k.selectFrom('payments').selectAll().where('status', '=', 'DETECTED').where('next_attempt_at', '<=', p('now'))
+    .orderBy('next_attempt_at').orderBy('id').limit(1), { bigint: true });
+
+const MARK_CONFIRMED = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('payments').set({ status: 'CONFIRMED', confirmed_at: p('at'), updated_at: p('at') })
+    .where('id', '=', p('id')).where('status', '=', 'DETECTED'));
+
+const UNAPPLY = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('payments').set({ applied_amount: 0, updated_at: p('at') }).where('id', '=', p('id')));
+
+const MARK_FAILED = prepared<never, { id: string; code: string; message: string; at: string }>((k, p) =>
+  k.updateTable('payments').set({ status: 'FAILED', failure_code: p('code'), failure_message: p('message'), updated_at: p('at') })
+    .where('id', '=', p('id')));
+
+const RETRY_LATER = prepared<never, { id: string; attempts: number; nextAttemptAt: string }>((k, p) =>
+  k.updateTable('payments').set({ attempts: p('attempts'), next_attempt_at: p('nextAttemptAt') }).where('id', '=', p('id')));
+
 export class PaymentsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   /** false when the operation was already recorded (a replay or a second observer). */
   insert(p: PaymentRecord): boolean {
-    return this.db.prepare(`INSERT INTO payments (id, funding_intent_id, application_id, environment, stellar_network, asset_code, stellar_asset, amount,
-      applied_amount, payer_address, destination_address, transaction_hash, operation_id, paging_token, operation_type, ledger, memo_type, memo_value,
-      status, failure_code, failure_message, attempts, next_attempt_at, detected_at, confirmed_at, created_at, updated_at)
-      VALUES (@id, @funding_intent_id, @application_id, @environment, @stellar_network, @asset_code, @stellar_asset, @amount, @applied_amount,
-      @payer_address, @destination_address, @transaction_hash, @operation_id, @paging_token, @operation_type, @ledger, @memo_type, @memo_value,
-      @status, @failure_code, @failure_message, @attempts, @next_attempt_at, @detected_at, @confirmed_at, @created_at, @updated_at)
-      ON CONFLICT(operation_id) DO NOTHING`).run(p).changes === 1;
+    return this.sql.run(INSERT, p) === 1;
   }
 
   findById(id: string): PaymentRecord | undefined {
-    return normalize(this.db.prepare('SELECT * FROM payments WHERE id = ?').safeIntegers(true).get(id) as PaymentRecord | undefined);
+    return normalize(this.sql.get(BY_ID, { id }));
   }
 
   /** The latest payment applied to each intent (DETECTED or CONFIRMED, applied_amount > 0), in one query. */
   latestAppliedByIntents(intentIds: string[]): Map<string, PaymentRecord> {
-    const rows = this.db.prepare(`SELECT * FROM payments p WHERE p.id IN (
-        SELECT (SELECT id FROM payments q WHERE q.funding_intent_id = i.value AND q.status IN ('DETECTED', 'CONFIRMED') AND q.applied_amount > 0
-          ORDER BY q.created_at DESC, q.id DESC LIMIT 1)
-        FROM json_each(?) i)`).safeIntegers(true).all(JSON.stringify(intentIds)) as PaymentRecord[];
-    return new Map(rows.map((r) => [r.funding_intent_id, normalize(r)!]));
+    return new Map(this.sql.all(LATEST_APPLIED, { intentIds }).map((r) => [r.funding_intent_id, normalize(r)!]));
   }
 
   byIntent(intentId: string): PaymentRecord[] {
-    return (this.db.prepare('SELECT * FROM payments WHERE funding_intent_id = ? ORDER BY created_at, id').safeIntegers(true).all(intentId) as PaymentRecord[])
-      .map((r) => normalize(r)!);
+    return this.sql.all(BY_INTENT, { intentId }).map((r) => normalize(r)!);
   }
 
   list(applicationId: string, environment: Environment, filters: PaymentFilters, page: PageRequest): PaymentRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (filters.fundingIntentId) where.push('funding_intent_id = @fundingIntentId');
-    if (filters.status) where.push('status = @status');
-    if (page.after) where.push(KEYSET_WHERE);
-    const rows = this.db.prepare(`SELECT * FROM payments WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .safeIntegers(true)
-      .all({ applicationId, environment, fundingIntentId: filters.fundingIntentId ?? null, status: filters.status ?? null, ...keysetParams(page) }) as PaymentRecord[];
-    return rows.map((r) => normalize(r)!);
+    const query = dynamic<PaymentRecord>((k) => applicationPage(k, 'payments', applicationId, environment, page)
+      .$if(!!filters.fundingIntentId, (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!))
+      .$if(!!filters.status, (q) => q.where('status', '=', filters.status!)), { bigint: true });
+    return this.sql.all(query).map((r) => normalize(r)!);
   }
 
   /** The next DETECTED payment due for verification. */
   nextToConfirm(now: string): PaymentRecord | undefined {
-    return normalize(this.db.prepare("SELECT * FROM payments WHERE status = 'DETECTED' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1")
-      .safeIntegers(true).get(now) as PaymentRecord | undefined);
+    return normalize(this.sql.get(NEXT_TO_CONFIRM, { now }));
   }
 
   markConfirmed(id: string, at: string): void {
-    this.db.prepare("UPDATE payments SET status = 'CONFIRMED', confirmed_at = ?, updated_at = ? WHERE id = ? AND status = 'DETECTED'").run(at, at, id);
+    this.sql.run(MARK_CONFIRMED, { id, at });
   }
 
   /** The payment stops counting toward its intent (an underpayment refunded on its own). */
   unapply(id: string, at: string): void {
-    this.db.prepare('UPDATE payments SET applied_amount = 0, updated_at = ? WHERE id = ?').run(at, id);
+    this.sql.run(UNAPPLY, { id, at });
   }
 
   markFailed(id: string, code: string, message: string, at: string): void {
-    this.db.prepare("UPDATE payments SET status = 'FAILED', failure_code = ?, failure_message = ?, updated_at = ? WHERE id = ?").run(code, message, at, id);
+    this.sql.run(MARK_FAILED, { id, code, message, at });
   }
 
   retryLater(id: string, attempts: number, nextAttemptAt: string): void {
-    this.db.prepare('UPDATE payments SET attempts = ?, next_attempt_at = ? WHERE id = ?').run(attempts, nextAttemptAt, id);
+    this.sql.run(RETRY_LATER, { id, attempts, nextAttemptAt });
   }
 }

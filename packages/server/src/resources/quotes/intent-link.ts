@@ -3,6 +3,7 @@
  * intent as the payer must now pay it: in the quote's source asset, for its source amount.
  */
 import type { Db } from '../../db/connection.js';
+import { prepared, SqliteSql } from '../../db/sql.js';
 import type { FundingIntentRecord } from '../funding-intents/repo.js';
 
 export interface IntentSource {
@@ -14,21 +15,36 @@ export interface IntentSource {
 
 export type LinkedIntent = FundingIntentRecord & IntentSource;
 
+const BY_ID = prepared<LinkedIntent, { id: string }>((k, p) => k.selectFrom('funding_intents').selectAll().where('id', '=', p('id')), { bigint: true });
+
+const CLEAR_SOURCE = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('funding_intents').set({ source_asset: null, source_amount: null, route_type: 'DIRECT_STELLAR', quote_id: null, updated_at: p('at') })
+    .where('id', '=', p('id')));
+
+type SourceArgs = { id: string; asset: string; amount: bigint; routeType: IntentSource['route_type']; quoteId: string; at: string };
+const SET_SOURCE = prepared<never, SourceArgs>((k, p) =>
+  k.updateTable('funding_intents').set({ source_asset: p('asset'), source_amount: p('amount'), route_type: p('routeType'), quote_id: p('quoteId'), updated_at: p('at') })
+    .where('id', '=', p('id')));
+
+// Both updates leave row_version alone: migration 019's trigger gives the row a new version.
 export class QuoteIntentsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   findById(id: string): LinkedIntent | undefined {
-    return this.db.prepare('SELECT * FROM funding_intents WHERE id = ?').safeIntegers(true).get(id) as LinkedIntent | undefined;
+    return this.sql.get(BY_ID, { id });
   }
 
   /** Back to paying the requirement itself (the accepted quote's lock ran out). */
   clearSource(id: string, at: string): void {
-    this.db.prepare("UPDATE funding_intents SET source_asset = NULL, source_amount = NULL, route_type = 'DIRECT_STELLAR', quote_id = NULL, updated_at = ? WHERE id = ?").run(at, id);
+    this.sql.run(CLEAR_SOURCE, { id, at });
   }
 
   setSource(id: string, source: { asset: string; amount: bigint; routeType: IntentSource['route_type']; quoteId: string }, at: string): void {
-    this.db.prepare('UPDATE funding_intents SET source_asset = ?, source_amount = ?, route_type = ?, quote_id = ?, updated_at = ? WHERE id = ?')
-      .run(source.asset, source.amount, source.routeType, source.quoteId, at, id);
+    this.sql.run(SET_SOURCE, { id, asset: source.asset, amount: source.amount, routeType: source.routeType, quoteId: source.quoteId, at });
   }
 }
 

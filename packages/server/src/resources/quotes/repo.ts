@@ -1,7 +1,8 @@
-/** SQL over quotes; amounts come back as BigInt (safeIntegers). */
+/** SQL over quotes; amounts come back as BigInt (`bigint: true`). */
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
 export const QUOTE_STATUSES = ['ACTIVE', 'LOCKED', 'EXECUTING', 'EXECUTED', 'EXPIRED', 'SUPERSEDED', 'FAILED'] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
@@ -41,61 +42,85 @@ export interface QuoteFilters {
   status?: QuoteStatus;
 }
 
-const COLUMNS = `id, application_id, environment, funding_intent_id, type, status, stellar_network, source_asset, source_amount, source_expected_amount,
-  destination_asset, destination_address, destination_amount, destination_minimum_amount, route_type, route_provider, route_json, fees_json, fee_total,
-  exchange_rate, slippage_bps, failure_code, failure_message, expires_at, lock_expires_at, created_at, updated_at`;
+const COLUMNS = ['id', 'application_id', 'environment', 'funding_intent_id', 'type', 'status', 'stellar_network', 'source_asset', 'source_amount',
+  'source_expected_amount', 'destination_asset', 'destination_address', 'destination_amount', 'destination_minimum_amount', 'route_type',
+  'route_provider', 'route_json', 'fees_json', 'fee_total', 'exchange_rate', 'slippage_bps', 'failure_code', 'failure_message', 'expires_at',
+  'lock_expires_at', 'created_at', 'updated_at'] as const satisfies readonly (keyof QuoteRecord)[];
+
+const normalize = (r: QuoteRecord): QuoteRecord => ({ ...r, slippage_bps: Number(r.slippage_bps) });
+
+const INSERT = prepared<never, QuoteRecord>((k, p) => k.insertInto('quotes').values(bindAll(p, COLUMNS)));
+
+const BY_ID = prepared<QuoteRecord, { id: string }>((k, p) => k.selectFrom('quotes').selectAll().where('id', '=', p('id')), { bigint: true });
+
+const BY_IDS = prepared<QuoteRecord, { ids: string[] }>((k, p, d) => k.selectFrom('quotes').selectAll().where(d.oneOf('id', p('ids'))), { bigint: true });
+
+type StatusArgs = { id: string; status: QuoteStatus; at: string; lock: string | null; code: string | null; message: string | null };
+const SET_STATUS = prepared<never, StatusArgs>((k, p) =>
+  k.updateTable('quotes').set((eb) => ({
+    status: p('status'), updated_at: p('at'), lock_expires_at: eb.fn.coalesce(eb.val(p('lock')), eb.ref('lock_expires_at')),
+    failure_code: p('code'), failure_message: p('message'),
+  })).where('id', '=', p('id')));
+
+const EXPIRE_STALE = prepared<never, { now: string }>((k, p) =>
+  k.updateTable('quotes').set({ status: 'EXPIRED', updated_at: p('now') }).where((eb) => eb.or([
+    eb.and([eb('status', '=', 'ACTIVE'), eb('expires_at', '<=', p('now'))]),
+    eb.and([eb('status', '=', 'LOCKED'), eb('funding_intent_id', 'is', null), eb('lock_expires_at', '<=', p('now'))]),
+  ])));
+
+const LAPSED_LOCKS = prepared<QuoteRecord, { now: string }>((k, p) =>
+  k.selectFrom('quotes as q').innerJoin('funding_intents as fi', 'fi.quote_id', 'q.id').selectAll('q')
+    .where('q.status', '=', 'LOCKED').where('q.lock_expires_at', '<=', p('now'))
+    .where('fi.status', '=', 'AWAITING_PAYMENT').where((eb) => eb('fi.received_amount', '=', eb.lit(0))), { bigint: true });
+
+const SUPERSEDE_OTHERS = prepared<never, { intentId: string; keepId: string; at: string }>((k, p) =>
+  k.updateTable('quotes').set({ status: 'SUPERSEDED', updated_at: p('at') })
+    .where('funding_intent_id', '=', p('intentId')).where('id', '<>', p('keepId')).where('status', 'in', ['ACTIVE', 'LOCKED']));
 
 export class QuotesRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(q: QuoteRecord): void {
-    const names = COLUMNS.split(',').map((c) => c.trim());
-    this.db.prepare(`INSERT INTO quotes (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(q);
+    this.sql.run(INSERT, q);
   }
 
   findById(id: string): QuoteRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM quotes WHERE id = ?').safeIntegers(true).get(id) as QuoteRecord | undefined;
-    return row && { ...row, slippage_bps: Number(row.slippage_bps) };
+    const row = this.sql.get(BY_ID, { id });
+    return row && normalize(row);
   }
 
   /** Quotes by id, in one query. */
   findByIds(ids: string[]): Map<string, QuoteRecord> {
-    const rows = this.db.prepare('SELECT * FROM quotes WHERE id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify(ids)) as QuoteRecord[];
-    return new Map(rows.map((r) => [r.id, { ...r, slippage_bps: Number(r.slippage_bps) }]));
+    return new Map(this.sql.all(BY_IDS, { ids }).map((r) => [r.id, normalize(r)]));
   }
 
   list(applicationId: string, environment: Environment, filters: QuoteFilters, page: PageRequest): QuoteRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (filters.funding_intent_id) where.push('funding_intent_id = @intentId');
-    if (filters.status) where.push('status = @status');
-    if (page.after) where.push(KEYSET_WHERE);
-    const rows = this.db.prepare(`SELECT * FROM quotes WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .safeIntegers(true)
-      .all({ applicationId, environment, intentId: filters.funding_intent_id ?? null, status: filters.status ?? null, ...keysetParams(page) }) as QuoteRecord[];
-    return rows.map((r) => ({ ...r, slippage_bps: Number(r.slippage_bps) }));
+    const query = dynamic<QuoteRecord>((k) => applicationPage(k, 'quotes', applicationId, environment, page)
+      .$if(Boolean(filters.funding_intent_id), (q) => q.where('funding_intent_id', '=', filters.funding_intent_id!))
+      .$if(Boolean(filters.status), (q) => q.where('status', '=', filters.status!)), { bigint: true });
+    return this.sql.all(query).map(normalize);
   }
 
   setStatus(id: string, status: QuoteStatus, at: string, extra: { lock_expires_at?: string; failure_code?: string | null; failure_message?: string | null } = {}): void {
-    this.db.prepare(`UPDATE quotes SET status = @status, updated_at = @at, lock_expires_at = COALESCE(@lock, lock_expires_at),
-      failure_code = @code, failure_message = @message WHERE id = @id`)
-      .run({ id, status, at, lock: extra.lock_expires_at ?? null, code: extra.failure_code ?? null, message: extra.failure_message ?? null });
+    this.sql.run(SET_STATUS, { id, status, at, lock: extra.lock_expires_at ?? null, code: extra.failure_code ?? null, message: extra.failure_message ?? null });
   }
 
   /** ACTIVE quotes past their lifetime, and simple quotes past their lock, become EXPIRED (lazily, when read). */
   expireStale(now: string): void {
-    this.db.prepare(`UPDATE quotes SET status = 'EXPIRED', updated_at = @now WHERE (status = 'ACTIVE' AND expires_at <= @now)
-      OR (status = 'LOCKED' AND funding_intent_id IS NULL AND lock_expires_at <= @now)`).run({ now });
+    this.sql.run(EXPIRE_STALE, { now });
   }
 
   /** Accepted quotes whose lock ran out before any money arrived. */
   lapsedLocks(now: string): QuoteRecord[] {
-    return this.db.prepare(`SELECT q.* FROM quotes q JOIN funding_intents fi ON fi.quote_id = q.id WHERE q.status = 'LOCKED' AND q.lock_expires_at <= ?
-      AND fi.status = 'AWAITING_PAYMENT' AND fi.received_amount = 0`).safeIntegers(true).all(now) as QuoteRecord[];
+    return this.sql.all(LAPSED_LOCKS, { now });
   }
 
   /** Every other selectable quote of the intent once one is accepted. */
   supersedeOthers(intentId: string, keepId: string, at: string): void {
-    this.db.prepare("UPDATE quotes SET status = 'SUPERSEDED', updated_at = ? WHERE funding_intent_id = ? AND id <> ? AND status IN ('ACTIVE', 'LOCKED')")
-      .run(at, intentId, keepId);
+    this.sql.run(SUPERSEDE_OTHERS, { intentId, keepId, at });
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
+import { dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
 export type RefundStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
 
@@ -41,60 +42,74 @@ function normalize(row: RefundRecord | undefined): RefundRecord | undefined {
   return row && { ...row, attempts: Number(row.attempts) };
 }
 
+const BY_ID = prepared<RefundRecord, { id: string }>((k, p) => k.selectFrom('refunds').selectAll().where('id', '=', p('id')), { bigint: true });
+
+const BY_PAYMENT = prepared<RefundRecord, { paymentId: string }>((k, p) =>
+  k.selectFrom('refunds').selectAll().where('payment_id', '=', p('paymentId')).orderBy('created_at').orderBy('id'), { bigint: true });
+
+const BY_PAYMENTS = prepared<RefundRecord, { paymentIds: string[] }>((k, p, d) =>
+  k.selectFrom('refunds').selectAll().where(d.oneOf('payment_id', p('paymentIds'))).orderBy('created_at').orderBy('id'), { bigint: true });
+
+const BY_INTENT = prepared<RefundRecord, { intentId: string }>((k, p) =>
+  k.selectFrom('refunds').selectAll().where('funding_intent_id', '=', p('intentId')).orderBy('created_at').orderBy('id'), { bigint: true });
+
+const NEXT_TO_RUN = prepared<RefundRecord, { now: string; busy: string[] }>((k, p, d) =>
+  k.selectFrom('refunds').selectAll().where('status', 'in', ['PENDING', 'PROCESSING']).where('next_attempt_at', '<=', p('now'))
+    .where((eb) => eb.not(d.oneOf('id', p('busy')))).orderBy('next_attempt_at').orderBy('id').limit(1), { bigint: true });
+
+const OPEN_FOR_INTENT = prepared<{ open: number }, { intentId: string }>((k, p) =>
+  k.selectFrom('refunds').select((eb) => eb.fn.countAll<number>().as('open'))
+    .where('funding_intent_id', '=', p('intentId')).where('status', 'in', ['PENDING', 'PROCESSING']));
+
 export class RefundsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(r: RefundRecord): void {
-    this.db.prepare(`INSERT INTO refunds (${Object.keys(r).join(', ')}) VALUES (${Object.keys(r).map((k) => `@${k}`).join(', ')})`).run(r);
+    this.sql.run(dynamic((k) => k.insertInto('refunds').values(r)));
   }
 
   findById(id: string): RefundRecord | undefined {
-    return normalize(this.db.prepare('SELECT * FROM refunds WHERE id = ?').safeIntegers(true).get(id) as RefundRecord | undefined);
+    return normalize(this.sql.get(BY_ID, { id }));
   }
 
   byPayment(paymentId: string): RefundRecord[] {
-    return (this.db.prepare('SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at, id').safeIntegers(true).all(paymentId) as RefundRecord[]).map((r) => normalize(r)!);
+    return this.sql.all(BY_PAYMENT, { paymentId }).map((r) => normalize(r)!);
   }
 
   /** The refunds of each payment (oldest first), in one query. */
   byPayments(paymentIds: string[]): Map<string, RefundRecord[]> {
-    const rows = this.db.prepare('SELECT * FROM refunds WHERE payment_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id')
-      .safeIntegers(true).all(JSON.stringify(paymentIds)) as RefundRecord[];
     const byPayment = new Map<string, RefundRecord[]>(paymentIds.map((id) => [id, []]));
-    for (const row of rows) byPayment.get(row.payment_id)?.push(normalize(row)!);
+    for (const row of this.sql.all(BY_PAYMENTS, { paymentIds })) byPayment.get(row.payment_id)?.push(normalize(row)!);
     return byPayment;
   }
 
   byIntent(intentId: string): RefundRecord[] {
-    return (this.db.prepare('SELECT * FROM refunds WHERE funding_intent_id = ? ORDER BY created_at, id').safeIntegers(true).all(intentId) as RefundRecord[]).map((r) => normalize(r)!);
+    return this.sql.all(BY_INTENT, { intentId }).map((r) => normalize(r)!);
   }
 
   list(applicationId: string, environment: Environment, filters: RefundFilters, page: PageRequest): RefundRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (filters.fundingIntentId) where.push('funding_intent_id = @fundingIntentId');
-    if (filters.paymentId) where.push('payment_id = @paymentId');
-    if (filters.status) where.push('status = @status');
-    if (page.after) where.push(KEYSET_WHERE);
-    return (this.db.prepare(`SELECT * FROM refunds WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .safeIntegers(true)
-      .all({ applicationId, environment, fundingIntentId: filters.fundingIntentId ?? null, paymentId: filters.paymentId ?? null, status: filters.status ?? null, ...keysetParams(page) }) as RefundRecord[])
-      .map((r) => normalize(r)!);
+    const query = dynamic<RefundRecord>((k) => applicationPage(k, 'refunds', applicationId, environment, page)
+      .$if(filters.fundingIntentId !== undefined, (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!))
+      .$if(filters.paymentId !== undefined, (q) => q.where('payment_id', '=', filters.paymentId!))
+      .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status!)), { bigint: true });
+    return this.sql.all(query).map((r) => normalize(r)!);
   }
 
   /** The next refund to pay out, skipping those already being paid. */
   nextToRun(now: string, busy: ReadonlySet<string> = new Set()): RefundRecord | undefined {
-    return normalize(this.db.prepare(`SELECT * FROM refunds WHERE status IN ('PENDING', 'PROCESSING') AND next_attempt_at <= ?
-      AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, id LIMIT 1`)
-      .safeIntegers(true).get(now, JSON.stringify([...busy])) as RefundRecord | undefined);
+    return normalize(this.sql.get(NEXT_TO_RUN, { now, busy: [...busy] }));
   }
 
   update(id: string, fields: Partial<RefundRecord>): void {
-    const keys = Object.keys(fields);
-    this.db.prepare(`UPDATE refunds SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+    this.sql.run(dynamic((k) => k.updateTable('refunds').set(fields).where('id', '=', id)));
   }
 
   /** Deposit-account refunds still to be paid from `address` (the account cannot retire before). */
   openForIntent(intentId: string): number {
-    return Number(this.db.prepare("SELECT COUNT(*) FROM refunds WHERE funding_intent_id = ? AND status IN ('PENDING', 'PROCESSING')").pluck().get(intentId));
+    return Number(this.sql.get(OPEN_FOR_INTENT, { intentId })!.open);
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
 export interface RequestLogRecord {
   id: string;
@@ -21,37 +22,43 @@ export interface RequestLogFilters {
   method?: string;
 }
 
-export class RequestLogsRepo {
-  constructor(private readonly db: Db) {}
+const INSERT = prepared<never, RequestLogRecord>((k, p) => k.insertInto('request_logs').values(bindAll(p, [
+  'id', 'application_id', 'environment', 'key_id', 'method', 'path', 'status', 'request_id', 'duration_ms', 'idempotency_key', 'created_at',
+])));
 
-  insert(log: RequestLogRecord): void {
-    this.db.prepare(`INSERT INTO request_logs (id, application_id, environment, key_id, method, path, status, request_id, duration_ms, idempotency_key, created_at)
-      VALUES (@id, @application_id, @environment, @key_id, @method, @path, @status, @request_id, @duration_ms, @idempotency_key, @created_at)`).run(log);
+const BY_ID = prepared<RequestLogRecord, { id: string }>((k, p) => k.selectFrom('request_logs').selectAll().where('id', '=', p('id')));
+
+const PURGE_BEFORE = prepared<never, { cutoff: string }>((k, p) => k.deleteFrom('request_logs').where('created_at', '<', p('cutoff')));
+
+export class RequestLogsRepo {
+  private readonly sql: SqliteSql;
+
+  constructor(private readonly db: Db) {
+    this.sql = new SqliteSql(db);
   }
 
-  /** Many entries in one transaction (one statement, positional values: a flush writes hundreds). */
+  insert(log: RequestLogRecord): void {
+    this.sql.run(INSERT, log);
+  }
+
+  /** Many entries in one transaction (one prepared statement: a flush writes hundreds). */
   insertMany(logs: RequestLogRecord[]): void {
-    const insert = this.db.prepare(`INSERT INTO request_logs (id, application_id, environment, key_id, method, path, status, request_id, duration_ms, idempotency_key, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.db.transaction(() => {
-      for (const l of logs) insert.run(l.id, l.application_id, l.environment, l.key_id, l.method, l.path, l.status, l.request_id, l.duration_ms, l.idempotency_key, l.created_at);
+      for (const l of logs) this.sql.run(INSERT, l);
     })();
   }
 
   findById(id: string): RequestLogRecord | undefined {
-    return this.db.prepare('SELECT * FROM request_logs WHERE id = ?').get(id) as RequestLogRecord | undefined;
+    return this.sql.get(BY_ID, { id });
   }
 
   list(applicationId: string, environment: Environment, filters: RequestLogFilters, page: PageRequest): RequestLogRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (filters.status !== undefined) where.push('status = @status');
-    if (filters.method !== undefined) where.push('method = @method');
-    if (page.after) where.push(KEYSET_WHERE);
-    return this.db.prepare(`SELECT * FROM request_logs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .all({ applicationId, environment, status: filters.status ?? null, method: filters.method ?? null, ...keysetParams(page) }) as RequestLogRecord[];
+    return this.sql.all(dynamic<RequestLogRecord>((k) => applicationPage(k, 'request_logs', applicationId, environment, page)
+      .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status!))
+      .$if(filters.method !== undefined, (q) => q.where('method', '=', filters.method!))));
   }
 
   purgeBefore(cutoff: string): number {
-    return this.db.prepare('DELETE FROM request_logs WHERE created_at < ?').run(cutoff).changes;
+    return this.sql.run(PURGE_BEFORE, { cutoff });
   }
 }

@@ -1,5 +1,7 @@
 /** SQL over route executions; amounts as BigInt. */
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 
 export type ExecutionStatus = 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED';
@@ -36,67 +38,119 @@ type Patch = Partial<Omit<ExecutionRecord, 'id' | 'quote_id' | 'funding_intent_i
 
 const norm = (r: ExecutionRecord | undefined) => r && { ...r, attempts: Number(r.attempts) };
 
+const COLUMNS = ['id', 'quote_id', 'funding_intent_id', 'application_id', 'environment', 'provider', 'provider_execution_id', 'route_type',
+  'status', 'phase', 'transaction_hashes', 'source_asset', 'send_max', 'destination_amount', 'source_consumed', 'envelope_xdr', 'failure_code',
+  'failure_message', 'attempts', 'next_attempt_at', 'started_at', 'completed_at', 'created_at', 'updated_at'] as const satisfies readonly (keyof ExecutionRecord)[];
+
+const INSERT = prepared<never, ExecutionRecord>((k, p) => k.insertInto('route_executions').values(bindAll(p, COLUMNS)));
+
+const DELETE_UNSTARTED = prepared<never, { intentId: string; keepQuoteId: string }>((k, p) =>
+  k.deleteFrom('route_executions').where('funding_intent_id', '=', p('intentId')).where('quote_id', '<>', p('keepQuoteId'))
+    .where('status', '=', 'PENDING').where('phase', '=', 'CREATED'));
+
+const BY_ID = prepared<ExecutionRecord, { id: string }>((k, p) => k.selectFrom('route_executions').selectAll().where('id', '=', p('id')), { bigint: true });
+
+const BY_QUOTE = prepared<ExecutionRecord, { quoteId: string }>((k, p) =>
+  k.selectFrom('route_executions').selectAll().where('quote_id', '=', p('quoteId')), { bigint: true });
+
+const BY_QUOTES = prepared<ExecutionRecord, { quoteIds: string[] }>((k, p, d) =>
+  k.selectFrom('route_executions').selectAll().where(d.oneOf('quote_id', p('quoteIds'))), { bigint: true });
+
+const BY_INTENT = prepared<ExecutionRecord, { intentId: string }>((k, p) =>
+  k.selectFrom('route_executions').selectAll().where('funding_intent_id', '=', p('intentId')).orderBy('created_at', 'desc').limit(1), { bigint: true });
+
+const NEXT_TO_RUN = prepared<ExecutionRecord, { now: string }>((k, p) =>
+  k.selectFrom('route_executions').selectAll().where('status', 'in', ['PENDING', 'RUNNING']).where('phase', 'not in', ['CREATED', 'AWAITING_SOURCE_FUNDS'])
+    .where('next_attempt_at', '<=', p('now')).orderBy('next_attempt_at').orderBy('id').limit(1), { bigint: true });
+
+const NEXT_TO_START = prepared<ExecutionRecord, { now: string }>((k, p) =>
+  k.selectFrom('route_executions as rex').innerJoin('funding_intents as fi', 'fi.id', 'rex.funding_intent_id').selectAll('rex')
+    .where('rex.status', '=', 'PENDING').where('rex.phase', 'in', ['CREATED', 'AWAITING_SOURCE_FUNDS']).where('fi.status', '=', 'PAYMENT_CONFIRMED')
+    .whereRef('fi.quote_id', '=', 'rex.quote_id').where('rex.next_attempt_at', '<=', p('now'))
+    .orderBy('rex.created_at').orderBy('rex.id').limit(1), { bigint: true });
+
+const MARK_AWAITING_FUNDS = prepared<never, { at: string }>((k, p) =>
+  k.updateTable('route_executions').set({ phase: 'AWAITING_SOURCE_FUNDS', updated_at: p('at') }).where('status', '=', 'PENDING').where('phase', '=', 'CREATED')
+    .where('funding_intent_id', 'in', k.selectFrom('funding_intents').select('id').where('status', 'in', ['PARTIALLY_FUNDED', 'PAYMENT_DETECTED'])));
+
+/**
+ * What the intent's CONFIRMED payments applied, as a BIGINT on both engines (PostgreSQL's SUM of
+ * a bigint is a numeric; SQLite's CAST to an integer affinity leaves an integer sum as it is).
+ */
+const applied = (eb: ExpressionBuilder<any, any>) => eb.selectFrom('payments as p')
+  .select((e) => e.cast(e.fn.coalesce(e.fn.sum('p.applied_amount'), e.lit(0)), 'bigint').as('applied'))
+  .whereRef('p.funding_intent_id', '=', 'rex.funding_intent_id').where('p.status', '=', 'CONFIRMED');
+
+const REMAINDER_OF = prepared<{ spent: bigint; applied: bigint }, { intentId: string }>((k, p) =>
+  k.selectFrom('route_executions as rex').select((eb) => ['rex.source_consumed as spent', applied(eb).as('applied')])
+    .where('rex.funding_intent_id', '=', p('intentId')).where('rex.status', '=', 'SUCCEEDED'), { bigint: true });
+
+type RemainderRow = { intent_id: string; spent: bigint; applied: bigint; payment_id: string | null };
+const REMAINDERS = prepared<RemainderRow, { intentIds: string[] }>((k, p, d) =>
+  k.selectFrom('route_executions as rex').select((eb) => ['rex.funding_intent_id as intent_id', 'rex.source_consumed as spent', applied(eb).as('applied'),
+    eb.selectFrom('payments as p').select('p.id').whereRef('p.funding_intent_id', '=', 'rex.funding_intent_id').where('p.status', '=', 'CONFIRMED')
+      .where('p.applied_amount', '>', eb.lit(0)).orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(1).as('payment_id')])
+    .where(d.oneOf('rex.funding_intent_id', p('intentIds'))).where('rex.status', '=', 'SUCCEEDED'), { bigint: true });
+
+const LAST_APPLIED_PAYMENT = prepared<{ id: string }, { intentId: string }>((k, p) =>
+  k.selectFrom('payments').select('id').where('funding_intent_id', '=', p('intentId')).where('status', '=', 'CONFIRMED').where((eb) => eb('applied_amount', '>', eb.lit(0)))
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1));
+
 export class ExecutionsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(e: ExecutionRecord): void {
-    const names = Object.keys(e);
-    this.db.prepare(`INSERT INTO route_executions (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(e);
+    this.sql.run(INSERT, e);
   }
 
   update(id: string, patch: Patch): void {
-    const names = Object.keys(patch);
-    if (names.length === 0) return;
-    this.db.prepare(`UPDATE route_executions SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...patch, id });
+    if (Object.keys(patch).length === 0) return;
+    this.sql.run(dynamic((k) => k.updateTable('route_executions').set(patch).where('id', '=', id)));
   }
 
   deleteUnstarted(intentId: string, keepQuoteId: string): void {
-    this.db.prepare("DELETE FROM route_executions WHERE funding_intent_id = ? AND quote_id <> ? AND status = 'PENDING' AND phase = 'CREATED'")
-      .run(intentId, keepQuoteId);
+    this.sql.run(DELETE_UNSTARTED, { intentId, keepQuoteId });
   }
 
   findById(id: string): ExecutionRecord | undefined {
-    return norm(this.db.prepare('SELECT * FROM route_executions WHERE id = ?').safeIntegers(true).get(id) as ExecutionRecord | undefined);
+    return norm(this.sql.get(BY_ID, { id }));
   }
 
   byQuote(quoteId: string): ExecutionRecord | undefined {
-    return norm(this.db.prepare('SELECT * FROM route_executions WHERE quote_id = ?').safeIntegers(true).get(quoteId) as ExecutionRecord | undefined);
+    return norm(this.sql.get(BY_QUOTE, { quoteId }));
   }
 
   /** The execution of each quote, in one query. */
   byQuotes(quoteIds: string[]): Map<string, ExecutionRecord> {
-    const rows = this.db.prepare('SELECT * FROM route_executions WHERE quote_id IN (SELECT value FROM json_each(?))').safeIntegers(true).all(JSON.stringify(quoteIds)) as ExecutionRecord[];
-    return new Map(rows.map((r) => [r.quote_id, norm(r)!]));
+    return new Map(this.sql.all(BY_QUOTES, { quoteIds }).map((r) => [r.quote_id, norm(r)!]));
   }
 
   byIntent(intentId: string): ExecutionRecord | undefined {
-    return norm(this.db.prepare('SELECT * FROM route_executions WHERE funding_intent_id = ? ORDER BY created_at DESC LIMIT 1').safeIntegers(true).get(intentId) as ExecutionRecord | undefined);
+    return norm(this.sql.get(BY_INTENT, { intentId }));
   }
 
   /** Started executions due to run (retried, resumed, or interrupted by a crash). */
   nextToRun(now: string): ExecutionRecord | undefined {
-    return norm(this.db.prepare(`SELECT * FROM route_executions WHERE status IN ('PENDING', 'RUNNING') AND phase NOT IN ('CREATED', 'AWAITING_SOURCE_FUNDS')
-      AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`).safeIntegers(true).get(now) as ExecutionRecord | undefined);
+    return norm(this.sql.get(NEXT_TO_RUN, { now }));
   }
 
   /** Waiting executions whose intent's source funds are now confirmed. */
   nextToStart(now: string): ExecutionRecord | undefined {
-    return norm(this.db.prepare(`SELECT rex.* FROM route_executions rex JOIN funding_intents fi ON fi.id = rex.funding_intent_id
-      WHERE rex.status = 'PENDING' AND rex.phase IN ('CREATED', 'AWAITING_SOURCE_FUNDS') AND fi.status = 'PAYMENT_CONFIRMED' AND fi.quote_id = rex.quote_id
-      AND rex.next_attempt_at <= ? ORDER BY rex.created_at, rex.id LIMIT 1`).safeIntegers(true).get(now) as ExecutionRecord | undefined);
+    return norm(this.sql.get(NEXT_TO_START, { now }));
   }
 
   /** Money arrived but is not confirmed yet: the execution waits for its source funds. */
   markAwaitingFunds(at: string): void {
-    this.db.prepare(`UPDATE route_executions SET phase = 'AWAITING_SOURCE_FUNDS', updated_at = ? WHERE status = 'PENDING' AND phase = 'CREATED'
-      AND funding_intent_id IN (SELECT id FROM funding_intents WHERE status IN ('PARTIALLY_FUNDED', 'PAYMENT_DETECTED'))`).run(at);
+    this.sql.run(MARK_AWAITING_FUNDS, { at });
   }
 
   /** What the conversion left of the applied source funds (ROUTE_REMAINDER), once it succeeded. */
   remainderOf(intentId: string): bigint {
-    const row = this.db.prepare(`SELECT rex.source_consumed AS spent,
-        (SELECT COALESCE(SUM(applied_amount), 0) FROM payments p WHERE p.funding_intent_id = rex.funding_intent_id AND p.status = 'CONFIRMED') AS applied
-      FROM route_executions rex WHERE rex.funding_intent_id = ? AND rex.status = 'SUCCEEDED'`).safeIntegers(true).get(intentId) as { spent: bigint; applied: bigint } | undefined;
+    const row = this.sql.get(REMAINDER_OF, { intentId });
     return row && row.applied > row.spent ? row.applied - row.spent : 0n;
   }
 
@@ -105,14 +159,8 @@ export class ExecutionsRepo {
    * latest CONFIRMED applied payment) and the remainder of its SUCCEEDED execution.
    */
   remainders(intentIds: string[]): Map<string, { paymentId: string | null; remainder: bigint }> {
-    const rows = this.db.prepare(`SELECT rex.funding_intent_id AS intent_id, rex.source_consumed AS spent,
-        (SELECT COALESCE(SUM(applied_amount), 0) FROM payments p WHERE p.funding_intent_id = rex.funding_intent_id AND p.status = 'CONFIRMED') AS applied,
-        (SELECT id FROM payments p WHERE p.funding_intent_id = rex.funding_intent_id AND p.status = 'CONFIRMED' AND p.applied_amount > 0
-          ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS payment_id
-      FROM route_executions rex WHERE rex.funding_intent_id IN (SELECT value FROM json_each(?)) AND rex.status = 'SUCCEEDED'`)
-      .safeIntegers(true).all(JSON.stringify(intentIds)) as { intent_id: string; spent: bigint; applied: bigint; payment_id: string | null }[];
     const out = new Map<string, { paymentId: string | null; remainder: bigint }>();
-    for (const r of rows) {
+    for (const r of this.sql.all(REMAINDERS, { intentIds })) {
       // as remainderOf's single-row read: the first SUCCEEDED execution of the intent counts
       if (!out.has(r.intent_id)) out.set(r.intent_id, { paymentId: r.payment_id, remainder: r.applied > r.spent ? r.applied - r.spent : 0n });
     }
@@ -121,8 +169,7 @@ export class ExecutionsRepo {
 
   /** The remainder belongs to the intent's latest applied payment (the one that completed the funds). */
   remainderFor(intentId: string, paymentId: string): bigint {
-    const last = this.db.prepare(`SELECT id FROM payments WHERE funding_intent_id = ? AND status = 'CONFIRMED' AND applied_amount > 0
-      ORDER BY created_at DESC, id DESC LIMIT 1`).pluck().get(intentId) as string | undefined;
+    const last = this.sql.get(LAST_APPLIED_PAYMENT, { intentId })?.id;
     return last === paymentId ? this.remainderOf(intentId) : 0n;
   }
 }

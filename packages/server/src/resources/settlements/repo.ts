@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
+import { dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
 export type SettlementStatus = 'PENDING' | 'SUBMITTED' | 'CONFIRMED' | 'FAILED';
 export type ReconciliationStatus = 'UNRECONCILED' | 'RECONCILED' | 'MISMATCHED';
@@ -42,57 +43,71 @@ function normalize(row: SettlementRecord | undefined): SettlementRecord | undefi
   return row && { ...row, attempts: Number(row.attempts), fail_on_submit: Number(row.fail_on_submit) };
 }
 
+const BY_ID = prepared<SettlementRecord, { id: string }>((k, p) =>
+  k.selectFrom('settlements').selectAll().where('id', '=', p('id')), { bigint: true });
+
+const BY_INTENT = prepared<SettlementRecord, { intentId: string }>((k, p) =>
+  k.selectFrom('settlements').selectAll().where('funding_intent_id', '=', p('intentId')), { bigint: true });
+
+const BY_INTENTS = prepared<SettlementRecord, { intentIds: string[] }>((k, p, d) =>
+  k.selectFrom('settlements').selectAll().where(d.oneOf('funding_intent_id', p('intentIds'))), { bigint: true });
+
+const NEXT_TO_RUN = prepared<SettlementRecord, { now: string; busyIntents: string[] }>((k, p, d) =>
+  k.selectFrom('settlements').selectAll().where('status', 'in', ['PENDING', 'SUBMITTED']).where('next_attempt_at', '<=', p('now'))
+    .where((eb) => eb.not(d.oneOf('funding_intent_id', p('busyIntents')))).orderBy('next_attempt_at').orderBy('id').limit(1), { bigint: true });
+
+const FLAG_FAILURE = prepared<never, { intentId: string; at: string }>((k, p) =>
+  k.insertInto('settlement_failure_flags').values({ funding_intent_id: p('intentId'), created_at: p('at') }).onConflict((oc) => oc.doNothing()));
+
+const TAKE_FAILURE_FLAG = prepared<never, { intentId: string }>((k, p) =>
+  k.deleteFrom('settlement_failure_flags').where('funding_intent_id', '=', p('intentId')));
+
 export class SettlementsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(s: SettlementRecord): void {
-    this.db.prepare(`INSERT INTO settlements (${Object.keys(s).join(', ')}) VALUES (${Object.keys(s).map((k) => `@${k}`).join(', ')})`).run(s);
+    this.sql.run(dynamic((k) => k.insertInto('settlements').values(s)));
   }
 
   findById(id: string): SettlementRecord | undefined {
-    return normalize(this.db.prepare('SELECT * FROM settlements WHERE id = ?').safeIntegers(true).get(id) as SettlementRecord | undefined);
+    return normalize(this.sql.get(BY_ID, { id }));
   }
 
   byIntent(intentId: string): SettlementRecord | undefined {
-    return normalize(this.db.prepare('SELECT * FROM settlements WHERE funding_intent_id = ?').safeIntegers(true).get(intentId) as SettlementRecord | undefined);
+    return normalize(this.sql.get(BY_INTENT, { intentId }));
   }
 
   /** The settlement of each intent, in one query. */
   byIntents(intentIds: string[]): Map<string, SettlementRecord> {
-    const rows = this.db.prepare('SELECT * FROM settlements WHERE funding_intent_id IN (SELECT value FROM json_each(?))')
-      .safeIntegers(true).all(JSON.stringify(intentIds)) as SettlementRecord[];
-    return new Map(rows.map((r) => [r.funding_intent_id, normalize(r)!]));
+    return new Map(this.sql.all(BY_INTENTS, { intentIds }).map((r) => [r.funding_intent_id, normalize(r)!]));
   }
 
   list(applicationId: string, environment: Environment, filters: { fundingIntentId?: string; status?: string }, page: PageRequest): SettlementRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment'];
-    if (filters.fundingIntentId) where.push('funding_intent_id = @fundingIntentId');
-    if (filters.status) where.push('status = @status');
-    if (page.after) where.push(KEYSET_WHERE);
-    return (this.db.prepare(`SELECT * FROM settlements WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .safeIntegers(true)
-      .all({ applicationId, environment, fundingIntentId: filters.fundingIntentId ?? null, status: filters.status ?? null, ...keysetParams(page) }) as SettlementRecord[])
-      .map((r) => normalize(r)!);
+    const query = dynamic<SettlementRecord>((k) => applicationPage(k, 'settlements', applicationId, environment, page)
+      .$if(!!filters.fundingIntentId, (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!))
+      .$if(!!filters.status, (q) => q.where('status', '=', filters.status!)), { bigint: true });
+    return this.sql.all(query).map((r) => normalize(r)!);
   }
 
   /** The next settlement to submit or confirm, skipping those of intents already being worked on. */
   nextToRun(now: string, busyIntents: ReadonlySet<string> = new Set()): SettlementRecord | undefined {
-    return normalize(this.db.prepare(`SELECT * FROM settlements WHERE status IN ('PENDING', 'SUBMITTED') AND next_attempt_at <= ?
-      AND funding_intent_id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, id LIMIT 1`)
-      .safeIntegers(true).get(now, JSON.stringify([...busyIntents])) as SettlementRecord | undefined);
+    return normalize(this.sql.get(NEXT_TO_RUN, { now, busyIntents: [...busyIntents] }));
   }
 
   update(id: string, fields: Partial<SettlementRecord>): void {
-    const keys = Object.keys(fields);
-    this.db.prepare(`UPDATE settlements SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+    this.sql.run(dynamic((k) => k.updateTable('settlements').set(fields).where('id', '=', id)));
   }
 
   /** Test helper flag: consumed by the intent's next settlement. */
   flagFailure(intentId: string, at: string): void {
-    this.db.prepare('INSERT INTO settlement_failure_flags (funding_intent_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(intentId, at);
+    this.sql.run(FLAG_FAILURE, { intentId, at });
   }
 
   takeFailureFlag(intentId: string): boolean {
-    return this.db.prepare('DELETE FROM settlement_failure_flags WHERE funding_intent_id = ?').run(intentId).changes === 1;
+    return this.sql.run(TAKE_FAILURE_FLAG, { intentId }) === 1;
   }
 }

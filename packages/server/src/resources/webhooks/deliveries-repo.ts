@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
@@ -39,36 +40,95 @@ export interface Claim {
   token: string;
 }
 
-export class WebhookDeliveriesRepo {
-  constructor(private readonly db: Db) {}
+type NewDelivery = Omit<DeliveryRecord, 'locked_until' | 'claim_token' | 'attempt_count'>;
 
-  insert(delivery: Omit<DeliveryRecord, 'locked_until' | 'claim_token' | 'attempt_count'>): void {
-    this.db.prepare(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
-      VALUES (@id, @endpoint_id, @event_id, @event_type, @status, @next_attempt_at, @created_at, @updated_at)`).run(delivery);
+const INSERT = prepared<unknown, NewDelivery>((k, p) => k.insertInto('webhook_deliveries')
+  .values(bindAll(p, ['id', 'endpoint_id', 'event_id', 'event_type', 'status', 'next_attempt_at', 'created_at', 'updated_at'])));
+
+const BY_ID = prepared<DeliveryRecord, { id: string }>((k, p) => k.selectFrom('webhook_deliveries').selectAll().where('id', '=', p('id')));
+
+const ATTEMPTS = prepared<AttemptRecord, { deliveryIds: string[] }>((k, p, d) =>
+  k.selectFrom('webhook_attempts').selectAll().where(d.oneOf('delivery_id', p('deliveryIds'))).orderBy('id'));
+
+const INSERT_ATTEMPT = prepared<unknown, AttemptRecord>((k, p) => k.insertInto('webhook_attempts')
+  .values(bindAll(p, ['delivery_id', 'number', 'status_code', 'latency_ms', 'response_excerpt', 'error', 'attempted_at'])));
+
+/**
+ * Due deliveries of enabled endpoints, each with its slot: its place in its endpoint's queue after
+ * the attempts of that endpoint already in flight (live leases).
+ */
+const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, { now: string; perEndpoint: number; limit: number }>((k, p) =>
+  k.selectFrom((eb) => eb.selectFrom('webhook_deliveries as d').innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .selectAll('d')
+    .select((eb) => eb(
+      eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('d.endpoint_id').orderBy('d.next_attempt_at').orderBy('d.id')),
+      '+',
+      eb.selectFrom('webhook_deliveries as x').select((eb) => eb.fn.countAll<number>().as('leased'))
+        .whereRef('x.endpoint_id', '=', 'd.endpoint_id').where('x.status', '=', 'PENDING').where('x.locked_until', '>', p('now')),
+    ).as('slot'))
+    .where('d.status', '=', 'PENDING').where('d.next_attempt_at', '<=', p('now'))
+    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', p('now'))]))
+    .where('e.enabled', '=', 1).where('e.deleted_at', 'is', null)
+    .as('due'))
+    .selectAll().where('slot', '<=', p('perEndpoint')).orderBy('next_attempt_at').orderBy('id').limit(p('limit')));
+
+const MARK_CLAIMED = prepared<unknown, { id: string; leaseUntil: string; token: string }>((k, p) => k.updateTable('webhook_deliveries')
+  .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1), locked_until: p('leaseUntil'), claim_token: p('token') }))
+  .where('id', '=', p('id')));
+
+const NEXT_DUE_AT = prepared<{ due: string | null }>((k, _p, d) => k.selectFrom('webhook_deliveries as d')
+  .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+  .select((eb) => eb.fn.min(d.greatest(eb.ref('d.next_attempt_at'), eb.fn.coalesce('d.locked_until', eb.val('')))).as('due'))
+  .where('d.status', '=', 'PENDING').where('e.enabled', '=', 1).where('e.deleted_at', 'is', null));
+
+const FINISH = prepared<unknown, { id: string; token: string; status: DeliveryStatus; nextAttemptAt: string | null; now: string }>((k, p) =>
+  k.updateTable('webhook_deliveries')
+    .set({ status: p('status'), next_attempt_at: p('nextAttemptAt'), locked_until: null, claim_token: null, updated_at: p('now') })
+    .where('id', '=', p('id')).where('claim_token', '=', p('token')));
+
+const RELEASE = prepared<unknown, { id: string; token: string }>((k, p) => k.updateTable('webhook_deliveries')
+  .set((eb) => ({ attempt_count: eb('attempt_count', '-', 1), locked_until: null, claim_token: null }))
+  .where('id', '=', p('id')).where('claim_token', '=', p('token')));
+
+const REDELIVER = prepared<unknown, { id: string; now: string }>((k, p) => k.updateTable('webhook_deliveries')
+  .set({ status: 'PENDING', next_attempt_at: p('now'), locked_until: null, claim_token: null, updated_at: p('now') })
+  .where('id', '=', p('id')));
+
+const ABANDON_FOR_ENDPOINT = prepared<unknown, { endpointId: string; now: string }>((k, p) => k.updateTable('webhook_deliveries')
+  .set({ status: 'FAILED', next_attempt_at: null, locked_until: null, claim_token: null, updated_at: p('now') })
+  .where('endpoint_id', '=', p('endpointId')).where('status', '=', 'PENDING'));
+
+export class WebhookDeliveriesRepo {
+  private readonly sql: SqliteSql;
+
+  constructor(private readonly db: Db) {
+    this.sql = new SqliteSql(db);
+  }
+
+  insert(delivery: NewDelivery): void {
+    this.sql.run(INSERT, delivery);
   }
 
   findById(id: string): DeliveryRecord | undefined {
-    return this.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryRecord | undefined;
+    return this.sql.get(BY_ID, { id });
   }
 
   list(endpointId: string, filters: DeliveryFilters, page: PageRequest): DeliveryRecord[] {
-    const where = ['endpoint_id = @endpointId'];
-    if (filters.status) where.push('status = @status');
-    if (filters.eventId) where.push('event_id = @eventId');
-    if (page.after) where.push(KEYSET_WHERE);
-    return this.db.prepare(`SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .all({ endpointId, status: filters.status ?? null, eventId: filters.eventId ?? null, ...keysetParams(page) }) as DeliveryRecord[];
+    return this.sql.all(dynamic<DeliveryRecord>((k) => k.selectFrom('webhook_deliveries').selectAll()
+      .where('endpoint_id', '=', endpointId)
+      .$if(!!filters.status, (q) => q.where('status', '=', filters.status!))
+      .$if(!!filters.eventId, (q) => q.where('event_id', '=', filters.eventId!))
+      .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
   attempts(deliveryIds: string[]): AttemptRecord[] {
     if (deliveryIds.length === 0) return [];
-    const marks = deliveryIds.map(() => '?').join(', ');
-    return this.db.prepare(`SELECT * FROM webhook_attempts WHERE delivery_id IN (${marks}) ORDER BY id`).all(...deliveryIds) as AttemptRecord[];
+    return this.sql.all(ATTEMPTS, { deliveryIds });
   }
 
   insertAttempt(attempt: AttemptRecord): void {
-    this.db.prepare(`INSERT INTO webhook_attempts (delivery_id, number, status_code, latency_ms, response_excerpt, error, attempted_at)
-      VALUES (@delivery_id, @number, @status_code, @latency_ms, @response_excerpt, @error, @attempted_at)`).run(attempt);
+    this.sql.run(INSERT_ATTEMPT, attempt);
   }
 
   /**
@@ -81,18 +141,11 @@ export class WebhookDeliveriesRepo {
    */
   claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string, perEndpoint = Number.MAX_SAFE_INTEGER): Claim[] {
     const claim = this.db.transaction(() => {
-      const rows = this.db.prepare(`SELECT * FROM (SELECT d.*, ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id)
-          + (SELECT COUNT(*) FROM webhook_deliveries x WHERE x.endpoint_id = d.endpoint_id AND x.status = 'PENDING' AND x.locked_until > @now) AS slot
-        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.status = 'PENDING' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
-          AND e.enabled = 1 AND e.deleted_at IS NULL)
-        WHERE slot <= @perEndpoint ORDER BY next_attempt_at, id LIMIT @limit`).all({ now, limit, perEndpoint }) as (DeliveryRecord & { slot?: number })[];
+      const rows = this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
-      const mark = this.db.prepare(`UPDATE webhook_deliveries SET attempt_count = attempt_count + 1, locked_until = ?, claim_token = ?
-        WHERE id = ?`);
       return due.map((delivery) => {
         const token = newToken();
-        mark.run(leaseUntil, token, delivery.id);
+        this.sql.run(MARK_CLAIMED, { id: delivery.id, leaseUntil, token });
         return { delivery, number: delivery.attempt_count + 1, token };
       });
     });
@@ -102,31 +155,25 @@ export class WebhookDeliveriesRepo {
 
   /** When the loop next has work: the earliest due time of a pending delivery, leases included. */
   nextDueAt(): string | null {
-    return this.db.prepare(`SELECT MIN(MAX(d.next_attempt_at, COALESCE(d.locked_until, ''))) FROM webhook_deliveries d
-      JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.status = 'PENDING' AND e.enabled = 1 AND e.deleted_at IS NULL`).pluck().get() as string | null;
+    return this.sql.get(NEXT_DUE_AT)?.due ?? null;
   }
 
   /** Ends a claim with the delivery's new state; a stale claim changes nothing (returns false). */
   finish(id: string, token: string, status: DeliveryStatus, nextAttemptAt: string | null, now: string): boolean {
-    return this.db.prepare(`UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, locked_until = NULL, claim_token = NULL, updated_at = ?
-      WHERE id = ? AND claim_token = ?`).run(status, nextAttemptAt, now, id, token).changes === 1;
+    return this.sql.run(FINISH, { id, token, status, nextAttemptAt, now }) === 1;
   }
 
   /** Gives a claim back unattempted (shutdown): the attempt number is reused. */
   release(id: string, token: string): void {
-    this.db.prepare(`UPDATE webhook_deliveries SET attempt_count = attempt_count - 1, locked_until = NULL, claim_token = NULL
-      WHERE id = ? AND claim_token = ?`).run(id, token);
+    this.sql.run(RELEASE, { id, token });
   }
 
   /** Due now whatever its state; clears any claim so an in-flight attempt cannot undo this. */
   redeliver(id: string, now: string): void {
-    this.db.prepare(`UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ?, locked_until = NULL, claim_token = NULL, updated_at = ?
-      WHERE id = ?`).run(now, now, id);
+    this.sql.run(REDELIVER, { id, now });
   }
 
   abandonForEndpoint(endpointId: string, now: string): number {
-    return this.db.prepare(`UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, locked_until = NULL, claim_token = NULL, updated_at = ?
-      WHERE endpoint_id = ? AND status = 'PENDING'`).run(now, endpointId).changes;
+    return this.sql.run(ABANDON_FOR_ENDPOINT, { endpointId, now });
   }
 }

@@ -1,6 +1,8 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
-import { KEYSET_WHERE, keysetParams, type PageRequest } from '../../http/pagination.js';
+import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
 export interface EndpointRecord {
   id: string;
@@ -21,47 +23,65 @@ export interface EndpointRecord {
 
 export type EndpointChanges = Partial<Pick<EndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secret_expires_at' | 'deleted_at'>>;
 
-const LIVE = 'deleted_at IS NULL';
+const INSERT = prepared<unknown, EndpointRecord>((k, p) => k.insertInto('webhook_endpoints').values(bindAll(p, [
+  'id', 'application_id', 'environment', 'url', 'events', 'description', 'enabled', 'secret_encrypted',
+  'previous_secret_encrypted', 'previous_secret_expires_at', 'created_at', 'updated_at', 'deleted_at',
+])));
+
+const LIVE_BY_ID = prepared<EndpointRecord, { id: string }>((k, p) =>
+  k.selectFrom('webhook_endpoints').selectAll().where('id', '=', p('id')).where('deleted_at', 'is', null));
+
+const ANY_BY_ID = prepared<EndpointRecord, { id: string }>((k, p) => k.selectFrom('webhook_endpoints').selectAll().where('id', '=', p('id')));
+
+/**
+ * `events` (a JSON array in a text column) lists `type`. sql.ts has no helper for "a JSON list
+ * column holds a value" (d.oneOf is the other way round), so each engine spells it here.
+ */
+const SUBSCRIBERS = prepared<EndpointRecord, { applicationId: string; environment: Environment; type: string }>((k, p, d) =>
+  k.selectFrom('webhook_endpoints').selectAll()
+    .where('application_id', '=', p('applicationId')).where('environment', '=', p('environment'))
+    .where('enabled', '=', 1).where('deleted_at', 'is', null)
+    .where(d.dialect === 'sqlite'
+      ? sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${sql.ref('webhook_endpoints.events')}) WHERE json_each.value = ${p('type')})`
+      : sql<SqlBool>`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CAST(${sql.ref('webhook_endpoints.events')} AS jsonb)) AS listed(value)
+          WHERE listed.value = ${p('type')})`)
+    .orderBy('created_at').orderBy('id'));
 
 export class WebhookEndpointsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SqliteSql;
+
+  constructor(db: Db) {
+    this.sql = new SqliteSql(db);
+  }
 
   insert(endpoint: EndpointRecord): void {
-    this.db.prepare(`INSERT INTO webhook_endpoints (id, application_id, environment, url, events, description, enabled, secret_encrypted,
-        previous_secret_encrypted, previous_secret_expires_at, created_at, updated_at, deleted_at)
-      VALUES (@id, @application_id, @environment, @url, @events, @description, @enabled, @secret_encrypted,
-        @previous_secret_encrypted, @previous_secret_expires_at, @created_at, @updated_at, @deleted_at)`).run(endpoint);
+    this.sql.run(INSERT, endpoint);
   }
 
   /** Deleted endpoints are invisible to the API. */
   findLive(id: string): EndpointRecord | undefined {
-    return this.db.prepare(`SELECT * FROM webhook_endpoints WHERE id = ? AND ${LIVE}`).get(id) as EndpointRecord | undefined;
+    return this.sql.get(LIVE_BY_ID, { id });
   }
 
   /** Any endpoint, deleted or not: the worker must see a deletion to abandon its deliveries. */
   findAny(id: string): EndpointRecord | undefined {
-    return this.db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?').get(id) as EndpointRecord | undefined;
+    return this.sql.get(ANY_BY_ID, { id });
   }
 
   list(applicationId: string, environment: Environment, page: PageRequest): EndpointRecord[] {
-    const where = ['application_id = @applicationId', 'environment = @environment', LIVE];
-    if (page.after) where.push(KEYSET_WHERE);
-    return this.db.prepare(`SELECT * FROM webhook_endpoints WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limitPlusOne`)
-      .all({ applicationId, environment, ...keysetParams(page) }) as EndpointRecord[];
+    return this.sql.all(dynamic<EndpointRecord>((k) => k.selectFrom('webhook_endpoints').selectAll()
+      .where('application_id', '=', applicationId).where('environment', '=', environment).where('deleted_at', 'is', null)
+      .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
   /** The endpoints an event of this type fans out to. */
   subscribers(applicationId: string, environment: Environment, type: string): EndpointRecord[] {
-    return this.db.prepare(`SELECT * FROM webhook_endpoints
-      WHERE application_id = ? AND environment = ? AND enabled = 1 AND ${LIVE}
-        AND EXISTS (SELECT 1 FROM json_each(webhook_endpoints.events) WHERE json_each.value = ?)
-      ORDER BY created_at, id`).all(applicationId, environment, type) as EndpointRecord[];
+    return this.sql.all(SUBSCRIBERS, { applicationId, environment, type });
   }
 
   update(id: string, changes: EndpointChanges, updatedAt: string): void {
-    const columns = Object.keys(changes);
-    if (columns.length === 0) return;
-    const set = [...columns.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ');
-    this.db.prepare(`UPDATE webhook_endpoints SET ${set} WHERE id = @id`).run({ ...changes, id, updated_at: updatedAt });
+    if (Object.keys(changes).length === 0) return;
+    this.sql.run(dynamic((k) => k.updateTable('webhook_endpoints').set({ ...changes, updated_at: updatedAt }).where('id', '=', id)));
   }
 }

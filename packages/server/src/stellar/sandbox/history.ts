@@ -2,6 +2,8 @@
  * What Horizon would have ingested: transactions, operations and effects, indexed by the
  * accounts that took part, in paging-token order. All SQL over history lives here.
  */
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { dynamic, prepared, type Params, type Prepared } from '../../db/sql.js';
 import type {
   HorizonEffect, HorizonOperationRecord, HorizonPaymentRecord, HorizonTransaction,
 } from '../horizon-types.js';
@@ -33,107 +35,126 @@ export interface HistoryQuery extends Page<bigint> {
   includeFailed: boolean;
 }
 
-interface Sql {
-  joins: string[];
-  where: string[];
-  args: unknown[];
-}
+type Order = Page<unknown>['order'];
+type Select = SelectQueryBuilder<any, any, any>;
+
+const after = (order: Order) => (order === 'asc' ? '>' : '<');
+const cursorOf = (p: Page<bigint>) => p.cursor ?? (p.order === 'asc' ? -1n : MAX_TOKEN);
 
 /** Paging tokens of a ledger's records lie in [seq << 32, (seq + 1) << 32) (TOID). */
-function inLedger(sql: Sql, column: string, ledger: number | undefined): void {
-  if (ledger === undefined) return;
-  sql.where.push(`${column} >= ? AND ${column} < ?`);
-  sql.args.push(BigInt(ledger) << 32n, BigInt(ledger + 1) << 32n);
+function inLedger(q: Select, column: string, ledger: number | undefined): Select {
+  return ledger === undefined ? q : q.where(column, '>=', BigInt(ledger) << 32n).where(column, '<', BigInt(ledger + 1) << 32n);
 }
 
-function after(sql: Sql, column: string, p: Page<bigint>): void {
-  const asc = p.order === 'asc';
-  sql.where.push(`${column} ${asc ? '>' : '<'} ?`);
-  sql.args.push(p.cursor ?? (asc ? -1n : MAX_TOKEN));
+/** A list's records, each the JSON text of its resource. */
+function parsed<T>(store: SandboxStore, query: Prepared<{ json: string }, any>, args: object = {}): T[] {
+  return store.sql.column(query, args).map((json) => JSON.parse(json) as T);
 }
 
-function run<T>(store: SandboxStore, select: string, sql: Sql, orderBy: string, p: Page<unknown>): T[] {
-  const dir = p.order === 'asc' ? 'ASC' : 'DESC';
-  const text = `${select} ${sql.joins.join(' ')} WHERE ${sql.where.join(' AND ')} ORDER BY ${orderBy
-    .split(',').map((c) => `${c} ${dir}`).join(', ')} LIMIT ?`;
-  const rows = store.db.prepare(text).all(...sql.args, p.limit) as Array<{ json: string }>;
-  return rows.map((r) => JSON.parse(r.json) as T);
-}
+const INSERT_TRANSACTION = prepared<never, { hash: string; ledger: number; successful: number; resource: string; paging: bigint }>((k, p) =>
+  k.insertInto('sbx_transactions').values({
+    hash: p('hash'), ledger: p('ledger'), successful: p('successful'), resource: p('resource'), paging: p('paging'),
+  }));
+
+const LINK_TRANSACTION = prepared<never, { account: string; paging: bigint }>((k, p) =>
+  k.insertInto('sbx_tx_accounts').values({ account: p('account'), paging: p('paging') }).onConflict((oc) => oc.doNothing()));
+
+const GET_TRANSACTION = prepared<{ resource: string }, { hash: string }>((k, p) =>
+  k.selectFrom('sbx_transactions').select('resource').where('hash', '=', p('hash')));
+
+const INSERT_OPERATION = prepared<never, { id: bigint; tx_hash: string; successful: number; record: string; is_payment: number }>((k, p) =>
+  k.insertInto('sbx_operations').values({
+    id: p('id'), tx_hash: p('tx_hash'), successful: p('successful'), record: p('record'), is_payment: p('is_payment'),
+  }));
+
+const LINK_OPERATION = prepared<never, { account: string; op_id: bigint }>((k, p) =>
+  k.insertInto('sbx_op_accounts').values({ account: p('account'), op_id: p('op_id') }).onConflict((oc) => oc.doNothing()));
+
+const GET_OPERATION = prepared<{ record: string }, { id: bigint }>((k, p) => k.selectFrom('sbx_operations').select('record').where('id', '=', p('id')));
+
+const INSERT_EFFECT = prepared<never, { op_id: bigint; idx: number; account: string; tx_hash: string; record: string }>((k, p) =>
+  k.insertInto('sbx_effects').values({
+    op_id: p('op_id'), idx: p('idx'), account: p('account'), tx_hash: p('tx_hash'), record: p('record'),
+  }));
+
+const LATEST_RECORD_ID = prepared<{ id: bigint | null }>((k) => k.selectFrom('sbx_operations').select((eb) => eb.fn.max('id').as('id')),
+  { bigint: true });
 
 export function insertTransaction(store: SandboxStore, t: HorizonTransaction, accounts: Iterable<string>): void {
   const paging = BigInt(t.paging_token);
-  store.db
-    .prepare('INSERT INTO sbx_transactions (hash, ledger, successful, resource, paging) VALUES (?, ?, ?, ?, ?)')
-    .run(t.hash, t.ledger, t.successful ? 1 : 0, JSON.stringify(t), paging);
-  const link = store.db.prepare('INSERT OR IGNORE INTO sbx_tx_accounts (account, paging) VALUES (?, ?)');
-  for (const account of accounts) link.run(account, paging);
+  store.sql.run(INSERT_TRANSACTION, { hash: t.hash, ledger: t.ledger, successful: t.successful ? 1 : 0, resource: JSON.stringify(t), paging });
+  for (const account of accounts) store.sql.run(LINK_TRANSACTION, { account, paging });
 }
 
 export function getTransaction(store: SandboxStore, hash: string): HorizonTransaction | undefined {
-  const row = store.db.prepare('SELECT resource FROM sbx_transactions WHERE hash = ?').get(hash) as
-    | { resource: string }
-    | undefined;
+  const row = store.sql.get(GET_TRANSACTION, { hash });
   return row && (JSON.parse(row.resource) as HorizonTransaction);
 }
 
 export function listTransactions(store: SandboxStore, f: HistoryFilter, p: Page<bigint>): HorizonTransaction[] {
-  const sql: Sql = { joins: [], where: [], args: [] };
-  if (f.account) {
-    sql.joins.push('JOIN sbx_tx_accounts a ON a.paging = t.paging AND a.account = ?');
-    sql.args.push(f.account);
-  }
-  after(sql, 't.paging', p);
-  inLedger(sql, 't.paging', f.ledger);
-  if (!f.includeFailed) sql.where.push('t.successful = 1');
-  return run(store, 'SELECT t.resource AS json FROM sbx_transactions t', sql, 't.paging', p);
+  return parsed(store, dynamic<{ json: string }>((k) => {
+    let q: Select = k.selectFrom('sbx_transactions as t');
+    if (f.account) q = q.innerJoin('sbx_tx_accounts as a', (j) => j.onRef('a.paging', '=', 't.paging').on('a.account', '=', f.account!));
+    q = inLedger(q.select('t.resource as json').where('t.paging', after(p.order), cursorOf(p)), 't.paging', f.ledger);
+    if (!f.includeFailed) q = q.where((eb) => eb('t.successful', '=', eb.lit(1)));
+    return q.orderBy('t.paging', p.order).limit(p.limit);
+  }));
 }
 
 export function insertOperation(store: SandboxStore, r: HorizonOperationRecord): void {
   const id = BigInt(r.id);
-  store.db
-    .prepare('INSERT INTO sbx_operations (id, tx_hash, successful, record, is_payment) VALUES (?, ?, ?, ?, ?)')
-    .run(id, r.transaction_hash, r.transaction_successful ? 1 : 0, JSON.stringify(r), isPayment(r) ? 1 : 0);
-  const link = store.db.prepare('INSERT OR IGNORE INTO sbx_op_accounts (account, op_id) VALUES (?, ?)');
-  for (const account of participants(r)) link.run(account, id);
+  store.sql.run(INSERT_OPERATION, {
+    id, tx_hash: r.transaction_hash, successful: r.transaction_successful ? 1 : 0, record: JSON.stringify(r), is_payment: isPayment(r) ? 1 : 0,
+  });
+  for (const account of participants(r)) store.sql.run(LINK_OPERATION, { account, op_id: id });
 }
 
 export function getOperation(store: SandboxStore, id: bigint): HorizonOperationRecord | undefined {
-  const row = store.db.prepare('SELECT record FROM sbx_operations WHERE id = ?').get(id) as { record: string } | undefined;
+  const row = store.sql.get(GET_OPERATION, { id });
   return row && (JSON.parse(row.record) as HorizonOperationRecord);
 }
 
-export function listOperations(
-  store: SandboxStore, f: HistoryFilter & { paymentsOnly?: boolean }, p: Page<bigint>,
-): HorizonOperationRecord[] {
-  const sql: Sql = { joins: [], where: [], args: [] };
-  if (f.account) {
-    sql.joins.push('JOIN sbx_op_accounts a ON a.op_id = o.id AND a.account = ?');
-    sql.args.push(f.account);
-  }
-  after(sql, 'o.id', p);
-  inLedger(sql, 'o.id', f.ledger);
-  if (f.txHash) {
-    sql.where.push('o.tx_hash = ?');
-    sql.args.push(f.txHash);
-  }
-  if (f.paymentsOnly) sql.where.push('o.is_payment = 1');
-  if (!f.includeFailed) sql.where.push('o.successful = 1');
-  return run(store, 'SELECT o.record AS json FROM sbx_operations o', sql, 'o.id', p);
+type OperationsFilter = HistoryFilter & { paymentsOnly?: boolean };
+
+/**
+ * The operations list. Its values are either values (listOperations builds it per call) or
+ * parameters (`p(...)`, listRecords' prepared queries, where a parameter means the filter is there).
+ */
+function operations(k: Kysely<any>, f: OperationsFilter, page: { cursor: bigint; limit: number; order: Order }): Select {
+  let q: Select = k.selectFrom('sbx_operations as o');
+  if (f.account) q = q.innerJoin('sbx_op_accounts as a', (j) => j.onRef('a.op_id', '=', 'o.id').on('a.account', '=', f.account!));
+  q = inLedger(q.select('o.record as json').where('o.id', after(page.order), page.cursor), 'o.id', f.ledger);
+  if (f.txHash) q = q.where('o.tx_hash', '=', f.txHash);
+  if (f.paymentsOnly) q = q.where((eb) => eb('o.is_payment', '=', eb.lit(1)));
+  if (!f.includeFailed) q = q.where((eb) => eb('o.successful', '=', eb.lit(1)));
+  return q.orderBy('o.id', page.order).limit(page.limit);
 }
+
+export function listOperations(store: SandboxStore, f: OperationsFilter, p: Page<bigint>): HorizonOperationRecord[] {
+  return parsed(store, dynamic<{ json: string }>((k) => operations(k, f, { cursor: cursorOf(p), limit: p.limit, order: p.order })));
+}
+
+type RecordsArgs = { account: string; cursor: bigint; limit: number };
+
+/** listOperations' query for listRecords, prepared: each payments stream reads it at every close that pays its account. */
+const RECORDS = Object.fromEntries((['asc', 'desc'] as const).flatMap((order) => [false, true].map((includeFailed) => [
+  `${order} ${includeFailed}`,
+  prepared<{ json: string }, RecordsArgs>((k, p) =>
+    operations(k, { account: p('account'), includeFailed, paymentsOnly: true }, { cursor: p('cursor'), limit: p('limit'), order })),
+])));
 
 /** Payment records of one account (the observer's and the payments stream's query). */
 export function listRecords(store: SandboxStore, q: HistoryQuery): HorizonPaymentRecord[] {
-  return listOperations(store, { account: q.account, includeFailed: q.includeFailed, paymentsOnly: true }, q) as HorizonPaymentRecord[];
+  return parsed(store, RECORDS[`${q.order} ${q.includeFailed}`]!, { account: q.account, cursor: cursorOf(q), limit: q.limit });
 }
 
 export function insertEffects(
   store: SandboxStore, opId: bigint, txHash: string, createdAt: string, effects: EffectBody[],
 ): void {
-  const insert = store.db.prepare('INSERT INTO sbx_effects (op_id, idx, account, tx_hash, record) VALUES (?, ?, ?, ?, ?)');
   effects.forEach((e, i) => {
     const { account, type, type_i, ...fields } = e;
     const record = { ...effectIds(opId, i + 1), account, type, type_i, created_at: createdAt, ...fields };
-    insert.run(opId, i + 1, account, txHash, JSON.stringify(record));
+    store.sql.run(INSERT_EFFECT, { op_id: opId, idx: i + 1, account, tx_hash: txHash, record: JSON.stringify(record) });
   });
 }
 
@@ -145,23 +166,40 @@ export function listEffects(
 ): HorizonEffect[] {
   const asc = p.order === 'asc';
   const [op, idx] = p.cursor ?? [asc ? -1n : MAX_TOKEN, 0];
-  const cmp = asc ? '>' : '<';
-  const sql: Sql = { joins: [], where: [`(e.op_id ${cmp} ? OR (e.op_id = ? AND e.idx ${cmp} ?))`], args: [op, op, idx] };
-  if (f.account) {
-    sql.where.push('e.account = ?');
-    sql.args.push(f.account);
-  }
-  inLedger(sql, 'e.op_id', f.ledger);
-  if (f.txHash) {
-    sql.where.push('e.tx_hash = ?');
-    sql.args.push(f.txHash);
-  }
-  if (f.operation !== undefined) {
-    sql.where.push('e.op_id = ?');
-    sql.args.push(f.operation);
-  }
-  return run(store, 'SELECT e.record AS json FROM sbx_effects e', sql, 'e.op_id,e.idx', p);
+  const cmp = after(p.order);
+  return parsed(store, dynamic<{ json: string }>((k) => {
+    let q: Select = k.selectFrom('sbx_effects as e').select('e.record as json')
+      .where((eb) => eb.or([eb('e.op_id', cmp, op), eb.and([eb('e.op_id', '=', op), eb('e.idx', cmp, idx)])]));
+    if (f.account) q = q.where('e.account', '=', f.account);
+    q = inLedger(q, 'e.op_id', f.ledger);
+    if (f.txHash) q = q.where('e.tx_hash', '=', f.txHash);
+    if (f.operation !== undefined) q = q.where('e.op_id', '=', f.operation);
+    return q.orderBy('e.op_id', p.order).orderBy('e.idx', p.order).limit(p.limit);
+  }));
 }
+
+type AccountsBy = 'asset' | 'sponsor' | 'signer';
+type AccountsArgs = { value: string; cursor: string; limit: number };
+
+function accountIds(k: Kysely<any>, by: AccountsBy, order: Order, p: Params<AccountsArgs>) {
+  if (by === 'asset') {
+    return k.selectFrom('sbx_trustlines').select('account as id').where('asset', '=', p('value')).where('account', after(order), p('cursor'))
+      .orderBy('id', order).limit(p('limit'));
+  }
+  const ids = by === 'sponsor'
+    // Horizon: accounts the sponsor pays the reserve of, or of one of their subentries.
+    ? k.selectFrom('sbx_accounts').select('id').where('sponsor', '=', p('value'))
+      .union(k.selectFrom('sbx_trustlines').select('account as id').where('sponsor', '=', p('value')))
+      .union(k.selectFrom('sbx_signers').select('account as id').where('sponsor', '=', p('value')))
+    // Horizon's signer summary: the master key while its weight is above 0, and every signer.
+    : k.selectFrom('sbx_accounts').select('id').where('id', '=', p('value')).where((eb) => eb('master_weight', '>', eb.lit(0)))
+      .union(k.selectFrom('sbx_signers').select('account as id').where('key', '=', p('value')));
+  return k.selectFrom(ids.as('ids')).select('id').where('id', after(order), p('cursor')).orderBy('id', order).limit(p('limit'));
+}
+
+const ACCOUNT_IDS = Object.fromEntries((['asset', 'sponsor', 'signer'] as const).flatMap((by) => (['asc', 'desc'] as const).map((order) => [
+  `${by} ${order}`, prepared<{ id: string }, AccountsArgs>((k, p) => accountIds(k, by, order, p)),
+])));
 
 /** Accounts by the one filter Horizon's /accounts takes; paged by account id. */
 export function listAccountIds(
@@ -169,31 +207,12 @@ export function listAccountIds(
 ): string[] {
   const asc = p.order === 'asc';
   const cursor = p.cursor ?? (asc ? '' : '\uffff');
-  const cmp = asc ? '>' : '<';
-  const dir = asc ? 'ASC' : 'DESC';
-  let sql: string;
-  let args: string[];
-  if (filter.asset !== undefined) {
-    [sql, args] = [`SELECT account AS id FROM sbx_trustlines WHERE asset = ? AND account ${cmp} ?`, [filter.asset]];
-  } else if (filter.sponsor !== undefined) {
-    // Horizon: accounts the sponsor pays the reserve of, or of one of their subentries.
-    sql = `SELECT id FROM (SELECT id FROM sbx_accounts WHERE sponsor = ?
-           UNION SELECT account AS id FROM sbx_trustlines WHERE sponsor = ?
-           UNION SELECT account AS id FROM sbx_signers WHERE sponsor = ?) WHERE id ${cmp} ?`;
-    args = [filter.sponsor, filter.sponsor, filter.sponsor];
-  } else {
-    // Horizon's signer summary: the master key while its weight is above 0, and every signer.
-    sql = `SELECT id FROM (SELECT id FROM sbx_accounts WHERE id = ? AND master_weight > 0
-           UNION SELECT account AS id FROM sbx_signers WHERE key = ?) WHERE id ${cmp} ?`;
-    args = [filter.signer ?? '', filter.signer ?? ''];
-  }
-  return store.db.prepare(`${sql} ORDER BY id ${dir} LIMIT ?`).pluck().all(...args, cursor, p.limit) as string[];
+  const [by, value]: [AccountsBy, string] = filter.asset !== undefined ? ['asset', filter.asset]
+    : filter.sponsor !== undefined ? ['sponsor', filter.sponsor] : ['signer', filter.signer ?? ''];
+  return store.sql.column(ACCOUNT_IDS[`${by} ${p.order}`]!, { value, cursor, limit: p.limit });
 }
 
 /** The paging token of the newest operation ("cursor=now" on payment streams). */
 export function latestRecordId(store: SandboxStore): bigint {
-  const row = store.db.prepare('SELECT MAX(id) AS id FROM sbx_operations').safeIntegers(true).get() as {
-    id: bigint | null;
-  };
-  return row.id ?? 0n;
+  return store.sql.get(LATEST_RECORD_ID)!.id ?? 0n;
 }

@@ -1,13 +1,13 @@
 /**
  * The embedded sandbox ledger. Wiring, in the server:
- *   const ledger = new SandboxLedger(db);          // runs migrateSandbox(db) itself
+ *   const ledger = new SandboxLedger(db);          // its tables: migration 020 (made here if no migration ran)
  *   const keys = bootstrapSandbox(ledger);         // idempotent: issuers, market maker, treasury, friendbot
  *   app.use('/sandbox/friendbot', createFriendbotRouter(ledger, keys.friendbot)); // before Horizon's
  *   app.use('/sandbox/horizon', createSandboxHorizonRouter(ledger));
  *   const network = new SandboxNetwork(ledger, `${publicUrl}/sandbox/horizon`);
  *   ledger.fund(address, SANDBOX_ASSETS.USDC, 25_0000000n);  // faucet (test helpers)
  */
-export { migrateSandbox } from './schema.js';
+export { ensureSandboxTables, migrateSandbox } from './schema.js';
 export { SandboxLedger, SANDBOX_PASSPHRASE, type SandboxLedgerOptions, type SubmitOutcome } from './ledger.js';
 export { bootstrapSandbox, ensureFriendbot, DEFAULT_RATES, type BootstrapOptions, type KeyPairInfo, type SandboxKeys } from './genesis.js';
 export { SandboxNetwork } from './network.js';

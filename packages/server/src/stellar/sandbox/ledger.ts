@@ -21,7 +21,7 @@ import {
 import { elderLedger, getLedger, listLedgers, MAX_TX_SET_SIZE, openLedger } from './ledgers.js';
 import { findStrictReceive, findStrictSend } from './paths.js';
 import { rejectedResult, txResult } from './results-xdr.js';
-import { migrateSandbox } from './schema.js';
+import { ensureSandboxTables } from './schema.js';
 import { SandboxStore } from './store.js';
 import { checkTransaction, type Rejected } from './validate.js';
 import { fundAccount } from './faucet.js';
@@ -70,7 +70,7 @@ export class SandboxLedger {
   private readonly now: () => number;
 
   constructor(db: Database, options: SandboxLedgerOptions = {}) {
-    migrateSandbox(db);
+    ensureSandboxTables(db);
     this.store = new SandboxStore(db);
     this.passphrase = options.passphrase ?? SANDBOX_PASSPHRASE;
     this.now = options.now ?? Date.now;

@@ -5,6 +5,7 @@
  */
 import { hash as sha256, xdr } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
+import { prepared } from '../../db/sql.js';
 import type { HorizonLedger } from '../horizon-types.js';
 import { BASE_RESERVE } from './accounts.js';
 import type { SandboxStore } from './store.js';
@@ -54,31 +55,50 @@ function header(seq: number, prevHash: Buffer, closeTime: number, feePool: bigin
   });
 }
 
+const LAST_LEDGER = prepared<Pick<LedgerRow, 'seq' | 'hash' | 'fees'>>((k) =>
+  k.selectFrom('sbx_ledgers').select(['seq', 'hash', 'fees']).orderBy('seq', 'desc').limit(1));
+
+const INSERT_LEDGER = prepared<never, Pick<LedgerRow, 'seq' | 'hash' | 'prev_hash' | 'closed_at' | 'header_xdr' | 'fees'>>((k, p) =>
+  k.insertInto('sbx_ledgers').values({
+    seq: p('seq'), hash: p('hash'), prev_hash: p('prev_hash'), closed_at: p('closed_at'), header_xdr: p('header_xdr'), fees: p('fees'),
+  }));
+
+const LEDGER_FEES = prepared<{ fees: string }, { seq: number }>((k, p) => k.selectFrom('sbx_ledgers').select('fees').where('seq', '=', p('seq')));
+
+const COUNT_TRANSACTION = prepared<never, { seq: number; ok: number; failed: number; ops: number; txSetOps: number; fees: string }>((k, p) =>
+  k.updateTable('sbx_ledgers').set((eb) => ({
+    tx_ok: eb('tx_ok', '+', p('ok')), tx_failed: eb('tx_failed', '+', p('failed')), ops: eb('ops', '+', p('ops')),
+    tx_set_ops: eb('tx_set_ops', '+', p('txSetOps')), fees: p('fees'),
+  })).where('seq', '=', p('seq')));
+
+const GET_LEDGER = prepared<LedgerRow, { seq: number }>((k, p) => k.selectFrom('sbx_ledgers').selectAll().where('seq', '=', p('seq')));
+
+/** Ledgers after (asc) or before (desc) a sequence. */
+const LEDGERS = Object.fromEntries((['asc', 'desc'] as const).map((order) => [order, prepared<LedgerRow, { seq: number; limit: number }>((k, p) =>
+  k.selectFrom('sbx_ledgers').selectAll().where('seq', order === 'asc' ? '>' : '<', p('seq')).orderBy('seq', order).limit(p('limit')))]));
+
+const ELDER_LEDGER = prepared<{ seq: number | null }>((k) => k.selectFrom('sbx_ledgers').select((eb) => eb.fn.min('seq').as('seq')));
+
 /** Records ledger `seq` as closed at `closeTime`; call inside the close's SQLite transaction. */
 export function openLedger(store: SandboxStore, seq: number, closeTime: number, closedAt: string): void {
   // The newest recorded ledger carries the fee pool; it chains by hash only if it is seq - 1
   // (sandbox files from before ledgers were recorded start with a gap).
-  const last = store.db.prepare('SELECT seq, hash, fees FROM sbx_ledgers ORDER BY seq DESC LIMIT 1').get() as
-    | { seq: number; hash: string; fees: string }
-    | undefined;
+  const last = store.sql.get(LAST_LEDGER);
   const fees = BigInt(last?.fees ?? '0');
   const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
   const raw = header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXDR();
-  store.db
-    .prepare('INSERT INTO sbx_ledgers (seq, hash, prev_hash, closed_at, header_xdr, fees) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(seq, sha256(raw).toString('hex'), prevHash, closedAt, raw.toString('base64'), fees.toString());
+  store.sql.run(INSERT_LEDGER, {
+    seq, hash: sha256(raw).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
+  });
 }
 
 /** Counts one applied transaction (and its fee, which goes to the fee pool) in its ledger. */
 export function countTransaction(store: SandboxStore, seq: number, successful: boolean, ops: number, fee: bigint): void {
-  const row = store.db.prepare('SELECT fees FROM sbx_ledgers WHERE seq = ?').get(seq) as { fees: string } | undefined;
+  const row = store.sql.get(LEDGER_FEES, { seq });
   if (!row) return;
-  store.db
-    .prepare(
-      `UPDATE sbx_ledgers SET tx_ok = tx_ok + ?, tx_failed = tx_failed + ?, ops = ops + ?, tx_set_ops = tx_set_ops + ?,
-       fees = ? WHERE seq = ?`,
-    )
-    .run(successful ? 1 : 0, successful ? 0 : 1, successful ? ops : 0, ops, (BigInt(row.fees) + fee).toString(), seq);
+  store.sql.run(COUNT_TRANSACTION, {
+    seq, ok: successful ? 1 : 0, failed: successful ? 0 : 1, ops: successful ? ops : 0, txSetOps: ops, fees: (BigInt(row.fees) + fee).toString(),
+  });
 }
 
 function resource(r: LedgerRow): HorizonLedger {
@@ -105,7 +125,7 @@ function resource(r: LedgerRow): HorizonLedger {
 }
 
 export function getLedger(store: SandboxStore, seq: number): HorizonLedger | undefined {
-  const row = store.db.prepare('SELECT * FROM sbx_ledgers WHERE seq = ?').get(seq) as LedgerRow | undefined;
+  const row = store.sql.get(GET_LEDGER, { seq });
   return row && resource(row);
 }
 
@@ -113,14 +133,11 @@ export function getLedger(store: SandboxStore, seq: number): HorizonLedger | und
 export function listLedgers(store: SandboxStore, p: { cursor?: bigint; limit: number; order: 'asc' | 'desc' }): HorizonLedger[] {
   const asc = p.order === 'asc';
   const seq = p.cursor === undefined ? (asc ? -1 : Number.MAX_SAFE_INTEGER) : Number(p.cursor >> 32n);
-  const rows = store.db
-    .prepare(`SELECT * FROM sbx_ledgers WHERE seq ${asc ? '>' : '<'} ? ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`)
-    .all(seq, p.limit) as LedgerRow[];
+  const rows = store.sql.all(LEDGERS[p.order]!, { seq, limit: p.limit });
   return rows.map(resource);
 }
 
 /** The oldest ledger history holds (Horizon's history_elder_ledger). */
 export function elderLedger(store: SandboxStore): number {
-  const row = store.db.prepare('SELECT MIN(seq) AS seq FROM sbx_ledgers').get() as { seq: number | null };
-  return row.seq ?? 1;
+  return store.sql.get(ELDER_LEDGER)!.seq ?? 1;
 }

@@ -1,59 +1,14 @@
 import type { Database } from 'better-sqlite3';
+import { migration as sandboxLedger, txAccountsTable } from '../../db/migrations/020_sandbox_ledger.js';
+import { migrationTools } from '../../db/migrations/migration.js';
+import type { Compilable } from 'kysely';
 
-/**
- * Sandbox ledger tables. Amounts are stroops stored as TEXT (decimal) because int64 balances can
- * exceed JavaScript's safe integers; operation ids are INTEGER (bound as BigInt) so they sort.
- */
-const STATEMENTS = [
-  `CREATE TABLE IF NOT EXISTS sbx_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS sbx_keys (
-     role TEXT PRIMARY KEY, public_key TEXT NOT NULL, secret TEXT)`,
-  `CREATE TABLE IF NOT EXISTS sbx_accounts (
-     id TEXT PRIMARY KEY, balance TEXT NOT NULL, seq TEXT NOT NULL,
-     subentries INTEGER NOT NULL DEFAULT 0, num_sponsoring INTEGER NOT NULL DEFAULT 0,
-     num_sponsored INTEGER NOT NULL DEFAULT 0, sponsor TEXT,
-     last_modified_ledger INTEGER NOT NULL, seq_ledger INTEGER NOT NULL, seq_time INTEGER NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS sbx_trustlines (
-     account TEXT NOT NULL, asset TEXT NOT NULL, balance TEXT NOT NULL, lim TEXT NOT NULL,
-     sponsor TEXT, last_modified_ledger INTEGER NOT NULL, PRIMARY KEY (account, asset))`,
-  `CREATE TABLE IF NOT EXISTS sbx_offers (
-     id INTEGER PRIMARY KEY AUTOINCREMENT, seller TEXT NOT NULL, selling TEXT NOT NULL,
-     buying TEXT NOT NULL, amount TEXT NOT NULL, price_n TEXT NOT NULL, price_d TEXT NOT NULL,
-     last_modified_ledger INTEGER NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS sbx_offers_book ON sbx_offers (selling, buying)`,
-  // An account's extra signers (ed25519 keys), each a subentry whose reserve `sponsor` may pay.
-  `CREATE TABLE IF NOT EXISTS sbx_signers (
-     account TEXT NOT NULL, key TEXT NOT NULL, weight INTEGER NOT NULL, sponsor TEXT,
-     PRIMARY KEY (account, key))`,
-  `CREATE INDEX IF NOT EXISTS sbx_signers_key ON sbx_signers (key)`,
-  `CREATE TABLE IF NOT EXISTS sbx_transactions (
-     hash TEXT PRIMARY KEY, ledger INTEGER NOT NULL, successful INTEGER NOT NULL,
-     resource TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS sbx_operations (
-     id INTEGER PRIMARY KEY, tx_hash TEXT NOT NULL, successful INTEGER NOT NULL,
-     record TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS sbx_op_accounts (
-     account TEXT NOT NULL, op_id INTEGER NOT NULL, PRIMARY KEY (account, op_id))`,
-  // History Horizon serves beyond payments: every transaction by participant, effects, ledgers.
-  `CREATE TABLE IF NOT EXISTS sbx_tx_accounts (
-     account TEXT NOT NULL, paging INTEGER NOT NULL, PRIMARY KEY (account, paging))`,
-  `CREATE TABLE IF NOT EXISTS sbx_effects (
-     op_id INTEGER NOT NULL, idx INTEGER NOT NULL, account TEXT NOT NULL, tx_hash TEXT NOT NULL,
-     record TEXT NOT NULL, PRIMARY KEY (op_id, idx))`,
-  `CREATE INDEX IF NOT EXISTS sbx_effects_account ON sbx_effects (account, op_id, idx)`,
-  `CREATE INDEX IF NOT EXISTS sbx_effects_tx ON sbx_effects (tx_hash)`,
-  `CREATE TABLE IF NOT EXISTS sbx_ledgers (
-     seq INTEGER PRIMARY KEY, hash TEXT NOT NULL, prev_hash TEXT NOT NULL, closed_at TEXT NOT NULL,
-     header_xdr TEXT NOT NULL, tx_ok INTEGER NOT NULL DEFAULT 0, tx_failed INTEGER NOT NULL DEFAULT 0,
-     ops INTEGER NOT NULL DEFAULT 0, tx_set_ops INTEGER NOT NULL DEFAULT 0, fees TEXT NOT NULL DEFAULT '0')`,
-];
+// The sandbox's tables are migration 020's (db/migrations/020_sandbox_ledger.ts). What is left
+// here is for SQLite files an older server made, which had the tables made by the sandbox itself.
 
-/** Creates the sandbox tables (idempotent); the server calls it with its own Database. */
-export function migrateSandbox(db: Database): void {
-  db.transaction(() => {
-    for (const sql of STATEMENTS) db.prepare(sql).run();
-    addColumns(db);
-  })();
+function run(db: Database, statement: Compilable): void {
+  const { sql, parameters } = statement.compile();
+  db.prepare(sql).run(...parameters);
 }
 
 /**
@@ -71,26 +26,51 @@ const ACCOUNT_OPTIONS: Array<[string, string]> = [
 ];
 
 /**
- * Columns added after the first release, for sandbox files made by an older server: every
- * operation is now recorded (old rows were all payments), transactions sort by their paging
- * token (old ledgers held one transaction each, at order 1), and accounts have options.
+ * Columns added after the first release, for sandbox tables made by an older server, to the shape
+ * migration 020 makes (SQLite only: no other database predates it): every operation is now
+ * recorded (old rows were all payments), transactions sort by their paging token (old ledgers
+ * held one transaction each, at order 1), accounts have options, and trustlines keep the order
+ * they were made in (the rowid, which PostgreSQL has not). A table the file lacks is left to 020.
+ *
+ * Runs before migration 020, in its transaction (db/migrate.ts): 020 indexes sbx_transactions.paging.
+ * Changes nothing on a database without sandbox tables, or with them at 020's shape.
  */
-function addColumns(db: Database): void {
-  const has = (table: string, column: string) =>
-    (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some((c) => c.name === column);
-  for (const [column, type] of ACCOUNT_OPTIONS) {
-    if (!has('sbx_accounts', column)) db.prepare(`ALTER TABLE sbx_accounts ADD COLUMN ${column} ${type}`).run();
+export function migrateSandbox(db: Database): void {
+  const columns = (table: string) =>
+    new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name));
+  const accounts = columns('sbx_accounts');
+  for (const [column, type] of accounts.size > 0 ? ACCOUNT_OPTIONS : []) {
+    if (!accounts.has(column)) db.prepare(`ALTER TABLE sbx_accounts ADD COLUMN ${column} ${type}`).run();
   }
-  if (!has('sbx_operations', 'is_payment')) {
+  const trustlines = columns('sbx_trustlines');
+  if (trustlines.size > 0 && !trustlines.has('pos')) {
+    db.prepare('ALTER TABLE sbx_trustlines ADD COLUMN pos INTEGER NOT NULL DEFAULT 0').run();
+    db.prepare('UPDATE sbx_trustlines SET pos = rowid').run();
+  }
+  const operations = columns('sbx_operations');
+  if (operations.size > 0 && !operations.has('is_payment')) {
     db.prepare('ALTER TABLE sbx_operations ADD COLUMN is_payment INTEGER NOT NULL DEFAULT 1').run();
   }
-  if (!has('sbx_transactions', 'paging')) {
+  const transactions = columns('sbx_transactions');
+  if (transactions.size > 0 && !transactions.has('paging')) {
     db.prepare('ALTER TABLE sbx_transactions ADD COLUMN paging INTEGER').run();
     db.prepare('UPDATE sbx_transactions SET paging = (ledger << 32) | 4096').run();
+    // a file this old has no sbx_tx_accounts yet: made here as 020 makes it, to be filled
+    run(db, txAccountsTable(migrationTools('sqlite')));
     db.prepare(`INSERT OR IGNORE INTO sbx_tx_accounts (account, paging)
       SELECT a.account, t.paging FROM sbx_op_accounts a JOIN sbx_operations o ON o.id = a.op_id
       JOIN sbx_transactions t ON t.hash = o.tx_hash`).run();
   }
-  db.prepare('CREATE INDEX IF NOT EXISTS sbx_transactions_paging ON sbx_transactions (paging)').run();
-  db.prepare('CREATE INDEX IF NOT EXISTS sbx_operations_tx ON sbx_operations (tx_hash)').run();
+}
+
+/**
+ * The sandbox tables on a database the server's migrations may not have run on (tests build a
+ * SandboxLedger over a bare SQLite database): an older file's upgrade, then migration 020's
+ * statements, which change nothing where 020 ran (IF NOT EXISTS). SandboxLedger calls it.
+ */
+export function ensureSandboxTables(db: Database): void {
+  db.transaction(() => {
+    migrateSandbox(db);
+    for (const statement of sandboxLedger.up(migrationTools('sqlite'))) run(db, statement);
+  })();
 }

@@ -1,4 +1,6 @@
 import type { Database } from 'better-sqlite3';
+import type { ExpressionBuilder } from 'kysely';
+import { bindAll, prepared, SqliteSql } from '../../db/sql.js';
 
 export interface AccountRow {
   id: string;
@@ -97,12 +99,95 @@ function offerFrom(r: Raw): OfferRow {
   };
 }
 
+const ACCOUNT_COLUMNS = [
+  'id', 'balance', 'seq', 'subentries', 'num_sponsoring', 'num_sponsored', 'sponsor', 'last_modified_ledger', 'seq_ledger',
+  'seq_time', 'master_weight', 'low_threshold', 'med_threshold', 'high_threshold', 'flags', 'home_domain', 'inflation_dest',
+] as const;
+type AccountArgs = Record<(typeof ACCOUNT_COLUMNS)[number], unknown>;
+
+/** `column = excluded.column` for each column: an upsert's update of the whole row but its key. */
+function excluded<C extends string>(columns: readonly C[]) {
+  return (eb: ExpressionBuilder<any, any>) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]));
+}
+
+const GET_ACCOUNT = prepared<Raw, { id: string }>((k, p) => k.selectFrom('sbx_accounts').selectAll().where('id', '=', p('id')));
+
+const PUT_ACCOUNT = prepared<never, AccountArgs>((k, p) => k.insertInto('sbx_accounts').values(bindAll(p, ACCOUNT_COLUMNS))
+  .onConflict((oc) => oc.column('id').doUpdateSet(excluded(ACCOUNT_COLUMNS.filter((c) => c !== 'id')))));
+
+const DELETE_ACCOUNT = prepared<never, { id: string }>((k, p) => k.deleteFrom('sbx_accounts').where('id', '=', p('id')));
+
+const LIST_SIGNERS = prepared<SignerRow, { account: string }>((k, p) =>
+  k.selectFrom('sbx_signers').select(['account', 'key', 'weight', 'sponsor']).where('account', '=', p('account')).orderBy('key'));
+
+// was INSERT OR REPLACE: the row is found by its key alone (no rowid order, no trigger), so an
+// update in place is the same
+const PUT_SIGNER = prepared<never, SignerRow>((k, p) => k.insertInto('sbx_signers').values(bindAll(p, ['account', 'key', 'weight', 'sponsor']))
+  .onConflict((oc) => oc.columns(['account', 'key']).doUpdateSet(excluded(['weight', 'sponsor']))));
+
+const DELETE_SIGNER = prepared<never, { account: string; key: string }>((k, p) =>
+  k.deleteFrom('sbx_signers').where('account', '=', p('account')).where('key', '=', p('key')));
+
+const GET_TRUSTLINE = prepared<Raw, { account: string; asset: string }>((k, p) =>
+  k.selectFrom('sbx_trustlines').selectAll().where('account', '=', p('account')).where('asset', '=', p('asset')));
+
+const LIST_TRUSTLINES = prepared<Raw, { account: string }>((k, p) =>
+  k.selectFrom('sbx_trustlines').selectAll().where('account', '=', p('account')).orderBy('pos'));
+
+type TrustlineArgs = Record<'account' | 'asset' | 'balance' | 'lim' | 'sponsor' | 'last_modified_ledger', unknown>;
+
+const UPDATE_TRUSTLINE = prepared<never, TrustlineArgs>((k, p) => k.updateTable('sbx_trustlines')
+  .set(bindAll(p, ['balance', 'lim', 'sponsor', 'last_modified_ledger'])).where('account', '=', p('account')).where('asset', '=', p('asset')));
+
+/** A new trustline goes after the account's others (`pos`, migration 020). */
+const INSERT_TRUSTLINE = prepared<never, TrustlineArgs>((k, p) => k.insertInto('sbx_trustlines').values({
+  ...bindAll(p, ['account', 'asset', 'balance', 'lim', 'sponsor', 'last_modified_ledger']),
+  pos: (eb: ExpressionBuilder<any, any>) => eb.selectFrom('sbx_trustlines')
+    .select((s) => s(s.fn.coalesce(s.fn.max('pos'), s.lit(0)), '+', s.lit(1)).as('pos')).where('account', '=', p('account')),
+}));
+
+const DELETE_TRUSTLINE = prepared<never, { account: string; asset: string }>((k, p) =>
+  k.deleteFrom('sbx_trustlines').where('account', '=', p('account')).where('asset', '=', p('asset')));
+
+const BOOK_OFFERS = prepared<Raw, { selling: string; buying: string }>((k, p) =>
+  k.selectFrom('sbx_offers').selectAll().where('selling', '=', p('selling')).where('buying', '=', p('buying')).orderBy('id'));
+
+const OFFERS_BY_SELLER = prepared<Raw, { seller: string }>((k, p) => k.selectFrom('sbx_offers').selectAll().where('seller', '=', p('seller')));
+
+const BOOKS = prepared<{ selling: string; buying: string }>((k) => k.selectFrom('sbx_offers').select(['selling', 'buying']).distinct());
+
+const INSERT_OFFER = prepared<{ id: number }, Record<'seller' | 'selling' | 'buying' | 'amount' | 'price_n' | 'price_d' | 'last_modified_ledger', unknown>>((k, p) =>
+  k.insertInto('sbx_offers').values(bindAll(p, ['seller', 'selling', 'buying', 'amount', 'price_n', 'price_d', 'last_modified_ledger']))
+    .returning('id'));
+
+const SET_OFFER_AMOUNT = prepared<never, { id: number; amount: string; ledger: number }>((k, p) =>
+  k.updateTable('sbx_offers').set({ amount: p('amount'), last_modified_ledger: p('ledger') }).where('id', '=', p('id')));
+
+const DELETE_OFFER = prepared<never, { id: number }>((k, p) => k.deleteFrom('sbx_offers').where('id', '=', p('id')));
+
+const GET_STATE = prepared<{ value: string }, { key: string }>((k, p) => k.selectFrom('sbx_state').select('value').where('key', '=', p('key')));
+
+// was INSERT OR REPLACE, like sbx_keys below: rows found by their key alone, updated in place
+const SET_STATE = prepared<never, { key: string; value: string }>((k, p) => k.insertInto('sbx_state').values(bindAll(p, ['key', 'value']))
+  .onConflict((oc) => oc.column('key').doUpdateSet(excluded(['value']))));
+
+const GET_KEY = prepared<Raw, { role: string }>((k, p) => k.selectFrom('sbx_keys').selectAll().where('role', '=', p('role')));
+
+const PUT_KEY = prepared<never, { role: string; public_key: string; secret: string | null }>((k, p) =>
+  k.insertInto('sbx_keys').values(bindAll(p, ['role', 'public_key', 'secret']))
+    .onConflict((oc) => oc.column('role').doUpdateSet(excluded(['public_key', 'secret']))));
+
 /** All SQL over ledger entries lives here; the engine works on plain rows. */
 export class SandboxStore {
-  constructor(readonly db: Database) {}
+  /** The queries of the store and of history.ts and ledgers.ts, on `db`. */
+  readonly sql: SqliteSql;
+
+  constructor(readonly db: Database) {
+    this.sql = new SqliteSql(db);
+  }
 
   getAccount(id: string): AccountRow | undefined {
-    const r = this.db.prepare('SELECT * FROM sbx_accounts WHERE id = ?').get(id) as Raw | undefined;
+    const r = this.sql.get(GET_ACCOUNT, { id });
     return r && accountFrom(r);
   }
 
@@ -111,79 +196,58 @@ export class SandboxStore {
    * treasury's row is written by every operation it sponsors (~14% of a clocked close).
    */
   putAccount(a: AccountRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO sbx_accounts (id, balance, seq, subentries, num_sponsoring,
-         num_sponsored, sponsor, last_modified_ledger, seq_ledger, seq_time, master_weight,
-         low_threshold, med_threshold, high_threshold, flags, home_domain, inflation_dest)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET balance = excluded.balance, seq = excluded.seq, subentries = excluded.subentries,
-         num_sponsoring = excluded.num_sponsoring, num_sponsored = excluded.num_sponsored, sponsor = excluded.sponsor,
-         last_modified_ledger = excluded.last_modified_ledger, seq_ledger = excluded.seq_ledger, seq_time = excluded.seq_time,
-         master_weight = excluded.master_weight, low_threshold = excluded.low_threshold, med_threshold = excluded.med_threshold,
-         high_threshold = excluded.high_threshold, flags = excluded.flags, home_domain = excluded.home_domain,
-         inflation_dest = excluded.inflation_dest`,
-      )
-      .run(a.id, a.balance.toString(), a.seq.toString(), a.subentries, a.numSponsoring,
-        a.numSponsored, a.sponsor, a.lastModifiedLedger, a.seqLedger, a.seqTime, a.masterWeight,
-        a.lowThreshold, a.medThreshold, a.highThreshold, a.flags, a.homeDomain, a.inflationDest);
+    this.sql.run(PUT_ACCOUNT, {
+      id: a.id, balance: a.balance.toString(), seq: a.seq.toString(), subentries: a.subentries, num_sponsoring: a.numSponsoring,
+      num_sponsored: a.numSponsored, sponsor: a.sponsor, last_modified_ledger: a.lastModifiedLedger, seq_ledger: a.seqLedger,
+      seq_time: a.seqTime, master_weight: a.masterWeight, low_threshold: a.lowThreshold, med_threshold: a.medThreshold,
+      high_threshold: a.highThreshold, flags: a.flags, home_domain: a.homeDomain, inflation_dest: a.inflationDest,
+    });
   }
 
   deleteAccount(id: string): void {
-    this.db.prepare('DELETE FROM sbx_accounts WHERE id = ?').run(id);
+    this.sql.run(DELETE_ACCOUNT, { id });
   }
 
   /** An account's extra signers in stellar-core's order (by key). */
   listSigners(account: string): SignerRow[] {
-    return this.db
-      .prepare('SELECT account, key, weight, sponsor FROM sbx_signers WHERE account = ? ORDER BY key')
-      .all(account) as SignerRow[];
+    return this.sql.all(LIST_SIGNERS, { account });
   }
 
   putSigner(s: SignerRow): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO sbx_signers (account, key, weight, sponsor) VALUES (?, ?, ?, ?)')
-      .run(s.account, s.key, s.weight, s.sponsor);
+    this.sql.run(PUT_SIGNER, { account: s.account, key: s.key, weight: s.weight, sponsor: s.sponsor });
   }
 
   deleteSigner(account: string, key: string): void {
-    this.db.prepare('DELETE FROM sbx_signers WHERE account = ? AND key = ?').run(account, key);
+    this.sql.run(DELETE_SIGNER, { account, key });
   }
 
   getTrustline(account: string, asset: string): TrustlineRow | undefined {
-    const r = this.db
-      .prepare('SELECT * FROM sbx_trustlines WHERE account = ? AND asset = ?')
-      .get(account, asset) as Raw | undefined;
+    const r = this.sql.get(GET_TRUSTLINE, { account, asset });
     return r && trustlineFrom(r);
   }
 
+  /** An account's trustlines in the order they were made. */
   listTrustlines(account: string): TrustlineRow[] {
-    const rows = this.db
-      .prepare('SELECT * FROM sbx_trustlines WHERE account = ? ORDER BY rowid')
-      .all(account) as Raw[];
-    return rows.map(trustlineFrom);
+    return this.sql.all(LIST_TRUSTLINES, { account }).map(trustlineFrom);
   }
 
+  /**
+   * Updates the trustline in place, else makes it (after the account's others): an upsert would
+   * compute the new one's position at every write of a balance.
+   */
   putTrustline(t: TrustlineRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO sbx_trustlines (account, asset, balance, lim, sponsor, last_modified_ledger) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (account, asset) DO UPDATE SET balance = excluded.balance, lim = excluded.lim, sponsor = excluded.sponsor,
-         last_modified_ledger = excluded.last_modified_ledger`,
-      )
-      .run(t.account, t.asset, t.balance.toString(), t.limit.toString(), t.sponsor,
-        t.lastModifiedLedger);
+    const args = { account: t.account, asset: t.asset, balance: t.balance.toString(), lim: t.limit.toString(), sponsor: t.sponsor,
+      last_modified_ledger: t.lastModifiedLedger };
+    if (this.sql.run(UPDATE_TRUSTLINE, args) === 0) this.sql.run(INSERT_TRUSTLINE, args);
   }
 
   deleteTrustline(account: string, asset: string): void {
-    this.db.prepare('DELETE FROM sbx_trustlines WHERE account = ? AND asset = ?').run(account, asset);
+    this.sql.run(DELETE_TRUSTLINE, { account, asset });
   }
 
   /** Offers selling `selling` for `buying`, best (lowest) price first, then oldest. */
   bookOffers(selling: string, buying: string): OfferRow[] {
-    const rows = this.db
-      .prepare('SELECT * FROM sbx_offers WHERE selling = ? AND buying = ? ORDER BY id')
-      .all(selling, buying) as Raw[];
+    const rows = this.sql.all(BOOK_OFFERS, { selling, buying });
     // Prices are exact rationals; compare by cross-multiplication rather than in SQL floats.
     return rows.map(offerFrom).sort((a, b) => {
       const diff = a.priceN * b.priceD - b.priceN * a.priceD;
@@ -192,58 +256,44 @@ export class SandboxStore {
   }
 
   offersBySeller(seller: string): OfferRow[] {
-    const rows = this.db.prepare('SELECT * FROM sbx_offers WHERE seller = ?').all(seller) as Raw[];
-    return rows.map(offerFrom);
+    return this.sql.all(OFFERS_BY_SELLER, { seller }).map(offerFrom);
   }
 
   /** Distinct [selling, buying] pairs that have offers. */
   books(): Array<[string, string]> {
-    const rows = this.db
-      .prepare('SELECT DISTINCT selling, buying FROM sbx_offers')
-      .all() as Array<{ selling: string; buying: string }>;
-    return rows.map((r) => [r.selling, r.buying]);
+    return this.sql.all(BOOKS).map((r) => [r.selling, r.buying]);
   }
 
   insertOffer(o: Omit<OfferRow, 'id'>, ledger: number): number {
-    const info = this.db
-      .prepare(
-        `INSERT INTO sbx_offers (seller, selling, buying, amount, price_n, price_d,
-         last_modified_ledger) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(o.seller, o.selling, o.buying, o.amount.toString(), o.priceN.toString(),
-        o.priceD.toString(), ledger);
-    return Number(info.lastInsertRowid);
+    const row = this.sql.get(INSERT_OFFER, {
+      seller: o.seller, selling: o.selling, buying: o.buying, amount: o.amount.toString(), price_n: o.priceN.toString(),
+      price_d: o.priceD.toString(), last_modified_ledger: ledger,
+    });
+    return Number(row!.id);
   }
 
   setOfferAmount(id: number, amount: bigint, ledger: number): void {
-    this.db
-      .prepare('UPDATE sbx_offers SET amount = ?, last_modified_ledger = ? WHERE id = ?')
-      .run(amount.toString(), ledger, id);
+    this.sql.run(SET_OFFER_AMOUNT, { id, amount: amount.toString(), ledger });
   }
 
   deleteOffer(id: number): void {
-    this.db.prepare('DELETE FROM sbx_offers WHERE id = ?').run(id);
+    this.sql.run(DELETE_OFFER, { id });
   }
 
   getState(key: string): string | undefined {
-    const r = this.db.prepare('SELECT value FROM sbx_state WHERE key = ?').get(key) as
-      | { value: string }
-      | undefined;
-    return r?.value;
+    return this.sql.get(GET_STATE, { key })?.value;
   }
 
   setState(key: string, value: string): void {
-    this.db.prepare('INSERT OR REPLACE INTO sbx_state (key, value) VALUES (?, ?)').run(key, value);
+    this.sql.run(SET_STATE, { key, value });
   }
 
   getKey(role: string): { publicKey: string; secret: string | null } | undefined {
-    const r = this.db.prepare('SELECT * FROM sbx_keys WHERE role = ?').get(role) as Raw | undefined;
+    const r = this.sql.get(GET_KEY, { role });
     return r && { publicKey: r.public_key as string, secret: (r.secret as string | null) ?? null };
   }
 
   putKey(role: string, publicKey: string, secret: string | null): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO sbx_keys (role, public_key, secret) VALUES (?, ?, ?)')
-      .run(role, publicKey, secret);
+    this.sql.run(PUT_KEY, { role, public_key: publicKey, secret });
   }
 }
