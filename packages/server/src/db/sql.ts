@@ -6,9 +6,10 @@
  * never rebuild. Queries whose shape depends on their input (a list's optional filters) are
  * built per call with `dynamic`.
  *
- * SQLite runs them synchronously (better-sqlite3, statements cached by connection.ts); the
- * PostgreSQL executor follows with the asynchronous data layer (issue 16).
+ * Executors (`Sql`) run them: `SqliteSql` (better-sqlite3, statements cached by connection.ts)
+ * and `PostgresSql` (postgres-sql.ts, a pg pool).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql as kysql, type Compilable, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Db } from './connection.js';
 import { compilerFor, type Dialect } from './migrations/migration.js';
@@ -150,11 +151,169 @@ function rowBuilder(statement: { columns(): Array<{ name: string }> }): RowBuild
   return build;
 }
 
-/** Runs prepared queries on a SQLite connection, synchronously. */
-export class SqliteSql {
-  readonly dialect: Dialect = 'sqlite';
+/**
+ * Runs prepared queries, on either engine; every repository holds one. Asynchronous for both
+ * engines, though SQLite runs each statement synchronously underneath.
+ */
+export interface Sql {
+  readonly dialect: Dialect;
+  all<Row, Args>(query: Prepared<Row, Args>, args?: Args): Promise<Row[]>;
+  get<Row, Args>(query: Prepared<Row, Args>, args?: Args): Promise<Row | undefined>;
+  /** The first column of each row. */
+  column<Value, Args>(query: Prepared<Record<string, Value>, Args>, args?: Args): Promise<Value[]>;
+  /** Rows as arrays, in the query's column order (for reads that keep only some columns). */
+  arrays<Args>(query: Prepared<unknown, Args>, args?: Args): Promise<unknown[][]>;
+  /** A write; how many rows it changed. */
+  run<Args>(query: Prepared<unknown, Args>, args?: Args): Promise<number>;
+  /**
+   * Runs fn in one transaction: every query inside it, through any repository, joins it (it is
+   * tracked with AsyncLocalStorage). A nested call is a savepoint, rolled back alone when it throws.
+   */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs fn once the current transaction has committed (dropped if it rolls back); at once when
+   * none is open. For wake-ups of workers that must see the transaction's rows.
+   */
+  afterCommit(fn: () => void): void;
+}
 
-  constructor(readonly db: Db) {}
+/** A repository takes the executor, or (SQLite) the connection it runs on. */
+export type SqlSource = Sql | Db;
+
+export function sqlOf(source: SqlSource): Sql {
+  return 'dialect' in source && 'afterCommit' in source ? source : SqliteSql.of(source as Db);
+}
+
+/** An open transaction; `depth` is the number of open savepoints. */
+interface SqliteTx {
+  depth: number;
+  hooks: Array<() => void>;
+}
+
+/**
+ * Runs prepared queries on a SQLite connection: synchronously underneath, asynchronously to its
+ * callers. One per connection (`SqliteSql.of`): a connection has one transaction at a time, and
+ * other requests' code runs between the awaits of an open one, so while it is open every query
+ * and transaction of any other async context waits, first come first served, until it commits or
+ * rolls back. Inside its own context queries run at once.
+ */
+export class SqliteSql implements Sql {
+  readonly dialect: Dialect = 'sqlite';
+  private static readonly byDb = new WeakMap<Db, SqliteSql>();
+  private readonly context = new AsyncLocalStorage<SqliteTx>();
+  private open: SqliteTx | null = null;
+  /** what waits for the open transaction; each entry runs synchronously when let go */
+  private readonly waiting: Array<() => void> = [];
+
+  static of(db: Db): SqliteSql {
+    let sql = SqliteSql.byDb.get(db);
+    if (!sql) SqliteSql.byDb.set(db, sql = new SqliteSql(db));
+    return sql;
+  }
+
+  private constructor(readonly db: Db) {}
+
+  /** Nothing open, or the open transaction is this context's own. */
+  private free(): boolean {
+    return this.open === null || this.context.getStore() === this.open;
+  }
+
+  /** Runs `work` now if free, else once the open transaction ends (in turn). */
+  private exec<T>(work: () => T): Promise<T> {
+    if (this.free()) {
+      try {
+        return Promise.resolve(work());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return new Promise<T>((resolve, reject) => this.waiting.push(() => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error);
+      }
+    }));
+  }
+
+  /** After a transaction ends: lets waiters go in order until one opens a transaction. */
+  private release(): void {
+    while (this.open === null && this.waiting.length > 0) this.context.exit(this.waiting.shift()!);
+  }
+
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const own = this.context.getStore();
+    if (own && own === this.open) return this.savepoint(own, fn);
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        const tx: SqliteTx = { depth: 0, hooks: [] };
+        try {
+          this.db.exec('BEGIN IMMEDIATE');
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        this.open = tx;
+        let done: Promise<T>;
+        try {
+          done = this.context.run(tx, fn);
+        } catch (error) {
+          done = Promise.reject(error);
+        }
+        done.then((value) => {
+          try {
+            this.end('COMMIT');
+          } catch (error) {
+            reject(error);
+            return;
+          }
+          resolve(value);
+          for (const hook of tx.hooks) this.context.exit(hook);
+        }, (error: unknown) => {
+          this.end('ROLLBACK');
+          reject(error);
+        });
+      };
+      if (this.open === null && this.waiting.length === 0) start();
+      else this.waiting.push(start);
+    });
+  }
+
+  /** Commits (or rolls back) the open transaction and lets the next in line go. */
+  private end(how: 'COMMIT' | 'ROLLBACK'): void {
+    try {
+      if (how === 'COMMIT') this.db.exec('COMMIT');
+    } finally {
+      // a ROLLBACK, or a COMMIT that failed and left the transaction open
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.open = null;
+      this.release();
+    }
+  }
+
+  private async savepoint<T>(tx: SqliteTx, fn: () => Promise<T>): Promise<T> {
+    const depth = ++tx.depth;
+    this.db.exec(`SAVEPOINT sp${depth}`);
+    let failed = false;
+    try {
+      return await fn();
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // savepoints are a stack: two nested transactions of one context must not overlap
+      if (tx.depth !== depth) throw new Error('nested transactions of one transaction overlapped: await each before the next');
+      tx.depth--;
+      if (failed) this.db.exec(`ROLLBACK TO sp${depth}`);
+      this.db.exec(`RELEASE sp${depth}`);
+    }
+  }
+
+  afterCommit(fn: () => void): void {
+    const own = this.context.getStore();
+    if (own && own === this.open) own.hooks.push(fn);
+    else fn();
+  }
 
   private statement(query: Prepared<unknown, unknown>, args: object) {
     const { sql, parameters } = query.compiled('sqlite');
@@ -164,42 +323,49 @@ export class SqliteSql {
     return { statement, values };
   }
 
-  all<Row, Args>(query: Prepared<Row, Args>, args: Args = {} as Args): Row[] {
-    const { statement, values } = this.statement(query, args as object);
-    const build = rowBuilder(statement);
-    const rows = statement.raw(true).all(...values) as unknown[][];
-    const out = new Array<Row>(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = build(rows[i]!) as Row;
-    return out;
+  all<Row, Args>(query: Prepared<Row, Args>, args: Args = {} as Args): Promise<Row[]> {
+    return this.exec(() => {
+      const { statement, values } = this.statement(query, args as object);
+      const build = rowBuilder(statement);
+      const rows = statement.raw(true).all(...values) as unknown[][];
+      const out = new Array<Row>(rows.length);
+      for (let i = 0; i < rows.length; i++) out[i] = build(rows[i]!) as Row;
+      return out;
+    });
   }
 
-  get<Row, Args>(query: Prepared<Row, Args>, args: Args = {} as Args): Row | undefined {
-    const { statement, values } = this.statement(query, args as object);
-    const row = statement.raw(true).get(...values) as unknown[] | undefined;
-    return row ? (rowBuilder(statement)(row) as Row) : undefined;
+  get<Row, Args>(query: Prepared<Row, Args>, args: Args = {} as Args): Promise<Row | undefined> {
+    return this.exec(() => {
+      const { statement, values } = this.statement(query, args as object);
+      const row = statement.raw(true).get(...values) as unknown[] | undefined;
+      return row ? (rowBuilder(statement)(row) as Row) : undefined;
+    });
   }
 
-  /** The first column of each row. */
-  column<Value, Args>(query: Prepared<Record<string, Value>, Args>, args: Args = {} as Args): Value[] {
-    const { statement, values } = this.statement(query, args as object);
-    return statement.pluck(true).all(...values) as Value[];
+  column<Value, Args>(query: Prepared<Record<string, Value>, Args>, args: Args = {} as Args): Promise<Value[]> {
+    return this.exec(() => {
+      const { statement, values } = this.statement(query, args as object);
+      return statement.pluck(true).all(...values) as Value[];
+    });
   }
 
-  /** Rows as arrays, in the query's column order (for reads that keep only some columns). */
-  arrays<Args>(query: Prepared<unknown, Args>, args: Args = {} as Args): unknown[][] {
-    const { statement, values } = this.statement(query, args as object);
-    return statement.raw(true).all(...values) as unknown[][];
+  arrays<Args>(query: Prepared<unknown, Args>, args: Args = {} as Args): Promise<unknown[][]> {
+    return this.exec(() => {
+      const { statement, values } = this.statement(query, args as object);
+      return statement.raw(true).all(...values) as unknown[][];
+    });
   }
 
-  /** A write; how many rows it changed. */
-  run<Args>(query: Prepared<unknown, Args>, args: Args = {} as Args): number {
-    const { statement, values } = this.statement(query, args as object);
-    return statement.run(...values).changes;
+  run<Args>(query: Prepared<unknown, Args>, args: Args = {} as Args): Promise<number> {
+    return this.exec(() => {
+      const { statement, values } = this.statement(query, args as object);
+      return statement.run(...values).changes;
+    });
   }
 }
 
 /** Arrays go to json_each as JSON text; booleans as SQLite's 0 and 1. */
-function bindable(value: unknown): unknown {
+export function bindable(value: unknown): unknown {
   if (Array.isArray(value)) return JSON.stringify(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value === undefined ? null : value;

@@ -1,0 +1,127 @@
+/**
+ * Runs prepared queries on PostgreSQL, over a pg pool. A transaction checks out one client and
+ * keeps it in AsyncLocalStorage, so every query inside the callback (through any repository)
+ * runs on it; a nested transaction is a savepoint.
+ *
+ * Values come back as SQLite gives them, so repositories read one shape on both engines:
+ * int8 and numeric as BigInt when the query asks for `bigint`, else as numbers; booleans as 1/0.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import { bindable, type Prepared, type Sql } from './sql.js';
+import type { Dialect } from './migrations/migration.js';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const BOOL = 16;
+
+type Parser = (value: string) => unknown;
+// per-query parsers replace the pool's wholesale: every other type falls back to pg's own
+const typesFor = (bigint: boolean) => ({
+  getTypeParser(oid: number, format?: 'text' | 'binary'): Parser {
+    if (oid === INT8 || oid === NUMERIC) return bigint ? BigInt : Number;
+    if (oid === BOOL) return (value) => (value === 't' ? 1 : 0);
+    return pg.types.getTypeParser(oid, format as 'text') as Parser;
+  },
+});
+const TYPES = { bigint: typesFor(true), number: typesFor(false) };
+
+interface PgTx {
+  client: pg.PoolClient;
+  depth: number;
+  open: boolean;
+  hooks: Array<() => void>;
+}
+
+export class PostgresSql implements Sql {
+  readonly dialect: Dialect = 'postgres';
+  private readonly context = new AsyncLocalStorage<PgTx>();
+
+  constructor(readonly pool: pg.Pool) {}
+
+  /** The open transaction of this context, if any. */
+  private own(): PgTx | undefined {
+    const tx = this.context.getStore();
+    return tx?.open ? tx : undefined;
+  }
+
+  private async query(query: Prepared<unknown, unknown>, args: object, rowMode?: 'array'): Promise<pg.QueryResult> {
+    const { sql, parameters } = query.compiled('postgres');
+    const values = parameters.map((p) => {
+      const value = 'arg' in p ? (args as Record<string, unknown>)[p.arg] : p.fixed;
+      // arrays go as arrays (`= ANY(CAST($1 AS text[]))`); booleans as the 0/1 flags of the schema
+      return Array.isArray(value) ? value.map(bindable) : bindable(value);
+    });
+    const config: pg.QueryConfig & { rowMode?: 'array' } = { text: sql, values, types: query.options.bigint ? TYPES.bigint : TYPES.number };
+    if (rowMode) config.rowMode = rowMode;
+    return (this.own()?.client ?? this.pool).query(config as pg.QueryConfig);
+  }
+
+  async all<Row, Args>(query: Prepared<Row, Args>, args: Args = {} as Args): Promise<Row[]> {
+    return (await this.query(query, args as object)).rows as Row[];
+  }
+
+  async get<Row, Args>(query: Prepared<Row, Args>, args: Args = {} as Args): Promise<Row | undefined> {
+    return (await this.query(query, args as object)).rows[0] as Row | undefined;
+  }
+
+  async column<Value, Args>(query: Prepared<Record<string, Value>, Args>, args: Args = {} as Args): Promise<Value[]> {
+    return (await this.query(query, args as object, 'array')).rows.map((row) => (row as unknown[])[0] as Value);
+  }
+
+  async arrays<Args>(query: Prepared<unknown, Args>, args: Args = {} as Args): Promise<unknown[][]> {
+    return (await this.query(query, args as object, 'array')).rows as unknown[][];
+  }
+
+  async run<Args>(query: Prepared<unknown, Args>, args: Args = {} as Args): Promise<number> {
+    return (await this.query(query, args as object)).rowCount ?? 0;
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const own = this.own();
+    if (own) return this.savepoint(own, fn);
+    const client = await this.pool.connect();
+    const tx: PgTx = { client, depth: 0, open: true, hooks: [] };
+    let value: T;
+    try {
+      await client.query('BEGIN');
+      value = await this.context.run(tx, fn);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      tx.open = false;
+      client.release();
+    }
+    for (const hook of tx.hooks) this.context.exit(hook);
+    return value;
+  }
+
+  private async savepoint<T>(tx: PgTx, fn: () => Promise<T>): Promise<T> {
+    const depth = ++tx.depth;
+    await tx.client.query(`SAVEPOINT sp${depth}`);
+    let failed = false;
+    try {
+      return await fn();
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      if (tx.depth !== depth) throw new Error('nested transactions of one transaction overlapped: await each before the next');
+      tx.depth--;
+      if (failed) await tx.client.query(`ROLLBACK TO SAVEPOINT sp${depth}`);
+      await tx.client.query(`RELEASE SAVEPOINT sp${depth}`);
+    }
+  }
+
+  afterCommit(fn: () => void): void {
+    const own = this.own();
+    if (own) own.hooks.push(fn);
+    else fn();
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
