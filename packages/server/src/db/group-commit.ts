@@ -3,18 +3,18 @@
  * the WAL with a checksum per page; a create touches about a dozen b-trees (intent, deposit
  * account, history and their indexes), and its commit was the largest single cost of a create
  * under load (profiled: ~0.2 ms of ~1 ms). Writes queued in the same turn of the event loop run
- * together in ONE transaction on the next turn (setImmediate), each in its own savepoint, so a
- * failing one rolls back alone and the others still commit; shared index pages are then written
- * once per group instead of once per request.
+ * together in ONE transaction on the next turn (setImmediate), each in its own savepoint, one
+ * after the other, so a failing one rolls back alone and the others still commit; shared index
+ * pages are then written once per group instead of once per request.
  *
- * Nothing else runs inside the group's transaction: it is opened, filled and committed
- * synchronously within one callback. A write's promise resolves only after the commit, so a
- * caller answers its client only once its rows are durable (as with `inTransaction`).
+ * While the group is open, queries of other requests wait for it (SqliteSql); a write's promise
+ * resolves only after the commit, so a caller answers its client only once its rows are durable.
  */
-import type { Db } from './connection.js';
+import { AsyncResource } from 'node:async_hooks';
+import { sqlOf, type Sql, type SqlSource } from './sql.js';
 
 interface Job {
-  fn: () => unknown;
+  fn: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -23,30 +23,40 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export class GroupCommit {
   private queue: Job[] = [];
+  private readonly sql: Sql;
+  /**
+   * Bound to the context the GroupCommit was made in (start-up): a flush scheduled from inside
+   * some transaction's context must not run as part of it.
+   */
+  private readonly flushSoon = AsyncResource.bind(() => void this.flush());
 
-  constructor(private readonly db: Db) {}
+  constructor(source: SqlSource) {
+    this.sql = sqlOf(source);
+  }
 
   /** Runs `fn` in a savepoint of the next group transaction; resolves with its result once committed. */
-  run<T>(fn: () => T): Promise<T> {
+  run<T>(fn: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.queue.length === 0) setImmediate(() => this.flush());
+      if (this.queue.length === 0) setImmediate(this.flushSoon);
       this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     const jobs = this.queue;
     this.queue = [];
-    let outcomes: Outcome[];
+    const outcomes: Outcome[] = [];
     try {
-      outcomes = this.db.transaction(() => jobs.map((job): Outcome => {
-        try {
-          // nested: a savepoint, rolled back alone when fn throws
-          return { ok: true, value: this.db.transaction(job.fn)() };
-        } catch (error) {
-          return { ok: false, error };
+      await this.sql.transaction(async () => {
+        for (const job of jobs) {
+          try {
+            // nested: a savepoint, rolled back alone when fn throws
+            outcomes.push({ ok: true, value: await this.sql.transaction(job.fn) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
         }
-      }))();
+      });
     } catch (error) {
       // the commit itself failed: nothing of the group is written
       for (const job of jobs) job.reject(error);

@@ -1,5 +1,5 @@
 import type { Db } from './connection.js';
-import { prepared, SqliteSql } from './sql.js';
+import { prepared, sqlOf, type Sql, type SqlSource } from './sql.js';
 
 export interface StoredIdempotency {
   request_hash: string;
@@ -31,10 +31,10 @@ const RELEASE_ALL_IN_PROGRESS = prepared<never>((k) => k.deleteFrom('idempotency
 const PURGE_EXPIRED = prepared<never, { now: string }>((k, p) => k.deleteFrom('idempotency_keys').where('expires_at', '<=', p('now')));
 
 export class IdempotencyRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(private readonly db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   /**
@@ -42,13 +42,13 @@ export class IdempotencyRepo {
    * transaction so two requests can never both claim the key.
    */
   claim(scope: string, key: string, requestHash: string, now: string, expiresAt: string): StoredIdempotency | null {
-    return this.db.transaction(() => {
+    return this.sql.transaction(async () => {
       this.sql.run(DROP_EXPIRED_KEY, { scope, key, now });
       const existing = this.sql.get(BY_KEY, { scope, key });
       if (existing) return existing;
       this.sql.run(INSERT_CLAIM, { scope, key, requestHash, now, expiresAt });
       return null;
-    })();
+    });
   }
 
   complete(scope: string, key: string, status: number, body: string | null): void {

@@ -1,5 +1,4 @@
-import type { Db } from './connection.js';
-import { bindAll, prepared, SqliteSql } from './sql.js';
+import { bindAll, prepared, sqlOf, type Sql, type SqlSource } from './sql.js';
 import type { Environment } from '../http/context.js';
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
@@ -26,26 +25,29 @@ const INSERT_EVENT = prepared<unknown, EventRow>((k, p) =>
   k.insertInto('events').values(bindAll(p, ['id', 'type', 'application_id', 'environment', 'created_at', 'payload'])));
 
 type OutboxListener = () => void;
-const listeners = new WeakMap<Db, Set<OutboxListener>>();
+const listeners = new WeakMap<Sql, Set<OutboxListener>>();
 
-/**
- * Wakes the webhook worker when the outbox gets work. Listeners run on the next tick: every
- * transaction here is synchronous, so by then the event row has committed (or rolled back).
- */
-export function onOutboxWrite(db: Db, listener: OutboxListener): () => void {
-  const set = listeners.get(db) ?? new Set<OutboxListener>();
-  listeners.set(db, set);
+/** Wakes the webhook worker when the outbox gets work. */
+export function onOutboxWrite(source: SqlSource, listener: OutboxListener): () => void {
+  const sql = sqlOf(source);
+  const set = listeners.get(sql) ?? new Set<OutboxListener>();
+  listeners.set(sql, set);
   set.add(listener);
   return () => set.delete(listener);
 }
 
-export function notifyOutbox(db: Db): void {
-  const set = listeners.get(db);
-  if (set?.size) setImmediate(() => set.forEach((listener) => listener()));
+/**
+ * Listeners run once the current transaction has committed (none if it rolls back), on the next
+ * turn: a worker woken earlier would look for the event row before it exists for others.
+ */
+export function notifyOutbox(source: SqlSource): void {
+  const sql = sqlOf(source);
+  const set = listeners.get(sql);
+  if (set?.size) sql.afterCommit(() => setImmediate(() => set.forEach((listener) => listener())));
 }
 
 /** Inserts an event row; call it inside the transaction that made the state change. */
-export function insertEvent(db: Db, event: OutboxEvent): string {
+export async function insertEvent(source: SqlSource, event: OutboxEvent): Promise<string> {
   const id = newId('event');
   const createdAt = isoNow();
   const payload = {
@@ -56,9 +58,9 @@ export function insertEvent(db: Db, event: OutboxEvent): string {
     livemode: event.environment === 'live',
     data: event.data,
   };
-  new SqliteSql(db).run(INSERT_EVENT, {
+  await sqlOf(source).run(INSERT_EVENT, {
     id, type: event.type, application_id: event.applicationId, environment: event.environment, created_at: createdAt, payload: JSON.stringify(payload),
   });
-  notifyOutbox(db);
+  notifyOutbox(source);
   return id;
 }

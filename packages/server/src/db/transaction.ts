@@ -1,9 +1,9 @@
-import type { Db } from './connection.js';
+import { sqlOf, type SqlSource } from './sql.js';
 
 /**
- * Runs fn in one SQLite transaction (nested calls become savepoints). Every multi-row change,
- * and every state change with its event row, goes through here.
+ * Runs fn in one transaction (nested calls become savepoints). Every multi-row change, and every
+ * state change with its event row, goes through here.
  */
-export function inTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn)();
+export function inTransaction<T>(source: SqlSource, fn: () => Promise<T>): Promise<T> {
+  return sqlOf(source).transaction(fn);
 }

@@ -1,7 +1,7 @@
 /** The warm pool of deposit accounts and the batches that create them (migration 014). */
 import { sql as kysql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 
 export interface PoolAccount {
   id: number;
@@ -111,10 +111,10 @@ const UNASSIGN = prepared<never, { batchId: string }>((k, p) => k.updateTable('d
   .where('provision_batch_id', '=', p('batchId')).where('status', '=', 'PROVISIONING'));
 
 export class DepositPoolRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   /**

@@ -2,6 +2,7 @@
  * Assembles the payment pipeline: the Stellar network, the observer, the state machine, the
  * settlement, refund and expiry steps, and their worker loops.
  */
+import { sqlOf } from '../db/sql.js';
 import type { Router } from 'express';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
@@ -146,7 +147,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   if (stellar) {
     const networkName = stellar.network.kind;
     const signer = new TreasurySigner(stellar.network, stellar.treasury, {
-      channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => db.transaction(fn)(),
+      channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => sqlOf(db).transaction(fn),
       // a ledger that closes per transaction gains nothing from waiting; a real or clocked one does
       lingerMs: stellar.ledger && !stellar.ledger.clock ? 0 : TREASURY_LINGER_MS,
     });

@@ -1,6 +1,6 @@
 /** The pipeline's queries over funding intents (the core repo keeps the CRUD). */
 import type { Db } from '../db/connection.js';
-import { prepared, SqliteSql } from '../db/sql.js';
+import { prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 
 const ADD_RECEIVED = prepared<never, { id: string; amount: bigint; at: string }>((k, p) => k.updateTable('funding_intents')
@@ -30,10 +30,10 @@ const BY_DEPOSIT_ADDRESS = prepared<FundingIntentRecord, { address: string }>((k
   .innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id').selectAll('fi').where('da.address', '=', p('address')), { bigint: true });
 
 export class PipelineIntentsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   addReceived(id: string, amount: bigint, at: string): void {

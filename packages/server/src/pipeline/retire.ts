@@ -5,7 +5,7 @@
  */
 import { Operation } from '@stellar/stellar-sdk';
 import type { Db } from '../db/connection.js';
-import { prepared, SqliteSql } from '../db/sql.js';
+import { prepared, sqlOf, type Sql } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
 import type { PaymentsRepo } from '../resources/payments/repo.js';
 import type { RefundsRepo } from '../resources/refunds/repo.js';
@@ -43,10 +43,10 @@ const MARK_RETIRED = prepared<never, { id: string; at: string }>((k, p) =>
 export class DepositRetirer {
   /** accounts checked and found still owing something: looked at again later, not in a busy loop */
   private readonly later = new Map<string, number>();
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
   constructor(private readonly deps: RetireDeps) {
-    this.sql = new SqliteSql(deps.db);
+    this.sql = sqlOf(deps.db);
   }
 
   /** Final intents with an ACTIVE deposit account whose watch window is over. */

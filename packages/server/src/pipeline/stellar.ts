@@ -6,7 +6,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Router } from 'express';
 import type { Db } from '../db/connection.js';
-import { bindAll, prepared, SqliteSql } from '../db/sql.js';
+import { bindAll, prepared, sqlOf, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { toStroops } from '../lib/money.js';
@@ -34,12 +34,12 @@ const INSERT_KEY = prepared<never, { role: string; network: string; public_key: 
   k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
 
 function loadTreasury(db: Db, key: Buffer, network: string): Keypair | null {
-  const row = new SqliteSql(db).get(KEY, { role: 'treasury', network });
+  const row = sqlOf(db).get(KEY, { role: 'treasury', network });
   return row ? NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
 }
 
 function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): void {
-  new SqliteSql(db).run(INSERT_KEY, {
+  sqlOf(db).run(INSERT_KEY, {
     role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
   });
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { prepared, SqliteSql } from '../db/sql.js';
+import { prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
 
 export interface WatchRow {
@@ -23,10 +23,10 @@ const ADVANCE = prepared<never, { address: string; cursor: string }>((k, p) =>
 
 /** Deposit accounts the observer follows, with the cursor of the last record processed. */
 export class WatchRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   add(address: string, network: string, provisionTxHash: string | null): void {

@@ -30,7 +30,7 @@ export interface EngineOptions {
    */
   giveUpMs?: number;
   /** Runs the stores of one batch atomically (the database's transaction). */
-  atomically?: <T>(fn: () => T) => T;
+  atomically?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Items one transaction carries at most (FUNDKIT_TREASURY_BATCH_ITEMS); 1 submits one at a time. */
   maxBatchItems?: number;
   /**
@@ -44,7 +44,7 @@ export interface EngineOptions {
 
 interface Item {
   spec: BuildSpec;
-  save: (envelopeXdr: string) => void;
+  save: (envelopeXdr: string) => Promise<void>;
   resolve: (outcome: TxOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -60,7 +60,7 @@ export class SubmissionEngine {
   private readonly pollMs: number;
   private readonly resubmitMs: number;
   private readonly giveUpMs: number;
-  private readonly atomically: <T>(fn: () => T) => T;
+  private readonly atomically: <T>(fn: () => Promise<T>) => Promise<T>;
   private readonly maxBatchItems: number;
   private readonly lingerMs: number;
 
@@ -79,7 +79,7 @@ export class SubmissionEngine {
    * fresh item, whose envelope is handed to `save` before submission. Resolves with this
    * item's outcome; network errors reject (the caller's worker retries with backoff).
    */
-  run(stored: string | null, spec: () => BuildSpec, save: (envelopeXdr: string) => void): Promise<TxOutcome> {
+  run(stored: string | null, spec: () => BuildSpec, save: (envelopeXdr: string) => Promise<void>): Promise<TxOutcome> {
     return stored ? this.resume(stored, spec, save) : this.enqueue(spec(), save);
   }
 
@@ -123,7 +123,7 @@ export class SubmissionEngine {
     try {
       const sequence = await this.channels.nextSequence(channel);
       const built = buildBatch(items.map((i) => i.spec), channel.keypair, sequence, this.treasury, this.network.passphrase);
-      this.atomically(() => { for (const item of items) item.save(built.envelope); });
+      await this.atomically(async () => { for (const item of items) await item.save(built.envelope); });
       const sent = await this.send(channel, built.envelope, built.hash);
       this.settle(items, built, sent);
     } catch (error) {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { bindAll, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 
 export interface AccountRecord {
   id: string;
@@ -51,10 +51,10 @@ const REVOKE_SESSION = prepared<never, { id: string; at: string }>((k, p) =>
   k.updateTable('account_sessions').set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(p('at'))) })).where('id', '=', p('id')));
 
 export class AccountsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(private readonly db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insertAccount(account: AccountRecord): void {
@@ -79,10 +79,10 @@ export class AccountsRepo {
 
   /** Marks the token used and the account verified together. */
   useVerification(tokenHash: string, accountId: string, at: string): void {
-    this.db.transaction(() => {
+    this.sql.transaction(async () => {
       this.sql.run(USE_VERIFICATION, { tokenHash, at });
       this.sql.run(VERIFY_ACCOUNT, { accountId, at });
-    })();
+    });
   }
 
   insertSession(session: SessionRecord): void {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { ApplicationRecord } from '../../http/context.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
@@ -8,16 +8,21 @@ import { afterPosition, type PageRequest } from '../../http/pagination.js';
  * application (status, settlement address), and only this repo writes the table, so `insert` and
  * `update` keep the map exact (a deactivation still applies to the next request).
  */
-const rowsByDb = new WeakMap<Db, Map<string, ApplicationRecord>>();
+interface RowCache {
+  rows: Map<string, ApplicationRecord>;
+  /**
+   * Bumped by every write: a read started before a write must not put back the row it read once
+   * the write has dropped it (reads are asynchronous; a write can land between read and fill).
+   */
+  generation: number;
+}
+const rowsBySql = new WeakMap<Sql, RowCache>();
 const MAX_CACHED_APPLICATIONS = 10_000;
 
-function rowCache(db: Db): Map<string, ApplicationRecord> {
-  let rows = rowsByDb.get(db);
-  if (!rows) {
-    rows = new Map();
-    rowsByDb.set(db, rows);
-  }
-  return rows;
+function rowCache(sql: Sql): RowCache {
+  let cache = rowsBySql.get(sql);
+  if (!cache) rowsBySql.set(sql, cache = { rows: new Map(), generation: 0 });
+  return cache;
 }
 
 const BY_ID = prepared<ApplicationRecord, { id: string }>((k, p) => k.selectFrom('applications').selectAll().where('id', '=', p('id')));
@@ -30,24 +35,28 @@ const UNOWNED_BY_NAME = prepared<ApplicationRecord, { name: string }>((k, p) => 
   .where('account_id', 'is', null).where('name', '=', p('name')).orderBy('created_at').limit(1));
 
 /** The application row by id, cached (see rowsByDb); shared by every repo that needs it. */
-export function findApplicationRow(db: Db, id: string): ApplicationRecord | undefined {
-  const rows = rowCache(db);
-  let app = rows.get(id);
+export function findApplicationRow(source: SqlSource, id: string): ApplicationRecord | undefined {
+  const sql = sqlOf(source);
+  const cache = rowCache(sql);
+  let app = cache.rows.get(id);
   if (!app) {
-    app = new SqliteSql(db).get(BY_ID, { id });
+    const generation = cache.generation;
+    app = sql.get(BY_ID, { id });
     if (!app) return undefined;
-    if (rows.size >= MAX_CACHED_APPLICATIONS) rows.clear();
-    rows.set(id, app);
+    if (cache.generation === generation) {
+      if (cache.rows.size >= MAX_CACHED_APPLICATIONS) cache.rows.clear();
+      cache.rows.set(id, app);
+    }
   }
   // a copy: callers may hold or change their record without touching the cached row
   return { ...app };
 }
 
 export class ApplicationsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(private readonly db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(app: ApplicationRecord): void {
@@ -55,7 +64,7 @@ export class ApplicationsRepo {
   }
 
   findById(id: string): ApplicationRecord | undefined {
-    return findApplicationRow(this.db, id);
+    return findApplicationRow(this.sql, id);
   }
 
   /** Bootstrap identifies unowned applications by name. */
@@ -76,6 +85,13 @@ export class ApplicationsRepo {
     const set = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     if (Object.keys(set).length === 0) return;
     this.sql.run(dynamic((k) => k.updateTable('applications').set({ ...set, updated_at: updatedAt }).where('id', '=', id)));
-    rowCache(this.db).delete(id);
+    const cache = rowCache(this.sql);
+    const drop = () => {
+      cache.generation++;
+      cache.rows.delete(id);
+    };
+    drop();
+    // again after the commit: a read from outside the transaction may have cached the old row meanwhile
+    this.sql.afterCommit(drop);
   }
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { prepared, SqliteSql } from '../../db/sql.js';
+import { prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 
 const DISABLED = prepared<{ code: string }>((k) => k.selectFrom('asset_settings').select('code').where('enabled', '=', 0));
 
@@ -14,10 +14,10 @@ const SET_ENABLED = prepared<never, { code: string; enabled: number; at: string 
  */
 export class AssetsRepo {
   private disabled: ReadonlySet<string> | null = null;
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   disabledCodes(): ReadonlySet<string> {

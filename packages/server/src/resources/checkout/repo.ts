@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { bindAll, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 
 export interface CheckoutSessionRecord {
@@ -53,10 +53,10 @@ const CONSUME_HANDOFF = prepared<never, { tokenHash: string; at: string }>((k, p
   k.updateTable('checkout_handoffs').set({ used_at: p('at') }).where('token_hash', '=', p('tokenHash')).where('used_at', 'is', null));
 
 export class CheckoutRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   intentHead(id: string): IntentHead | undefined {

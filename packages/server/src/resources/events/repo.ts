@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.js';
 import type { EventRow } from '../../db/outbox.js';
-import { dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
@@ -17,10 +17,10 @@ const MARK_FANNED_OUT = prepared<unknown, { id: string; now: string }>((k, p) =>
   k.updateTable('events').set({ fanned_out_at: p('now') }).where('id', '=', p('id')).where('fanned_out_at', 'is', null));
 
 export class EventsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   findById(id: string): EventRecord | undefined {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { bindAll, newRowVersion, prepared, SqliteSql, type Prepared } from '../../db/sql.js';
+import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
 import type { FundingIntentStatus } from './transitions.js';
@@ -163,10 +163,10 @@ export class FundingIntentsRepo {
    * with every write to the row (migration 019), so an equal version is the same row. Lists get copies.
    */
   private readonly rowsById = new Map<string, FundingIntentRecord>();
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insertDepositAccount(account: DepositAccountRecord): void {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { ApplicationRecord, Environment } from '../../http/context.js';
 import { findApplicationRow } from '../applications/repo.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
@@ -37,10 +37,10 @@ const MARK_EXPOSED = prepared<never, { id: string; at: string }>((k, p) =>
 const TOUCH = prepared<never, { id: string; at: string }>((k, p) => k.updateTable('api_keys').set({ last_used_at: p('at') }).where('id', '=', p('id')));
 
 export class KeysRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(private readonly db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(key: ApiKeyRecord): void {
@@ -54,7 +54,7 @@ export class KeysRepo {
   }
 
   findApplication(id: string): ApplicationRecord | undefined {
-    return findApplicationRow(this.db, id);
+    return findApplicationRow(this.sql, id);
   }
 
   findById(id: string): ApiKeyRecord | undefined {

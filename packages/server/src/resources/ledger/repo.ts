@@ -1,6 +1,6 @@
 import { sql as kysql } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
@@ -52,10 +52,10 @@ const PENDING = prepared<{ asset: string; total: bigint }, { applicationId: stri
   .where('status', 'in', ['PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED']).groupBy('requirement_asset'), { bigint: true });
 
 export class LedgerRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(entry: LedgerEntryRecord): void {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
@@ -85,10 +85,10 @@ const RETRY_LATER = prepared<never, { id: string; attempts: number; nextAttemptA
   k.updateTable('payments').set({ attempts: p('attempts'), next_attempt_at: p('nextAttemptAt') }).where('id', '=', p('id')));
 
 export class PaymentsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   /** false when the operation was already recorded (a replay or a second observer). */

@@ -3,7 +3,7 @@
  * intent as the payer must now pay it: in the quote's source asset, for its source amount.
  */
 import type { Db } from '../../db/connection.js';
-import { prepared, SqliteSql } from '../../db/sql.js';
+import { prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { FundingIntentRecord } from '../funding-intents/repo.js';
 
 export interface IntentSource {
@@ -28,10 +28,10 @@ const SET_SOURCE = prepared<never, SourceArgs>((k, p) =>
 
 // Both updates leave row_version alone: migration 019's trigger gives the row a new version.
 export class QuoteIntentsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   findById(id: string): LinkedIntent | undefined {

@@ -1,6 +1,6 @@
 /** SQL over quotes; amounts come back as BigInt (`bigint: true`). */
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
@@ -78,10 +78,10 @@ const SUPERSEDE_OTHERS = prepared<never, { intentId: string; keepId: string; at:
     .where('funding_intent_id', '=', p('intentId')).where('id', '<>', p('keepId')).where('status', 'in', ['ACTIVE', 'LOCKED']));
 
 export class QuotesRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(q: QuoteRecord): void {

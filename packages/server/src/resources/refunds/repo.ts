@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
@@ -62,10 +62,10 @@ const OPEN_FOR_INTENT = prepared<{ open: number }, { intentId: string }>((k, p) 
     .where('funding_intent_id', '=', p('intentId')).where('status', 'in', ['PENDING', 'PROCESSING']));
 
 export class RefundsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(r: RefundRecord): void {

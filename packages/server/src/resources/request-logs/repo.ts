@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
@@ -31,10 +31,10 @@ const BY_ID = prepared<RequestLogRecord, { id: string }>((k, p) => k.selectFrom(
 const PURGE_BEFORE = prepared<never, { cutoff: string }>((k, p) => k.deleteFrom('request_logs').where('created_at', '<', p('cutoff')));
 
 export class RequestLogsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(private readonly db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(log: RequestLogRecord): void {
@@ -43,9 +43,9 @@ export class RequestLogsRepo {
 
   /** Many entries in one transaction (one prepared statement: a flush writes hundreds). */
   insertMany(logs: RequestLogRecord[]): void {
-    this.db.transaction(() => {
+    this.sql.transaction(async () => {
       for (const l of logs) this.sql.run(INSERT, l);
-    })();
+    });
   }
 
   findById(id: string): RequestLogRecord | undefined {

@@ -1,7 +1,7 @@
 /** SQL over route executions; amounts as BigInt. */
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 
 export type ExecutionStatus = 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED';
@@ -97,10 +97,10 @@ const LAST_APPLIED_PAYMENT = prepared<{ id: string }, { intentId: string }>((k, 
     .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1));
 
 export class ExecutionsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(e: ExecutionRecord): void {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';
 
@@ -63,10 +63,10 @@ const TAKE_FAILURE_FLAG = prepared<never, { intentId: string }>((k, p) =>
   k.deleteFrom('settlement_failure_flags').where('funding_intent_id', '=', p('intentId')));
 
 export class SettlementsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(s: SettlementRecord): void {

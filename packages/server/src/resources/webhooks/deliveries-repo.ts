@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
@@ -99,10 +99,10 @@ const ABANDON_FOR_ENDPOINT = prepared<unknown, { endpointId: string; now: string
   .where('endpoint_id', '=', p('endpointId')).where('status', '=', 'PENDING'));
 
 export class WebhookDeliveriesRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(private readonly db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(delivery: NewDelivery): void {
@@ -140,7 +140,8 @@ export class WebhookDeliveriesRepo {
    * hangs until the timeout must not fill the whole pool and hold up every other endpoint.
    */
   claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string, perEndpoint = Number.MAX_SAFE_INTEGER): Claim[] {
-    const claim = this.db.transaction(() => {
+    // IMMEDIATE (as every transaction): the write lock is taken before reading, so two processes never claim the same row
+    return this.sql.transaction(async () => {
       const rows = this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
       return due.map((delivery) => {
@@ -149,8 +150,6 @@ export class WebhookDeliveriesRepo {
         return { delivery, number: delivery.attempt_count + 1, token };
       });
     });
-    // IMMEDIATE: take the write lock before reading, so two processes never claim the same row
-    return claim.immediate();
   }
 
   /** When the loop next has work: the earliest due time of a pending delivery, leases included. */

@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { bindAll, dynamic, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
@@ -48,10 +48,10 @@ const SUBSCRIBERS = prepared<EndpointRecord, { applicationId: string; environmen
     .orderBy('created_at').orderBy('id'));
 
 export class WebhookEndpointsRepo {
-  private readonly sql: SqliteSql;
+  private readonly sql: Sql;
 
-  constructor(db: Db) {
-    this.sql = new SqliteSql(db);
+  constructor(db: SqlSource) {
+    this.sql = sqlOf(db);
   }
 
   insert(endpoint: EndpointRecord): void {

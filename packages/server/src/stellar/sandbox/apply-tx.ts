@@ -40,9 +40,9 @@ const ROLLBACK = Symbol('rollback');
 /** Runs fn in a savepoint that is rolled back unless fn returns true. */
 export function savepoint(store: SandboxStore, fn: () => boolean): boolean {
   try {
-    store.db.transaction(() => {
+    store.sql.transaction(async () => {
       if (!fn()) throw ROLLBACK;
-    })();
+    });
     return true;
   } catch (err) {
     if (err === ROLLBACK) return false;

@@ -109,7 +109,7 @@ export class LedgerClock {
   close(): number {
     const set = this.takeSet();
     const outcomes = new Map<string, Applied | Rejected>();
-    const closeAll = this.host.store.db.transaction(() => {
+    const closeAll = this.host.store.sql.transaction(async () => {
       const c = this.host.closeLedger();
       let order = 0;
       for (const p of set) {

@@ -79,7 +79,7 @@ function seedPair(ledger: SandboxLedger, mm: string, pair: string, rate: string,
  * from the rest of genesis so databases bootstrapped before the friendbot existed get it too.
  */
 export function ensureFriendbot(ledger: SandboxLedger): KeyPairInfo {
-  return ledger.store.db.transaction(() => topUpFriendbot(ledger, storedOrNew(ledger, 'friendbot')))();
+  return ledger.store.sql.transaction(async () => topUpFriendbot(ledger, storedOrNew(ledger, 'friendbot')));
 }
 
 function topUpFriendbot(ledger: SandboxLedger, friendbot: KeyPairInfo): KeyPairInfo {
@@ -96,7 +96,7 @@ function topUpFriendbot(ledger: SandboxLedger, friendbot: KeyPairInfo): KeyPairI
 }
 
 export function bootstrapSandbox(ledger: SandboxLedger, options: BootstrapOptions = {}): SandboxKeys {
-  return ledger.store.db.transaction(() => {
+  return ledger.store.sql.transaction(async () => {
     const issuers = { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! };
     const already = ledger.store.getKey('market_maker');
     const marketMaker = storedOrNew(ledger, 'market_maker', options.marketMakerSecret);
@@ -114,5 +114,5 @@ export function bootstrapSandbox(ledger: SandboxLedger, options: BootstrapOption
       ensureTrustline(ledger.store, ledger.closeLedger(), treasury.publicKey, assetKey(SANDBOX_ASSETS[code]));
     }
     return { marketMaker, treasury, friendbot: ensureFriendbot(ledger), issuers };
-  })();
+  });
 }

@@ -134,11 +134,11 @@ export class SandboxLedger {
     if (this.clock) throw new Error('a clocked sandbox ledger applies transactions at its close: use submitAndWait');
     const env = this.decode(envelopeXdr);
     if (!env) return { status: 'malformed', envelopeXdr };
-    const applied = this.store.db.transaction(() => {
+    const applied = this.store.sql.transaction(async () => {
       const checked = checkTransaction(this.store, env, Math.floor(this.now() / 1000));
       if ('name' in checked) return checked;
       return applyTransaction(this.store, env, envelopeXdr, checked, this.closeLedger());
-    })();
+    });
     const outcome = this.outcome(txHash(env).toString('hex'), envelopeXdr, applied);
     if (!('name' in applied)) this.announce(applied.ledger, applied.records);
     return outcome;
@@ -204,11 +204,11 @@ export class SandboxLedger {
    * such writes never shift the ledger clock.
    */
   directWrite(write: (clock: Clock) => void): void {
-    const clock = this.store.db.transaction(() => {
+    const clock = this.store.sql.transaction(async () => {
       const c = this.clock ? this.currentClock() : this.closeLedger();
       write(c);
       return c;
-    })();
+    });
     if (!this.clock) this.announce(clock.ledger, []);
   }
 

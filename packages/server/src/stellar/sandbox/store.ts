@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ExpressionBuilder } from 'kysely';
-import { bindAll, prepared, SqliteSql } from '../../db/sql.js';
+import { bindAll, prepared, sqlOf, type Sql } from '../../db/sql.js';
 
 export interface AccountRow {
   id: string;
@@ -180,10 +180,10 @@ const PUT_KEY = prepared<never, { role: string; public_key: string; secret: stri
 /** All SQL over ledger entries lives here; the engine works on plain rows. */
 export class SandboxStore {
   /** The queries of the store and of history.ts and ledgers.ts, on `db`. */
-  readonly sql: SqliteSql;
+  readonly sql: Sql;
 
   constructor(readonly db: Database) {
-    this.sql = new SqliteSql(db);
+    this.sql = sqlOf(db);
   }
 
   getAccount(id: string): AccountRow | undefined {
