@@ -124,16 +124,16 @@ function mountRoutes(app: Express, ctx: AppContext): void {
  * The sandbox friendbot (sandbox mode only), also at /sandbox/horizon/friendbot where the SDK's
  * `server.friendbot(addr)` looks. Mounted before the Horizon router so this more specific path wins.
  */
-function mountFriendbot(app: Express, ctx: AppContext): void {
+async function mountFriendbot(app: Express, ctx: AppContext): Promise<void> {
   const ledger = ctx.services.pipeline.pipeline.stellar?.ledger;
   if (!ledger) return;
-  const friendbot = createFriendbotRouter(ledger, ensureFriendbot(ledger));
+  const friendbot = createFriendbotRouter(ledger, await ensureFriendbot(ledger));
   app.use('/sandbox/friendbot', friendbot);
   app.use('/sandbox/horizon/friendbot', friendbot);
 }
 
 /** Builds the Express app; never listens (see index.ts and main.ts). */
-export function createApp(ctx: AppContext): Express {
+export async function createApp(ctx: AppContext): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -141,7 +141,7 @@ export function createApp(ctx: AppContext): Express {
   // the request id, then the logging of the request: one layer (each layer is a walk through Express's router)
   const logging = requestLogging(ctx.services.requestLogs, ctx.logger);
   app.use((req, res, next) => requestId(req, res, () => logging(req, res, next)));
-  mountFriendbot(app, ctx);
+  await mountFriendbot(app, ctx);
   // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
   if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
   mountRoutes(app, ctx);

@@ -16,9 +16,9 @@ export interface BannerInfo {
  * destination: give it a fresh sandbox account so the README's first curl works as printed. The
  * sandbox ledger creates the account when it is first paid.
  */
-function ensureSettlementAddress(server: FundkitServer, keys: SandboxKeys): void {
-  const app = server.services.keys.authenticate(keys.secretKey)?.application;
-  if (app && app.account_id === null && !app.settlement_address) server.services.applications.ensureUnowned(app.name, Keypair.random().publicKey());
+async function ensureSettlementAddress(server: FundkitServer, keys: SandboxKeys): Promise<void> {
+  const app = (await server.services.keys.authenticate(keys.secretKey))?.application;
+  if (app && app.account_id === null && !app.settlement_address) await server.services.applications.ensureUnowned(app.name, Keypair.random().publicKey());
 }
 
 /** Sandbox start-up: a fresh 25 USDC intent to pay, so the first page opened shows a real checkout. */
@@ -26,7 +26,7 @@ export async function prepareSandbox(server: FundkitServer, localUrl: string): P
   const url = `http://localhost:${new URL(localUrl).port}`;
   const keys = readSandboxKeys(join(server.config.dataDir, 'sandbox-keys.json'));
   if (!keys) return { url, keys, demo: null };
-  ensureSettlementAddress(server, keys);
+  await ensureSettlementAddress(server, keys);
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {
     const intent = await fk.fundingIntents.create({ amount: '25.00', asset: 'USDC', reference: `demo_${Date.now()}` });

@@ -51,11 +51,11 @@ export function readBootstrapFile(path: string): BootstrapFile {
   }
 }
 
-export function applyBootstrap(db: Db, services: Services, file: BootstrapFile): void {
-  inTransaction(db, () => {
+export async function applyBootstrap(db: Db, services: Services, file: BootstrapFile): Promise<void> {
+  await inTransaction(db, async () => {
     for (const entry of file.applications) {
-      const app = services.applications.ensureUnowned(entry.name, entry.settlement_address ?? null);
-      for (const key of [...(entry.secret_keys ?? []), ...(entry.publishable_keys ?? [])]) services.keys.importKey(app.id, key);
+      const app = await services.applications.ensureUnowned(entry.name, entry.settlement_address ?? null);
+      for (const key of [...(entry.secret_keys ?? []), ...(entry.publishable_keys ?? [])]) await services.keys.importKey(app.id, key);
     }
   });
 }
@@ -64,15 +64,15 @@ export function applyBootstrap(db: Db, services: Services, file: BootstrapFile):
  * First start without a bootstrap file: a "Sandbox application" with a test secret and
  * publishable key, printed once and saved under the data directory for later starts.
  */
-export function ensureSandboxApplication(db: Db, services: Services, dataDir: string, logger: Logger): void {
+export async function ensureSandboxApplication(db: Db, services: Services, dataDir: string, logger: Logger): Promise<void> {
   const saved = join(dataDir, 'sandbox-keys.json');
   if (existsSync(saved)) {
-    applyBootstrap(db, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
+    await applyBootstrap(db, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
     return;
   }
-  const created = inTransaction(db, () => {
-    const app = services.applications.ensureUnowned('Sandbox application', null);
-    return { app, secret: services.keys.create(app.id, 'test', 'secret').plaintext, publishable: services.keys.create(app.id, 'test', 'publishable').plaintext };
+  const created = await inTransaction(db, async () => {
+    const app = await services.applications.ensureUnowned('Sandbox application', null);
+    return { app, secret: (await services.keys.create(app.id, 'test', 'secret')).plaintext, publishable: (await services.keys.create(app.id, 'test', 'publishable')).plaintext };
   });
   mkdirSync(dataDir, { recursive: true });
   const file: BootstrapFile = { applications: [{ name: 'Sandbox application', secret_keys: [created.secret], publishable_keys: [created.publishable] }] };

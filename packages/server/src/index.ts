@@ -51,10 +51,10 @@ export interface FundkitServer {
   close(): Promise<void>;
 }
 
-function bootstrap(db: Db, services: Services, config: Config, options: ServerOptions, logger: Logger): void {
+async function bootstrap(db: Db, services: Services, config: Config, options: ServerOptions, logger: Logger): Promise<void> {
   if (options.bootstrap) return applyBootstrap(db, services, options.bootstrap);
   if (options.bootstrap === undefined && config.bootstrapPath) return applyBootstrap(db, services, readBootstrapFile(config.bootstrapPath));
-  if (config.dbPath !== ':memory:') ensureSandboxApplication(db, services, config.dataDir, logger);
+  if (config.dbPath !== ':memory:') await ensureSandboxApplication(db, services, config.dataDir, logger);
 }
 
 /** A start never waits longer than this for the deposit pool; its worker finishes the rest. */
@@ -72,7 +72,7 @@ function refuseUnbuiltEngine(config: Config): void {
 }
 
 /** Builds everything (config, database, services, app) without listening. Throws ConfigError on bad configuration. */
-export function createServer(options: ServerOptions = {}): FundkitServer {
+export async function createServer(options: ServerOptions = {}): Promise<FundkitServer> {
   const config: Config = { ...loadConfig(options.env ?? process.env), ...options.config };
   refuseUnbuiltEngine(config);
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'fundkit-server' } });
@@ -83,17 +83,17 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
   const db = openDatabase(config.dbPath);
   const checkpointer = startCheckpointer(db, config.dbPath, (message) => logger.warn({ message }, 'WAL checkpoint failed'));
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
-  const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
+  const services = await createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
     pipeline: pipelineSettings(options.env ?? process.env) });
-  services.idempotency.releaseAllInProgress();
-  bootstrap(db, services, config, options, logger);
+  await services.idempotency.releaseAllInProgress();
+  await bootstrap(db, services, config, options, logger);
   const context: AppContext = {
     config, logger, spec, validator, services,
     rateLimiter: new RateLimiter(config.rateLimit),
     checkoutKey: deriveKey(masterKey, 'checkout-session-tokens'),
     extraRoutes: options.extraRoutes,
   };
-  const app = createApp(context);
+  const app = await createApp(context);
   let server: Server | null = null;
   let stopMaintenance: (() => void) | null = null;
   let webhookWorker: WebhookWorker | null = null;
@@ -110,8 +110,8 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
           const warm = config.stellar === 'sandbox' ? services.pipeline.pipeline.fillPool(POOL_FILL_TIMEOUT_MS) : Promise.resolve();
-          void warm.then(() => {
-            stopMaintenance = startMaintenance(services, logger);
+          void warm.then(async () => {
+            stopMaintenance = await startMaintenance(services, logger);
             webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
             services.pipeline.pipeline.start();
             resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
@@ -129,7 +129,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
-      services.requestLogs.flush();
+      await services.requestLogs.flush();
       await checkpointer.stop();
       db.close();
     },
@@ -138,7 +138,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
 
 /** createServer + listen on config.port. */
 export async function startServer(options: ServerOptions = {}): Promise<FundkitServer & { url: string }> {
-  const server = createServer(options);
+  const server = await createServer(options);
   const { url } = await server.listen();
   return { ...server, url };
 }

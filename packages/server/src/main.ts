@@ -7,7 +7,7 @@ import { createServer } from './index.js';
 async function main(): Promise<void> {
   let server;
   try {
-    server = createServer({ env: { ...process.env, ...flagsToEnv(process.argv.slice(2)) } });
+    server = await createServer({ env: { ...process.env, ...flagsToEnv(process.argv.slice(2)) } });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof FlagError) {
       process.stderr.write(`fundkit-server: ${error.message}\n`);

@@ -62,10 +62,10 @@ export interface ServiceDeps {
  * The composition root: each service is built once, in dependency order, with everything it needs
  * passed to its constructor; nothing is assigned to a service afterwards.
  */
-export function createServices(deps: ServiceDeps): Services {
+export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config, db, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(db), config.stellar);
-  const pipeline = createPipeline({
+  const pipeline = await createPipeline({
     db, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
   });
   const { repos } = pipeline;

@@ -31,7 +31,7 @@ describe('create', () => {
 
   it('writes CREATED and AWAITING_PAYMENT history and a payment.pending event in the same transaction', async () => {
     const { body } = await create({ amount: '1', asset: 'XLM', destination_address: OTHER_ADDRESS });
-    const history = t.server.services.fundingIntents.history(body.id).map((h) => [h.from_status, h.to_status]);
+    const history = (await t.server.services.fundingIntents.history(body.id)).map((h) => [h.from_status, h.to_status]);
     expect(history).toEqual([[null, 'CREATED'], ['CREATED', 'AWAITING_PAYMENT']]);
     const events = t.server.db.prepare("SELECT type, payload FROM events WHERE json_extract(payload, '$.data.funding_intent_id') = ?").all(body.id) as { type: string; payload: string }[];
     expect(events.map((e) => e.type)).toEqual(['payment.pending']);
@@ -158,7 +158,7 @@ describe('retrieve, list, cancel', () => {
     const again = await t.request('POST', `/v1/funding-intents/${body.id}/cancel`, { key: KEYS.alphaSecretTest });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CONFLICT');
-    const history = t.server.services.fundingIntents.history(body.id).map((h) => h.to_status);
+    const history = (await t.server.services.fundingIntents.history(body.id)).map((h) => h.to_status);
     expect(history).toEqual(['CREATED', 'AWAITING_PAYMENT', 'CANCELLED']);
   });
 });

@@ -75,14 +75,14 @@ describe('request logs', () => {
     await new Promise((resolve) => setTimeout(resolve, REQUEST_LOG_FLUSH_MS * 3));
     expect(count()).toBe(1);
     await t.request('GET', '/v1/assets/xlm', { key: KEYS.alphaSecretTest });
-    t.server.services.requestLogs.flush();
+    await t.server.services.requestLogs.flush();
     expect(count()).toBe(2);
   });
 
-  it('purges logs older than 30 days', () => {
+  it('purges logs older than 30 days', async () => {
     const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
     t.server.db.prepare("INSERT INTO request_logs (id, application_id, environment, key_id, method, path, status, request_id, duration_ms, idempotency_key, created_at) VALUES ('rl_old', 'app_x', 'test', 'key_x', 'GET', '/v1/assets', 200, 'req_x', 1, NULL, ?)").run(old);
-    expect(t.server.services.requestLogs.purgeExpired()).toBe(1);
+    expect(await t.server.services.requestLogs.purgeExpired()).toBe(1);
     expect(t.server.db.prepare("SELECT id FROM request_logs WHERE id = 'rl_old'").get()).toBeUndefined();
   });
 });

@@ -39,13 +39,13 @@ describe('configuration', () => {
 });
 
 describe('bootstrap', () => {
-  it('is applied idempotently at every start', () => {
+  it('is applied idempotently at every start', async () => {
     const dir = tmp();
     const bootstrapPath = join(dir, 'bootstrap.json');
     writeFileSync(bootstrapPath, JSON.stringify({ applications: [{ name: 'Alpha', secret_keys: [KEYS.alphaSecretTest], publishable_keys: [KEYS.alphaPublishableTest] }] }));
     const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: bootstrapPath };
     for (let i = 0; i < 2; i++) {
-      const server = createServer({ env, logger: silent });
+      const server = await createServer({ env, logger: silent });
       const counts = server.db.prepare('SELECT (SELECT COUNT(*) FROM applications) AS apps, (SELECT COUNT(*) FROM api_keys) AS keys').get();
       expect(counts).toEqual({ apps: 1, keys: 2 });
       expect(server.db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -60,15 +60,15 @@ describe('bootstrap', () => {
     expect(() => createServer({ env: { FUNDKIT_DB: ':memory:', FUNDKIT_BOOTSTRAP: path }, logger: silent })).toThrow(/^FUNDKIT_BOOTSTRAP: applications\[0\]\.secret_keys\[0\]/);
   });
 
-  it('without a bootstrap file the first start creates and saves a sandbox application', () => {
+  it('without a bootstrap file the first start creates and saves a sandbox application', async () => {
     const dir = tmp();
     const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir };
-    const first = createServer({ env, logger: silent });
+    const first = await createServer({ env, logger: silent });
     const saved = JSON.parse(readFileSync(join(dir, 'sandbox-keys.json'), 'utf8'));
     expect(saved.applications[0].secret_keys[0]).toMatch(/^sk_test_/);
     expect(saved.applications[0].publishable_keys[0]).toMatch(/^pk_test_/);
     void first.close();
-    const second = createServer({ env, logger: silent });
+    const second = await createServer({ env, logger: silent });
     expect(second.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get()).toEqual({ n: 2 });
     void second.close();
   });

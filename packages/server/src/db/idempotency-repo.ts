@@ -41,31 +41,31 @@ export class IdempotencyRepo {
    * Claims (scope, key) for a new request, or returns the row that holds it. Runs as one
    * transaction so two requests can never both claim the key.
    */
-  claim(scope: string, key: string, requestHash: string, now: string, expiresAt: string): StoredIdempotency | null {
+  async claim(scope: string, key: string, requestHash: string, now: string, expiresAt: string): Promise<StoredIdempotency | null> {
     return this.sql.transaction(async () => {
-      this.sql.run(DROP_EXPIRED_KEY, { scope, key, now });
-      const existing = this.sql.get(BY_KEY, { scope, key });
+      await this.sql.run(DROP_EXPIRED_KEY, { scope, key, now });
+      const existing = await this.sql.get(BY_KEY, { scope, key });
       if (existing) return existing;
-      this.sql.run(INSERT_CLAIM, { scope, key, requestHash, now, expiresAt });
+      await this.sql.run(INSERT_CLAIM, { scope, key, requestHash, now, expiresAt });
       return null;
     });
   }
 
-  complete(scope: string, key: string, status: number, body: string | null): void {
-    this.sql.run(COMPLETE, { scope, key, status, body });
+  async complete(scope: string, key: string, status: number, body: string | null): Promise<void> {
+    await this.sql.run(COMPLETE, { scope, key, status, body });
   }
 
   /** Frees the key (5xx, aborted request) so a retry can run again. */
-  release(scope: string, key: string): void {
-    this.sql.run(RELEASE, { scope, key });
+  async release(scope: string, key: string): Promise<void> {
+    await this.sql.run(RELEASE, { scope, key });
   }
 
   /** At start-up nothing can still be running: claims left by a crash are dropped. */
-  releaseAllInProgress(): void {
-    this.sql.run(RELEASE_ALL_IN_PROGRESS);
+  async releaseAllInProgress(): Promise<void> {
+    await this.sql.run(RELEASE_ALL_IN_PROGRESS);
   }
 
-  purgeExpired(now: string): number {
+  async purgeExpired(now: string): Promise<number> {
     return this.sql.run(PURGE_EXPIRED, { now });
   }
 }

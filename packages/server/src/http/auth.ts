@@ -54,12 +54,12 @@ function activeApplication(app: ApplicationRecord | undefined): ApplicationRecor
   return app;
 }
 
-function authenticateKey(req: Request, token: string, deps: AuthDeps): AuthContext {
-  const found = deps.keys.authenticate(token);
+async function authenticateKey(req: Request, token: string, deps: AuthDeps): Promise<AuthContext> {
+  const found = await deps.keys.authenticate(token);
   if (!found || found.key.revoked_at) throw new ApiError('UNAUTHORIZED', found ? 'this API key has been revoked' : 'invalid API key');
   if (found.key.type === 'secret' && req.get('origin')) {
     // A browser sent it: the key is exposed (INTERFACE: it must be rotated), so tell the owner.
-    deps.keys.markExposed(found.key.id);
+    await deps.keys.markExposed(found.key.id);
     throw new ApiError('FORBIDDEN', 'secret keys are for servers; rotate this key');
   }
   const application = activeApplication(found.application);
@@ -78,8 +78,8 @@ async function authenticateCheckout(token: string, deps: AuthDeps): Promise<Auth
   return { kind: 'checkout', application, environment: claims.environment, sessionId: claims.sessionId, fundingIntentId: claims.fundingIntentId, keyId: claims.sessionId };
 }
 
-function authenticateAccount(token: string, deps: AuthDeps): AuthContext {
-  const result = deps.accounts.authenticate(token);
+async function authenticateAccount(token: string, deps: AuthDeps): Promise<AuthContext> {
+  const result = await deps.accounts.authenticate(token);
   if (!result.ok) {
     throw new ApiError(result.code, result.code === 'SESSION_EXPIRED' ? 'this session has expired; sign in again' : 'invalid or signed-out session');
   }
@@ -89,7 +89,7 @@ function authenticateAccount(token: string, deps: AuthDeps): AuthContext {
 /** Authenticates the bearer credential against the operation's `security` list. */
 export function authenticate(op: Operation, deps: AuthDeps) {
   // synchronous except for checkout tokens (an async step costs every request a promise and a microtask)
-  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void | Promise<void>> => {
     if (op.credentials.size === 0) {
       locals(res).auth = { kind: 'public' };
       return next();
@@ -101,14 +101,14 @@ export function authenticate(op: Operation, deps: AuthDeps) {
     if (!op.credentials.has(scheme)) {
       throw new ApiError('UNAUTHORIZED', `${DESCRIPTIONS[scheme]} is not accepted here; use ${acceptedList(op)}`);
     }
-    if (scheme === 'SecretKey' || scheme === 'PublishableKey') locals(res).auth = authenticateKey(req, token, deps);
+    if (scheme === 'SecretKey' || scheme === 'PublishableKey') locals(res).auth = await authenticateKey(req, token, deps);
     else if (scheme === 'CheckoutSession') {
       return authenticateCheckout(token, deps).then((context) => {
         locals(res).auth = context;
         next();
       });
     }
-    else if (scheme === 'AccountSession') locals(res).auth = authenticateAccount(token, deps);
+    else if (scheme === 'AccountSession') locals(res).auth = await authenticateAccount(token, deps);
     else locals(res).auth = { kind: 'operator' };
     next();
   };

@@ -44,14 +44,14 @@ function requestHash(op: Operation, req: Request): string {
  * release the key so a retry runs again.
  */
 export function idempotency(op: Operation, repo: IdempotencyRepo) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.get('idempotency-key');
     // only operations that declare the header take part (a stray header on a GET is ignored)
     if (!key || !op.idempotencyKey) return next();
     const scope = scopeOf(locals(res).auth);
     const hash = requestHash(op, req);
     const now = Date.now();
-    const existing = repo.claim(scope, key, hash, isoNow(now), isoNow(now + RETENTION_MS));
+    const existing = await repo.claim(scope, key, hash, isoNow(now), isoNow(now + RETENTION_MS));
     if (existing) return answerExisting(res, existing, hash);
     recordResponse(res, repo, scope, key);
     next();
@@ -72,25 +72,25 @@ function answerExisting(res: Response, existing: NonNullable<ReturnType<Idempote
 
 function recordResponse(res: Response, repo: IdempotencyRepo, scope: string, key: string): void {
   let settled = false;
-  const settle = (body: string | null) => {
+  const settle = async (body: string | null) => {
     if (settled) return;
     settled = true;
-    if (res.statusCode >= 500) repo.release(scope, key);
-    else repo.complete(scope, key, res.statusCode, body);
+    if (res.statusCode >= 500) await repo.release(scope, key);
+    else await repo.complete(scope, key, res.statusCode, body);
   };
   // stored as the JSON is sent, so a concurrent retry replays it at once
   const originalJson = res.json.bind(res);
-  res.json = (body: unknown) => {
-    settle(JSON.stringify(body));
+  res.json = async (body: unknown) => {
+    await settle(JSON.stringify(body));
     return originalJson(body);
   };
   // bodiless answers (204) never pass through res.json
   res.on('finish', () => settle(null));
-  res.on('close', () => {
+  res.on('close', async () => {
     // the client left before any answer: free the key rather than hold it for 24 h
     if (!settled && !res.writableFinished) {
       settled = true;
-      repo.release(scope, key);
+      await repo.release(scope, key);
     }
   });
 }

@@ -10,14 +10,14 @@ import { locals } from './context.js';
 export function requestLogging(service: RequestLogsService, logger: Logger) {
   const access = logger.isLevelEnabled('info');
   return (req: Request, res: Response, next: NextFunction): void => {
-    res.on('finish', () => {
+    res.on('finish', async () => {
       const state = locals(res);
       const ms = Date.now() - state.startedAt;
       if (access) logger.info({ requestId: state.requestId, method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
       const context = state.auth;
       if (!context || (context.kind !== 'secret' && context.kind !== 'publishable')) return;
       try {
-        service.record({
+        await service.record({
           application_id: context.application.id,
           environment: context.environment,
           key_id: context.keyId,

@@ -24,7 +24,7 @@ export interface ConfirmDeps {
 export class PaymentConfirmer {
   constructor(private readonly deps: ConfirmDeps) {}
 
-  claim(): PaymentRecord | undefined {
+  async claim(): Promise<PaymentRecord | undefined> {
     return this.deps.payments.nextToConfirm(isoNow());
   }
 
@@ -33,27 +33,27 @@ export class PaymentConfirmer {
     // not visible yet (a lagging Horizon): the worker retries with backoff
     if (!view) throw new Error(`transaction ${payment.transaction_hash} not found yet`);
     const verdict = verifyTransfer(view, { destination: payment.destination_address, stellarAsset: payment.stellar_asset, amount: payment.amount }, this.deps.network.passphrase);
-    inTransaction(this.deps.db, () => (verdict.ok ? this.confirmed(payment) : this.rejected(payment, verdict.code, verdict.message)));
+    await inTransaction(this.deps.db, async () => (verdict.ok ? await this.confirmed(payment) : await this.rejected(payment, verdict.code, verdict.message)));
     if (verdict.ok) this.deps.onConfirmed();
   }
 
-  private confirmed(payment: PaymentRecord): void {
-    this.deps.payments.markConfirmed(payment.id, isoNow());
-    const intent = this.deps.machine.load(payment.funding_intent_id);
-    const waiting = this.deps.payments.byIntent(intent.id).some((p) => p.status === 'DETECTED');
-    if (intent.status === 'PAYMENT_DETECTED' && !waiting) this.deps.machine.transition(intent.id, 'PAYMENT_CONFIRMED', `payment ${payment.id} verified`);
+  private async confirmed(payment: PaymentRecord): Promise<void> {
+    await this.deps.payments.markConfirmed(payment.id, isoNow());
+    const intent = await this.deps.machine.load(payment.funding_intent_id);
+    const waiting = (await this.deps.payments.byIntent(intent.id)).some((p) => p.status === 'DETECTED');
+    if (intent.status === 'PAYMENT_DETECTED' && !waiting) await this.deps.machine.transition(intent.id, 'PAYMENT_CONFIRMED', `payment ${payment.id} verified`);
   }
 
   /** The announced payment is not what the ledger says: it stops counting. */
-  private rejected(payment: PaymentRecord, code: string, message: string): void {
+  private async rejected(payment: PaymentRecord, code: string, message: string): Promise<void> {
     const at = isoNow();
-    this.deps.payments.markFailed(payment.id, code, message, at);
-    this.deps.intents.addReceived(payment.funding_intent_id, -payment.amount, at);
-    const intent = this.deps.machine.load(payment.funding_intent_id);
-    if (intent.status === 'PAYMENT_DETECTED') this.deps.machine.transition(intent.id, 'FAILED', `payment ${payment.id} failed verification: ${code}`);
+    await this.deps.payments.markFailed(payment.id, code, message, at);
+    await this.deps.intents.addReceived(payment.funding_intent_id, -payment.amount, at);
+    const intent = await this.deps.machine.load(payment.funding_intent_id);
+    if (intent.status === 'PAYMENT_DETECTED') await this.deps.machine.transition(intent.id, 'FAILED', `payment ${payment.id} failed verification: ${code}`);
   }
 
-  retryLater(payment: PaymentRecord, at: string): void {
-    this.deps.payments.retryLater(payment.id, payment.attempts + 1, at);
+  async retryLater(payment: PaymentRecord, at: string): Promise<void> {
+    await this.deps.payments.retryLater(payment.id, payment.attempts + 1, at);
   }
 }

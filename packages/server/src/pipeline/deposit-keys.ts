@@ -27,9 +27,9 @@ export class DepositKeys {
     private readonly cosigning: { treasury: Keypair; lookup: CosignerLookup } | null = null,
   ) {}
 
-  forIntent(intentId: string): DepositKey {
-    const intent = this.intents.findById(intentId);
-    const account = intent?.deposit_account_id ? this.intents.findDepositAccount(intent.deposit_account_id) : undefined;
+  async forIntent(intentId: string): Promise<DepositKey> {
+    const intent = await this.intents.findById(intentId);
+    const account = intent?.deposit_account_id ? await this.intents.findDepositAccount(intent.deposit_account_id) : undefined;
     if (!account) throw new Error(`deposit account of ${intentId} missing`);
     const keypair = NativeKeypair.fromSecret(decryptSecret(this.secretsKey, account.secret_encrypted));
     return { keypair, signer: this.signerFor(account.id, account.address, keypair), address: account.address, accountId: account.id, asset: account.asset, status: account.status };

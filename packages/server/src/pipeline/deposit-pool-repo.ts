@@ -121,7 +121,7 @@ export class DepositPoolRepo {
    * Takes one ready account, at most once: a single UPDATE … RETURNING, run inside the create's
    * transaction, so two creates can never get the same row.
    */
-  claim(network: string, environment: string, asset: string, at: string): PoolAccount | undefined {
+  async claim(network: string, environment: string, asset: string, at: string): Promise<PoolAccount | undefined> {
     return this.sql.get(CLAIM, { network, environment, asset, at });
   }
 
@@ -130,74 +130,74 @@ export class DepositPoolRepo {
    * One count per asset, each a range of the ready index (claimed rows, which only grow, are not read).
    */
   unclaimed(network: string, environment: string, assets: string[]): Map<string, number> {
-    return new Map(assets.map((asset) => [asset, Number(this.sql.get(UNCLAIMED, { network, environment, asset })!.n)]));
+    return new Map(assets.map(async (asset) => [asset, Number((await this.sql.get(UNCLAIMED, { network, environment, asset }))!.n)]));
   }
 
-  ready(network: string, environment: string, asset: string): number {
-    return Number(this.sql.get(READY, { network, environment, asset })!.n);
+  async ready(network: string, environment: string, asset: string): Promise<number> {
+    return Number((await this.sql.get(READY, { network, environment, asset }))!.n);
   }
 
   /**
    * PROVISIONING deposit accounts of intents still CREATED and in no batch, oldest intent first:
    * read in the order of funding_intents_by_status_created, stopping at the limit (migration 018).
    */
-  waiting(environment: string, limit: number): WaitingAccount[] {
+  async waiting(environment: string, limit: number): Promise<WaitingAccount[]> {
     return this.sql.all(WAITING, { environment, limit });
   }
 
-  insertBatch(batch: DepositBatch): void {
-    this.sql.run(INSERT_BATCH, { cosigner: null, ...batch });
+  async insertBatch(batch: DepositBatch): Promise<void> {
+    await this.sql.run(INSERT_BATCH, { cosigner: null, ...batch });
   }
 
   /** The co-signer a deposit account was created with (its batch's), or null (its own key signs). */
-  cosignerOf(depositAccountId: string, address: string): string | null {
-    return this.sql.get(COSIGNER, { depositAccountId, address })?.cosigner ?? null;
+  async cosignerOf(depositAccountId: string, address: string): Promise<string | null> {
+    return (await this.sql.get(COSIGNER, { depositAccountId, address }))?.cosigner ?? null;
   }
 
-  insertPoolAccount(row: Omit<PoolAccount, 'id'>): void {
-    this.sql.run(INSERT_POOL_ACCOUNT, row);
+  async insertPoolAccount(row: Omit<PoolAccount, 'id'>): Promise<void> {
+    await this.sql.run(INSERT_POOL_ACCOUNT, row);
   }
 
-  assignToBatch(depositAccountId: string, batchId: string): void {
-    this.sql.run(ASSIGN_TO_BATCH, { depositAccountId, batchId });
+  async assignToBatch(depositAccountId: string, batchId: string): Promise<void> {
+    await this.sql.run(ASSIGN_TO_BATCH, { depositAccountId, batchId });
   }
 
   /** The next PENDING batch due, other than those in hand. */
-  nextPending(network: string, now: string, busy: string[]): DepositBatch | undefined {
-    return this.sql.all(NEXT_PENDING, { network, now }).find((b) => !busy.includes(b.id));
+  async nextPending(network: string, now: string, busy: string[]): Promise<DepositBatch | undefined> {
+    return (await this.sql.all(NEXT_PENDING, { network, now })).find((b) => !busy.includes(b.id));
   }
 
-  findBatch(id: string): DepositBatch | undefined {
+  async findBatch(id: string): Promise<DepositBatch | undefined> {
     return this.sql.get(BATCH_BY_ID, { id });
   }
 
   /** Members in a stable order, so a rebuilt envelope (after tx_bad_seq) carries the same accounts. */
-  members(batchId: string): BatchMember[] {
+  async members(batchId: string): Promise<BatchMember[]> {
     return this.sql.all(MEMBERS, { id: batchId });
   }
 
   /** Its fields vary with the step (a few updates per batch): built per call. */
-  updateBatch(id: string, fields: Partial<Pick<DepositBatch, 'status' | 'envelope_xdr' | 'transaction_hash' | 'failure_code' | 'attempts' | 'next_attempt_at'>>, at: string): void {
-    this.sql.run(dynamic((k) => k.updateTable('deposit_batches').set({ ...fields, updated_at: at }).where('id', '=', id)));
+  async updateBatch(id: string, fields: Partial<Pick<DepositBatch, 'status' | 'envelope_xdr' | 'transaction_hash' | 'failure_code' | 'attempts' | 'next_attempt_at'>>, at: string): Promise<void> {
+    await this.sql.run(dynamic((k) => k.updateTable('deposit_batches').set({ ...fields, updated_at: at }).where('id', '=', id)));
   }
 
   /** The batch applied: its pool rows become claimable. */
-  activatePool(batchId: string, hash: string, at: string): void {
-    this.sql.run(ACTIVATE_POOL, { hash, at, batchId });
+  async activatePool(batchId: string, hash: string, at: string): Promise<void> {
+    await this.sql.run(ACTIVATE_POOL, { hash, at, batchId });
   }
 
   /** The intents' deposit accounts the batch created: ACTIVE. Returns their ids. */
-  activateAccounts(batchId: string, at: string): { id: string; address: string }[] {
+  async activateAccounts(batchId: string, at: string): Promise<{ id: string; address: string }[]> {
     return this.sql.all(ACTIVATE_ACCOUNTS, { at, batchId });
   }
 
-  intentOf(depositAccountId: string): { id: string; status: string } | undefined {
+  async intentOf(depositAccountId: string): Promise<{ id: string; status: string } | undefined> {
     return this.sql.get(INTENT_OF, { depositAccountId });
   }
 
   /** The batch failed as a whole (nothing was created): its pool keys are dropped, its intents wait for the next batch. */
-  release(batchId: string): void {
-    this.sql.run(DROP_POOL_KEYS, { batchId });
-    this.sql.run(UNASSIGN, { batchId });
+  async release(batchId: string): Promise<void> {
+    await this.sql.run(DROP_POOL_KEYS, { batchId });
+    await this.sql.run(UNASSIGN, { batchId });
   }
 }

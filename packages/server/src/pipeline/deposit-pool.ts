@@ -57,14 +57,14 @@ export class DepositPool {
   constructor(private readonly deps: DepositPoolDeps) {}
 
   /** A PENDING batch that is due (a restart, a network error), else a new one; undefined when nothing is missing. */
-  claim(partialNow = false): DepositBatch | undefined {
-    let pending = this.deps.repo.nextPending(this.deps.networkName, isoNow(), [...this.busy]);
+  async claim(partialNow = false): Promise<DepositBatch | undefined> {
+    let pending = await this.deps.repo.nextPending(this.deps.networkName, isoNow(), [...this.busy]);
     // never built, so never submitted: safe to drop, and intents that started waiting since go first
-    if (pending && !pending.envelope_xdr && this.deps.repo.waiting(this.deps.environment, 1).length > 0) {
-      this.superseded(pending);
+    if (pending && !pending.envelope_xdr && (await this.deps.repo.waiting(this.deps.environment, 1)).length > 0) {
+      await this.superseded(pending);
       pending = undefined;
     }
-    const batch = pending ?? (Date.now() >= this.pausedUntil ? this.plan(partialNow) : undefined);
+    const batch = pending ?? (Date.now() >= this.pausedUntil ? await this.plan(partialNow) : undefined);
     if (batch) this.busy.add(batch.id);
     return batch;
   }
@@ -90,10 +90,10 @@ export class DepositPool {
    * real ledger the wait (as long as the treasury's linger) is lost in the seconds until the close,
    * and a burst of creates is answered before its accounts' transactions are built and admitted.
    */
-  private plan(partialNow: boolean): DepositBatch | undefined {
-    return inTransaction(this.deps.db, () => {
+  private async plan(partialNow: boolean): Promise<DepositBatch | undefined> {
+    return inTransaction(this.deps.db, async () => {
       const { repo, networkName: network, environment } = this.deps;
-      const waiting = repo.waiting(environment, MAX_ACCOUNTS_PER_TX);
+      const waiting = await repo.waiting(environment, MAX_ACCOUNTS_PER_TX);
       const topUps = this.topUps(MAX_ACCOUNTS_PER_TX - waiting.length);
       if (waiting.length + topUps.length === 0) {
         this.gatheringSince = null;
@@ -105,11 +105,11 @@ export class DepositPool {
         id: newId('deposit_batch'), network, environment, status: 'PENDING', envelope_xdr: null, transaction_hash: null, failure_code: null,
         attempts: 0, next_attempt_at: at, created_at: at, updated_at: at, cosigner: this.deps.signer.treasury.publicKey(),
       };
-      repo.insertBatch(batch);
-      for (const account of waiting) repo.assignToBatch(account.id, batch.id);
+      await repo.insertBatch(batch);
+      for (const account of waiting) await repo.assignToBatch(account.id, batch.id);
       for (const asset of topUps) {
         const keypair = NativeKeypair.random();
-        repo.insertPoolAccount({
+        await repo.insertPoolAccount({
           network, environment, asset, address: keypair.publicKey(), secret_encrypted: encryptSecret(this.deps.secretsKey, keypair.secret()),
           batch_id: batch.id, transaction_hash: null, created_at: at, activated_at: null, claimed_at: null,
         });
@@ -133,35 +133,35 @@ export class DepositPool {
   /** The one place deposit accounts are submitted (the batched engine replaces TreasurySigner.run here). */
   async run(claimed: DepositBatch): Promise<void> {
     try {
-      const batch = this.deps.repo.findBatch(claimed.id)!;
-      const members = this.deps.repo.members(batch.id);
+      const batch = (await this.deps.repo.findBatch(claimed.id))!;
+      const members = await this.deps.repo.members(batch.id);
       const out = await this.deps.signer.run(batch.envelope_xdr, () => ({
         operations: members.flatMap((m) => sponsoredAccountOps(this.deps.signer.treasury.publicKey(), m.address, toSdkAsset(this.deps.network.assets[m.asset as Code]))),
         signers: members.map((m) => NativeKeypair.fromSecret(decryptSecret(this.deps.secretsKey, m.secret_encrypted))),
       }), (envelope) => this.deps.repo.updateBatch(batch.id, { envelope_xdr: envelope }, isoNow()));
       if (!out.successful) {
-        this.failed(batch, out);
+        await this.failed(batch, out);
         throw new Error(`deposit batch ${batch.id} failed: ${out.code ?? 'rejected'}`);
       }
-      this.applied(batch, out.hash);
+      await this.applied(batch, out.hash);
     } finally {
       this.busy.delete(claimed.id);
     }
   }
 
   /** Pool rows become claimable; intents' accounts become ACTIVE and their intents AWAITING_PAYMENT (event with it). */
-  private applied(batch: DepositBatch, hash: string): void {
+  private async applied(batch: DepositBatch, hash: string): Promise<void> {
     const { repo, watch, machine } = this.deps;
-    const activated = inTransaction(this.deps.db, () => {
+    const activated = await inTransaction(this.deps.db, async () => {
       const at = isoNow();
-      repo.updateBatch(batch.id, { status: 'APPLIED', transaction_hash: hash }, at);
-      repo.activatePool(batch.id, hash, at);
-      const accounts = repo.activateAccounts(batch.id, at);
+      await repo.updateBatch(batch.id, { status: 'APPLIED', transaction_hash: hash }, at);
+      await repo.activatePool(batch.id, hash, at);
+      const accounts = await repo.activateAccounts(batch.id, at);
       for (const account of accounts) {
-        watch.add(account.address, this.deps.networkName, hash);
-        const intent = repo.intentOf(account.id);
+        await watch.add(account.address, this.deps.networkName, hash);
+        const intent = await repo.intentOf(account.id);
         // a CREATED intent cancelled meanwhile keeps its status; its account simply exists
-        if (intent?.status === 'CREATED') machine.transition(intent.id, 'AWAITING_PAYMENT', `deposit account active (batch ${batch.id})`);
+        if (intent?.status === 'CREATED') await machine.transition(intent.id, 'AWAITING_PAYMENT', `deposit account active (batch ${batch.id})`);
       }
       return accounts;
     });
@@ -170,26 +170,26 @@ export class DepositPool {
   }
 
   /** The transaction failed as a whole, so no account exists: pool keys dropped, waiting intents re-planned. */
-  private failed(batch: DepositBatch, out: TxOutcome): void {
-    inTransaction(this.deps.db, () => {
-      this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: out.code ?? 'rejected', transaction_hash: out.applied ? out.hash : null }, isoNow());
-      this.deps.repo.release(batch.id);
+  private async failed(batch: DepositBatch, out: TxOutcome): Promise<void> {
+    await inTransaction(this.deps.db, async () => {
+      await this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: out.code ?? 'rejected', transaction_hash: out.applied ? out.hash : null }, isoNow());
+      await this.deps.repo.release(batch.id);
     });
   }
 
-  private superseded(batch: DepositBatch): void {
-    inTransaction(this.deps.db, () => {
-      this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: 'superseded' }, isoNow());
-      this.deps.repo.release(batch.id);
+  private async superseded(batch: DepositBatch): Promise<void> {
+    await inTransaction(this.deps.db, async () => {
+      await this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: 'superseded' }, isoNow());
+      await this.deps.repo.release(batch.id);
     });
   }
 
   /** The loop's backoff: a batch still PENDING (network error) waits, and no new batch is planned meanwhile. */
-  retryLater(batch: DepositBatch, retryAt: string): void {
+  async retryLater(batch: DepositBatch, retryAt: string): Promise<void> {
     this.failures++;
     this.pausedUntil = Date.parse(retryAt);
-    const current = this.deps.repo.findBatch(batch.id);
-    if (current?.status === 'PENDING') this.deps.repo.updateBatch(batch.id, { attempts: current.attempts + 1, next_attempt_at: retryAt }, isoNow());
+    const current = await this.deps.repo.findBatch(batch.id);
+    if (current?.status === 'PENDING') await this.deps.repo.updateBatch(batch.id, { attempts: current.attempts + 1, next_attempt_at: retryAt }, isoNow());
   }
 
   attempts(batch: DepositBatch): number {
@@ -199,11 +199,11 @@ export class DepositPool {
   /** Runs batches until nothing is missing (a server's start in the instant sandbox), within `timeoutMs`. */
   async fill(timeoutMs: number): Promise<void> {
     const until = Date.now() + timeoutMs;
-    for (let batch = this.claim(true); batch; batch = Date.now() < until ? this.claim(true) : undefined) await this.run(batch);
+    for (let batch = await this.claim(true); batch; batch = Date.now() < until ? await this.claim(true) : undefined) await this.run(batch);
   }
 
   /** Ready (claimable) accounts of an asset now (tests, diagnostics). */
-  ready(asset: string): number {
+  async ready(asset: string): Promise<number> {
     return this.deps.repo.ready(this.deps.networkName, this.deps.environment, asset);
   }
 }

@@ -26,15 +26,15 @@ export interface PoolSourceDeps {
 export function poolDepositSource(deps: PoolSourceDeps): DepositAccountSource {
   const keys = new KeyReserve();
   return {
-    take(request) {
+    async take(request) {
       if (!deps.serves(request.environment)) return randomAccount();
-      const row = deps.pool.claim(deps.networkName, request.environment, request.asset, isoNow());
+      const row = await deps.pool.claim(deps.networkName, request.environment, request.asset, isoNow());
       if (!row) {
         const keypair = keys.take();
         return { address: keypair.publicKey(), secret: keypair.secret(), status: 'PROVISIONING' };
       }
       // watched in the same transaction, with the transaction that created it (protocol evidence)
-      deps.watch.add(row.address, deps.networkName, row.transaction_hash);
+      await deps.watch.add(row.address, deps.networkName, row.transaction_hash);
       return { address: row.address, secret: decryptSecret(deps.secretsKey, row.secret_encrypted), status: 'ACTIVE' };
     },
     taken(request, account) {

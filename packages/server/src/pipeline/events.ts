@@ -18,14 +18,14 @@ export class EventWriter {
   ) {}
 
   /** The latest relevant Stellar transaction: the settlement transfer, else the latest applied payment. */
-  private latestHash(intent: FundingIntentRecord, settlement: SettlementRecord | undefined): string | null {
+  private async latestHash(intent: FundingIntentRecord, settlement: SettlementRecord | undefined): Promise<string | null> {
     if (settlement?.transfer_transaction_hash) return settlement.transfer_transaction_hash;
-    const applied = this.payments.byIntent(intent.id).filter((p) => p.status === 'CONFIRMED' || p.status === 'DETECTED');
+    const applied = (await this.payments.byIntent(intent.id)).filter((p) => p.status === 'CONFIRMED' || p.status === 'DETECTED');
     return applied.at(-1)?.transaction_hash ?? null;
   }
 
-  paymentData(intent: FundingIntentRecord) {
-    const settlement = this.settlements.byIntent(intent.id);
+  async paymentData(intent: FundingIntentRecord) {
+    const settlement = await this.settlements.byIntent(intent.id);
     const settled = settlement && settlement.status !== 'FAILED' ? settlement.destination_amount : 0n;
     return {
       payment_id: intent.id,
@@ -38,17 +38,17 @@ export class EventWriter {
       settlement_amount: toNumber(settled),
       settlement_amount_decimal: fromStroops(settled),
       settlement_asset: intent.destination_asset,
-      stellar_txn_hash: this.latestHash(intent, settlement),
+      stellar_txn_hash: await this.latestHash(intent, settlement),
       metadata: JSON.parse(intent.metadata) as Record<string, unknown>,
     };
   }
 
-  intentEvent(type: string, intent: FundingIntentRecord): void {
-    insertEvent(this.db, { type, applicationId: intent.application_id, environment: intent.environment, data: this.paymentData(intent) });
+  async intentEvent(type: string, intent: FundingIntentRecord): Promise<void> {
+    await insertEvent(this.db, { type, applicationId: intent.application_id, environment: intent.environment, data: await this.paymentData(intent) });
   }
 
-  payout(type: 'payout.initiated' | 'payout.completed' | 'payout.failed', s: SettlementRecord, metadata: string): void {
-    insertEvent(this.db, {
+  async payout(type: 'payout.initiated' | 'payout.completed' | 'payout.failed', s: SettlementRecord, metadata: string): Promise<void> {
+    await insertEvent(this.db, {
       type, applicationId: s.application_id, environment: s.environment,
       data: {
         settlement_id: s.id, funding_intent_id: s.funding_intent_id, amount: toNumber(s.destination_amount),
@@ -60,8 +60,8 @@ export class EventWriter {
     });
   }
 
-  refund(type: 'refund.created' | 'refund.completed' | 'refund.failed', r: RefundRecord): void {
-    insertEvent(this.db, {
+  async refund(type: 'refund.created' | 'refund.completed' | 'refund.failed', r: RefundRecord): Promise<void> {
+    await insertEvent(this.db, {
       type, applicationId: r.application_id, environment: r.environment,
       data: {
         refund_id: r.id, funding_intent_id: r.funding_intent_id, payment_id: r.payment_id, amount: toNumber(r.amount),

@@ -10,27 +10,27 @@ export class Expirer {
   constructor(private readonly db: Db, private readonly intents: PipelineIntentsRepo, private readonly machine: StateMachine) {}
 
   /** The intent that expired first, passing over `waiting` (failed, backing off). */
-  claim(waiting: string[] = []): FundingIntentRecord | undefined {
+  async claim(waiting: string[] = []): Promise<FundingIntentRecord | undefined> {
     return this.intents.nextExpired(isoNow(), waiting);
   }
 
   /** Re-reads inside the transaction: a payment that landed first wins. */
-  expire(id: string): boolean {
-    return inTransaction(this.db, () => {
-      const intent = this.machine.load(id);
+  async expire(id: string): Promise<boolean> {
+    return inTransaction(this.db, async () => {
+      const intent = await this.machine.load(id);
       if (intent.status !== 'AWAITING_PAYMENT' && intent.status !== 'PARTIALLY_FUNDED') return false;
       if (intent.expires_at > isoNow()) return false;
-      this.machine.transition(id, 'EXPIRED', 'expired before the requirement was met');
+      await this.machine.transition(id, 'EXPIRED', 'expired before the requirement was met');
       return true;
     });
   }
 
   /** Test helper: expire now. */
-  expireNow(id: string): boolean {
-    return inTransaction(this.db, () => {
-      const intent = this.machine.load(id);
+  async expireNow(id: string): Promise<boolean> {
+    return inTransaction(this.db, async () => {
+      const intent = await this.machine.load(id);
       if (intent.status !== 'AWAITING_PAYMENT' && intent.status !== 'PARTIALLY_FUNDED') return false;
-      this.intents.setExpiresAt(id, isoNow());
+      await this.intents.setExpiresAt(id, isoNow());
       return this.expire(id);
     });
   }

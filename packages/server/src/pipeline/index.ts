@@ -118,7 +118,7 @@ function createRepos(db: Db) {
 /** A free channel's wait for more work before it sends less than a full transaction (see EngineOptions). */
 const TREASURY_LINGER_MS = 250;
 
-export function createPipeline(deps: PipelineDeps): Pipeline {
+export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const { db, logger } = deps;
   const repos = createRepos(db);
   const secretsKey = deriveKey(deps.masterKey, 'deposit-account-secrets');
@@ -127,10 +127,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const expirer = new Expirer(db, repos.intents, machine);
   // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
   const stellar = deps.config.stellar === 'sandbox'
-    ? setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
+    ? await setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
       rates: deps.config.sandboxRates, ledgerSeconds: deps.config.sandboxLedgerSeconds, maxOpsPerLedger: deps.config.sandboxLedgerMaxOps,
     })
-    : setupHorizon(db, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
+    : await setupHorizon(db, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
       (account, reason, delayMs) => logger.debug({ account, reason, delayMs }, 'payments watcher restarting'));
   const poolRepo = new DepositPoolRepo(db);
   const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey, stellar ? { treasury: stellar.treasury, lookup: poolRepo } : null);

@@ -36,29 +36,29 @@ export class PipelineIntentsRepo {
     this.sql = sqlOf(db);
   }
 
-  addReceived(id: string, amount: bigint, at: string): void {
-    this.sql.run(ADD_RECEIVED, { id, amount, at });
+  async addReceived(id: string, amount: bigint, at: string): Promise<void> {
+    await this.sql.run(ADD_RECEIVED, { id, amount, at });
   }
 
-  setExpiresAt(id: string, at: string): void {
-    this.sql.run(SET_EXPIRES_AT, { id, at });
+  async setExpiresAt(id: string, at: string): Promise<void> {
+    await this.sql.run(SET_EXPIRES_AT, { id, at });
   }
 
   /** Open intents past their expiry. */
-  nextExpired(now: string, except: string[] = []): FundingIntentRecord | undefined {
+  async nextExpired(now: string, except: string[] = []): Promise<FundingIntentRecord | undefined> {
     return this.sql.get(NEXT_EXPIRED, { now, except });
   }
 
   /** Confirmed intents without a settlement yet; a converted one once its route execution succeeded. */
-  nextToSettle(): FundingIntentRecord | undefined {
+  async nextToSettle(): Promise<FundingIntentRecord | undefined> {
     return this.sql.get(NEXT_TO_SETTLE);
   }
 
-  byId(id: string): FundingIntentRecord | undefined {
+  async byId(id: string): Promise<FundingIntentRecord | undefined> {
     return this.sql.get(BY_ID, { id });
   }
 
-  byDepositAddress(address: string): FundingIntentRecord | undefined {
+  async byDepositAddress(address: string): Promise<FundingIntentRecord | undefined> {
     return this.sql.get(BY_DEPOSIT_ADDRESS, { address });
   }
 }

@@ -18,11 +18,11 @@ export interface Journal {
   description: string;
 }
 
-export function postJournal(repo: LedgerRepo, j: Journal): string {
+export async function postJournal(repo: LedgerRepo, j: Journal): Promise<string> {
   const journalId = `jnl_${newId('ledger_entry').slice(3)}`;
   const createdAt = isoNow();
   for (const [account, direction] of [[j.credit, 'CREDIT'], [j.debit, 'DEBIT']] as const) {
-    repo.insert({
+    await repo.insert({
       id: newId('ledger_entry'), application_id: j.applicationId, environment: j.environment, journal_id: journalId, account, direction,
       type: j.type, asset: j.asset, amount: j.amount, funding_intent_id: j.fundingIntentId ?? null, settlement_id: j.settlementId ?? null,
       refund_id: j.refundId ?? null, description: j.description, created_at: createdAt,

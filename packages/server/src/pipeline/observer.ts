@@ -44,9 +44,9 @@ export class Observer {
     return this.deps.network.assets[intent.requirement_asset as 'USDC' | 'EURC' | 'XLM'];
   }
 
-  watch(address: string): void {
+  async watch(address: string): Promise<void> {
     if (this.watchers.has(address)) return;
-    const cursor = this.deps.watch.find(address)?.cursor ?? '';
+    const cursor = (await this.deps.watch.find(address))?.cursor ?? '';
     this.watchers.set(address, this.deps.network.watchPayments(address, cursor, (record) => this.handle(address, record)));
   }
 
@@ -60,7 +60,7 @@ export class Observer {
   }
 
   /** One record, in its own transaction; false when its intent is not recorded yet (retry later). */
-  handle(address: string, record: HorizonPaymentRecord): boolean {
+  async handle(address: string, record: HorizonPaymentRecord): Promise<boolean> {
     try {
       return inTransaction(this.deps.db, () => this.process(address, record));
     } catch (error) {
@@ -69,18 +69,18 @@ export class Observer {
     }
   }
 
-  private process(address: string, record: HorizonPaymentRecord): boolean {
-    const found = this.deps.intents.byDepositAddress(address);
+  private async process(address: string, record: HorizonPaymentRecord): Promise<boolean> {
+    const found = await this.deps.intents.byDepositAddress(address);
     if (!found) return false;
     // after an accepted quote the payer pays its source asset and amount (route executions convert it)
     const intent = asPayable(found);
     const money = incoming(record, address);
-    if (money) this.record(intent, record, money);
-    this.deps.watch.advance(address, record.paging_token);
+    if (money) await this.record(intent, record, money);
+    await this.deps.watch.advance(address, record.paging_token);
     return true;
   }
 
-  private record(intent: FundingIntentRecord, record: HorizonPaymentRecord, money: IncomingPayment): void {
+  private async record(intent: FundingIntentRecord, record: HorizonPaymentRecord, money: IncomingPayment): Promise<void> {
     const verdict = classify(intent, money.asset, money.amount, this.expectedAsset(intent));
     const now = isoNow();
     const payment: PaymentRecord = {
@@ -93,17 +93,17 @@ export class Observer {
       failure_message: verdict.apply ? null : verdict.message, attempts: 0, next_attempt_at: now, detected_at: now, confirmed_at: null,
       created_at: now, updated_at: now,
     };
-    if (!this.deps.payments.insert(payment) || !verdict.apply) return;
-    this.deps.intents.addReceived(intent.id, money.amount, now);
+    if (!await this.deps.payments.insert(payment) || !verdict.apply) return;
+    await this.deps.intents.addReceived(intent.id, money.amount, now);
     const met = intent.received_amount + money.amount >= intent.requirement_amount;
-    this.deps.machine.transition(intent.id, met ? 'PAYMENT_DETECTED' : 'PARTIALLY_FUNDED', `payment ${payment.id} received`);
+    await this.deps.machine.transition(intent.id, met ? 'PAYMENT_DETECTED' : 'PARTIALLY_FUNDED', `payment ${payment.id} received`);
     this.deps.onApplied();
   }
 
   /** Pages every watched account from its persisted cursor (restart, a silent stream, a missed push). */
   async backfill(): Promise<void> {
-    for (const row of this.deps.watch.active(this.deps.networkName)) {
-      this.watch(row.address);
+    for (const row of await this.deps.watch.active(this.deps.networkName)) {
+      await this.watch(row.address);
       await this.backfillAccount(row.address, row.cursor);
     }
   }
@@ -113,7 +113,7 @@ export class Observer {
     for (;;) {
       const page = await this.deps.network.listPayments(address, { ...(cursor ? { cursor } : {}), limit: PAGE, order: 'asc' });
       for (const record of page.records) {
-        if (!this.handle(address, record)) return;
+        if (!await this.handle(address, record)) return;
         cursor = record.paging_token;
       }
       if (page.records.length < PAGE) return;

@@ -41,55 +41,55 @@ export function refundMemo(type: string | null, value: string | null): Memo | un
 export class RefundPayer {
   constructor(private readonly deps: RefundPayoutDeps) {}
 
-  claim(busy: ReadonlySet<string> = new Set()): RefundRecord | undefined {
+  async claim(busy: ReadonlySet<string> = new Set()): Promise<RefundRecord | undefined> {
     return this.deps.refunds.nextToRun(isoNow(), busy);
   }
 
-  private spec(r: RefundRecord): BuildSpec {
+  private async spec(r: RefundRecord): Promise<BuildSpec> {
     const asset = toSdkAsset(parseAssetKey(r.stellar_asset));
     const payment = { destination: r.destination_address, asset, amount: fromStroops(r.amount) };
     const memo = refundMemo(r.memo_type, r.memo_value);
     if (r.source === 'BALANCE') return { operations: [Operation.payment(payment)], ...(memo ? { memo } : {}) };
-    const deposit = this.deps.depositKeys.forIntent(r.funding_intent_id);
+    const deposit = await this.deps.depositKeys.forIntent(r.funding_intent_id);
     return { operations: [Operation.payment({ ...payment, source: deposit.address })], signers: [deposit.signer], ...(memo ? { memo } : {}) };
   }
 
   async pay(r: RefundRecord): Promise<void> {
-    if (r.status === 'PENDING') this.deps.refunds.update(r.id, { status: 'PROCESSING', updated_at: isoNow() });
+    if (r.status === 'PENDING') await this.deps.refunds.update(r.id, { status: 'PROCESSING', updated_at: isoNow() });
     const out = await this.deps.signer.run(r.envelope_xdr, () => this.spec(r),
       (envelope) => this.deps.refunds.update(r.id, { envelope_xdr: envelope, updated_at: isoNow() }));
-    inTransaction(this.deps.db, () => (out.successful ? this.completed(r, out) : this.failed(r, out)));
+    await inTransaction(this.deps.db, async () => (out.successful ? await this.completed(r, out) : await this.failed(r, out)));
   }
 
-  private completed(r: RefundRecord, out: TxOutcome): void {
+  private async completed(r: RefundRecord, out: TxOutcome): Promise<void> {
     const at = isoNow();
-    this.deps.refunds.update(r.id, { status: 'COMPLETED', transaction_hash: out.hash, completed_at: at, updated_at: at });
-    this.deps.events.refund('refund.completed', this.deps.refunds.findById(r.id)!);
-    const intent = this.deps.machine.load(r.funding_intent_id);
+    await this.deps.refunds.update(r.id, { status: 'COMPLETED', transaction_hash: out.hash, completed_at: at, updated_at: at });
+    await this.deps.events.refund('refund.completed', (await this.deps.refunds.findById(r.id))!);
+    const intent = await this.deps.machine.load(r.funding_intent_id);
     if (intent.status !== 'REFUND_PENDING') return;
-    const refunds = this.deps.refunds.byIntent(intent.id);
-    if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (x) => x.status === 'COMPLETED')) {
-      this.deps.machine.transition(intent.id, 'REFUNDED', `refund ${r.id} completed`);
+    const refunds = await this.deps.refunds.byIntent(intent.id);
+    if (coversIntent(intent, await this.deps.payments.byIntent(intent.id), refunds, (x) => x.status === 'COMPLETED')) {
+      await this.deps.machine.transition(intent.id, 'REFUNDED', `refund ${r.id} completed`);
     }
   }
 
-  private failed(r: RefundRecord, out: TxOutcome): void {
+  private async failed(r: RefundRecord, out: TxOutcome): Promise<void> {
     const at = isoNow();
     const code = out.code?.split(': ').at(-1) ?? 'REFUND_FAILED';
-    this.deps.refunds.update(r.id, { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'})`, updated_at: at });
-    this.deps.events.refund('refund.failed', this.deps.refunds.findById(r.id)!);
+    await this.deps.refunds.update(r.id, { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'})`, updated_at: at });
+    await this.deps.events.refund('refund.failed', (await this.deps.refunds.findById(r.id))!);
     // a MANUAL refund debited the balance when it was recorded; give it back
     if (r.source === 'BALANCE') {
-      postJournal(this.deps.ledger, {
+      await postJournal(this.deps.ledger, {
         applicationId: r.application_id, environment: r.environment, type: 'ADJUSTMENT', asset: r.asset_code, amount: r.amount,
         credit: 'APPLICATION_BALANCE', debit: 'REFUND_CLEARING', fundingIntentId: r.funding_intent_id, refundId: r.id, description: `refund ${r.id} failed; balance restored`,
       });
     }
-    const intent = this.deps.machine.load(r.funding_intent_id);
-    if (intent.status === 'REFUND_PENDING') this.deps.machine.transition(intent.id, 'FAILED', `refund ${r.id} failed: ${code}`);
+    const intent = await this.deps.machine.load(r.funding_intent_id);
+    if (intent.status === 'REFUND_PENDING') await this.deps.machine.transition(intent.id, 'FAILED', `refund ${r.id} failed: ${code}`);
   }
 
-  retryLater(r: RefundRecord, at: string): void {
-    this.deps.refunds.update(r.id, { attempts: r.attempts + 1, next_attempt_at: at });
+  async retryLater(r: RefundRecord, at: string): Promise<void> {
+    await this.deps.refunds.update(r.id, { attempts: r.attempts + 1, next_attempt_at: at });
   }
 }

@@ -50,30 +50,30 @@ export class DepositRetirer {
   }
 
   /** Final intents with an ACTIVE deposit account whose watch window is over. */
-  claim(): string | undefined {
+  async claim(): Promise<string | undefined> {
     const cutoff = isoNow(Date.now() - this.deps.watchWindowMs);
-    const rows = this.sql.column(TO_RETIRE, { cutoff });
+    const rows = await this.sql.column(TO_RETIRE, { cutoff });
     return rows.find((id) => (this.later.get(id) ?? 0) <= Date.now());
   }
 
   /** Nothing refundable, nothing in flight. */
-  private settledUp(intentId: string): boolean {
-    const intent = this.deps.machine.load(intentId);
-    const settlement = this.deps.settlements.byIntent(intentId);
+  private async settledUp(intentId: string): Promise<boolean> {
+    const intent = await this.deps.machine.load(intentId);
+    const settlement = await this.deps.settlements.byIntent(intentId);
     if (settlement && (settlement.status === 'PENDING' || settlement.status === 'SUBMITTED')) return false;
-    return this.deps.payments.byIntent(intentId).every((p) => {
-      const refunds = this.deps.refunds.byPayment(p.id);
+    return (await this.deps.payments.byIntent(intentId)).every(async (p) => {
+      const refunds = await this.deps.refunds.byPayment(p.id);
       return p.status !== 'DETECTED' && !inProgress(refunds) && refundableAmount(intent, p, refunds) === 0n;
     });
   }
 
   async retire(intentId: string): Promise<void> {
-    const deposit = this.deps.depositKeys.forIntent(intentId);
+    const deposit = await this.deps.depositKeys.forIntent(intentId);
     const view = await this.deps.network.loadAccount(deposit.address);
     // gone on chain: merged by an earlier run that crashed before recording it
     if (!view) return this.markRetired(deposit.accountId, deposit.address);
     const lines = view.balances.filter((b) => b.asset.issuer !== null);
-    if (!this.settledUp(intentId) || lines.some((b) => b.balance > 0n)) {
+    if (!await this.settledUp(intentId) || lines.some((b) => b.balance > 0n)) {
       this.later.set(intentId, Date.now() + Math.min(Math.max(this.deps.watchWindowMs, 1000), 3_600_000));
       return;
     }
@@ -85,11 +85,11 @@ export class DepositRetirer {
       signers: [deposit.signer],
     }), () => undefined);
     if (!out.successful) throw new Error(`could not merge ${deposit.address}: ${out.code}`);
-    this.markRetired(deposit.accountId, deposit.address);
+    await this.markRetired(deposit.accountId, deposit.address);
   }
 
-  private markRetired(accountId: string, address: string): void {
-    this.sql.run(MARK_RETIRED, { id: accountId, at: isoNow() });
+  private async markRetired(accountId: string, address: string): Promise<void> {
+    await this.sql.run(MARK_RETIRED, { id: accountId, at: isoNow() });
     this.deps.observer.unwatch(address);
   }
 

@@ -16,12 +16,12 @@ export class SandboxTools {
 
   constructor(private readonly ledger: SandboxLedger, private readonly network: SandboxNetwork, private readonly signer: TreasurySigner) {}
 
-  prepareDestination(address: string, stellarAsset: string): void {
+  async prepareDestination(address: string, stellarAsset: string): Promise<void> {
     const { store } = this.ledger;
-    if (store.getAccount(address) && (stellarAsset === 'native' || store.getTrustline(address, stellarAsset))) return;
-    this.ledger.directWrite((clock) => {
-      ensureAccount(store, clock, address, 10_000_000n);
-      if (stellarAsset !== 'native') ensureTrustline(store, clock, address, stellarAsset);
+    if (await store.getAccount(address) && (stellarAsset === 'native' || await store.getTrustline(address, stellarAsset))) return;
+    await this.ledger.directWrite(async (clock) => {
+      await ensureAccount(store, clock, address, 10_000_000n);
+      if (stellarAsset !== 'native') await ensureTrustline(store, clock, address, stellarAsset);
     });
   }
 
@@ -34,8 +34,8 @@ export class SandboxTools {
   /** Deposit accounts trust only their asset; a wrong-asset test payment needs a (sponsored) line too. */
   /** `signer` signs for the deposit account: its own key, or the treasury when it co-signs it. */
   async ensureDepositTrust(deposit: { address: string; signer: Keypair }, asset: AssetRef): Promise<void> {
-    if (asset.issuer === null || this.ledger.store.getTrustline(deposit.address, `${asset.code}:${asset.issuer}`)) return;
-    if (!this.ledger.store.getAccount(asset.issuer)) this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, 100_000_000n);
+    if (asset.issuer === null || await this.ledger.store.getTrustline(deposit.address, `${asset.code}:${asset.issuer}`)) return;
+    if (!await this.ledger.store.getAccount(asset.issuer)) await this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, 100_000_000n);
     const treasury = this.signer.treasury.publicKey();
     const out = await this.signer.run(null, () => ({
       operations: [
@@ -51,9 +51,9 @@ export class SandboxTools {
   /** A fresh payer funded by the faucet signs and submits a real payment. */
   async pay(destination: string, asset: AssetRef, amount: bigint, memo?: string) {
     const payer = NativeKeypair.random();
-    this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, 100_000_000n);
-    if (asset.issuer !== null) this.ledger.fund(payer.publicKey(), asset, amount);
-    else this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, amount);
+    await this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, 100_000_000n);
+    if (asset.issuer !== null) await this.ledger.fund(payer.publicKey(), asset, amount);
+    else await this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, amount);
     const view = await this.network.loadAccount(payer.publicKey());
     const builder = new TransactionBuilder(new Account(payer.publicKey(), view!.sequence.toString()), { fee: BASE_FEE, networkPassphrase: this.network.passphrase })
       .addOperation(Operation.payment({ destination, asset: toSdkAsset(asset), amount: fromStroops(amount) }));

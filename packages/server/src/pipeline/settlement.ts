@@ -52,15 +52,15 @@ export class Settler {
   constructor(private readonly deps: SettlementDeps) {}
 
   /** Opens the settlement of a confirmed intent (one per intent) and moves it to SETTLING. */
-  open(intent: FundingIntentRecord): SettlementRecord {
-    return inTransaction(this.deps.db, () => {
-      const payment = this.deps.payments.byIntent(intent.id).filter((p) => p.status === 'CONFIRMED').at(-1);
+  async open(intent: FundingIntentRecord): Promise<SettlementRecord> {
+    return inTransaction(this.deps.db, async () => {
+      const payment = (await this.deps.payments.byIntent(intent.id)).filter((p) => p.status === 'CONFIRMED').at(-1);
       if (!payment) throw new Error(`confirmed intent ${intent.id} has no confirmed payment`);
       const now = isoNow();
       const id = newId('settlement');
       const converted = this.deps.routeOf?.(intent) === 'STELLAR_PATH_PAYMENT';
       // a route execution moved it to ROUTING already when it converted the funds
-      if (converted && intent.status === 'PAYMENT_CONFIRMED') this.deps.machine.transition(intent.id, 'ROUTING', 'converting by path payment');
+      if (converted && intent.status === 'PAYMENT_CONFIRMED') await this.deps.machine.transition(intent.id, 'ROUTING', 'converting by path payment');
       const settlement: SettlementRecord = {
         id, funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment, payment_id: payment.id,
         stellar_network: this.deps.networkName, route: converted ? 'path_payment' : 'direct', source_asset: intent.requirement_asset, source_amount: intent.requirement_amount,
@@ -68,20 +68,20 @@ export class Settler {
         transaction_hash: payment.transaction_hash, envelope_xdr: null, transfer_transaction_hash: null,
         protocol_settlement_id: protocolSettlementId(id), protocol_contract_id: SANDBOX_REGISTRY_CONTRACT,
         protocol_create_transaction_hash: payment.transaction_hash, protocol_confirm_transaction_hash: null,
-        status: 'PENDING', reconciliation_status: 'UNRECONCILED', fail_on_submit: this.deps.settlements.takeFailureFlag(intent.id) ? 1 : 0,
+        status: 'PENDING', reconciliation_status: 'UNRECONCILED', fail_on_submit: await this.deps.settlements.takeFailureFlag(intent.id) ? 1 : 0,
         failure_code: null, failure_message: null, attempts: 0, next_attempt_at: now, submitted_at: null, confirmed_at: null, created_at: now, updated_at: now,
       };
-      this.deps.settlements.insert(settlement);
-      this.deps.machine.transition(intent.id, 'SETTLING', `settlement ${id} opened`);
+      await this.deps.settlements.insert(settlement);
+      await this.deps.machine.transition(intent.id, 'SETTLING', `settlement ${id} opened`);
       return settlement;
     });
   }
 
   async run(s: SettlementRecord): Promise<void> {
-    if (s.status === 'PENDING') this.markSubmitted(s);
+    if (s.status === 'PENDING') await this.markSubmitted(s);
     const asset = parseAssetKey(stellarAssetOf(this.deps.network, s.destination_asset));
     this.deps.prepareDestination?.(s.destination_address, stellarAssetOf(this.deps.network, s.destination_asset));
-    const deposit = this.deps.depositKeys.forIntent(s.funding_intent_id);
+    const deposit = await this.deps.depositKeys.forIntent(s.funding_intent_id);
     // the fail_settlement helper: ask for more than the account holds, a real op_underfunded
     const amount = s.fail_on_submit ? await this.moreThanHeld(deposit.address, asset) : s.destination_amount;
     const out = await this.deps.signer.run(s.envelope_xdr, () => ({
@@ -89,7 +89,7 @@ export class Settler {
       signers: [deposit.signer],
     }), (envelope) => this.deps.settlements.update(s.id, { envelope_xdr: envelope, updated_at: isoNow() }));
     if (out.successful) return this.confirmed(s, out);
-    this.failed(s, out);
+    await this.failed(s, out);
   }
 
   private async moreThanHeld(address: string, asset: AssetRef): Promise<bigint> {
@@ -98,63 +98,63 @@ export class Settler {
     return held + 10_000_000n;
   }
 
-  private markSubmitted(s: SettlementRecord): void {
-    inTransaction(this.deps.db, () => {
+  private async markSubmitted(s: SettlementRecord): Promise<void> {
+    await inTransaction(this.deps.db, async () => {
       const at = isoNow();
-      this.deps.settlements.update(s.id, { status: 'SUBMITTED', submitted_at: at, updated_at: at });
-      this.deps.events.payout('payout.initiated', this.deps.settlements.findById(s.id)!, this.metadata(s));
+      await this.deps.settlements.update(s.id, { status: 'SUBMITTED', submitted_at: at, updated_at: at });
+      await this.deps.events.payout('payout.initiated', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
     });
   }
 
-  private metadata(s: SettlementRecord): string {
-    return this.deps.machine.load(s.funding_intent_id).metadata;
+  private async metadata(s: SettlementRecord): Promise<string> {
+    return (await this.deps.machine.load(s.funding_intent_id)).metadata;
   }
 
   private async confirmed(s: SettlementRecord, out: TxOutcome): Promise<void> {
     const view = await this.deps.network.getTransaction(out.hash);
     const expected = { destination: s.destination_address, stellarAsset: stellarAssetOf(this.deps.network, s.destination_asset), amount: s.destination_amount };
     const verdict = verifyTransfer(view, expected, this.deps.network.passphrase);
-    inTransaction(this.deps.db, () => {
+    await inTransaction(this.deps.db, async () => {
       const at = isoNow();
-      this.deps.settlements.update(s.id, {
+      await this.deps.settlements.update(s.id, {
         status: 'CONFIRMED', transfer_transaction_hash: out.hash, protocol_confirm_transaction_hash: out.hash, confirmed_at: at, updated_at: at,
       });
-      const settled = this.deps.settlements.findById(s.id)!;
-      this.deps.events.payout('payout.completed', settled, this.metadata(s));
-      this.deps.machine.transition(s.funding_intent_id, 'SETTLED', `settlement ${s.id} confirmed`);
-      this.credit(settled);
+      const settled = (await this.deps.settlements.findById(s.id))!;
+      await this.deps.events.payout('payout.completed', settled, await this.metadata(s));
+      await this.deps.machine.transition(s.funding_intent_id, 'SETTLED', `settlement ${s.id} confirmed`);
+      await this.credit(settled);
       // RECONCILED only when the transfer re-read from the ledger matches the credit just written
-      const credit = this.deps.ledger.creditFor(s.funding_intent_id);
+      const credit = await this.deps.ledger.creditFor(s.funding_intent_id);
       const matches = verdict.ok && credit?.amount === s.destination_amount;
-      this.deps.settlements.update(s.id, { reconciliation_status: matches ? 'RECONCILED' : 'MISMATCHED' });
-      this.deps.machine.transition(s.funding_intent_id, 'CREDITED', `ledger credited for settlement ${s.id}`);
+      await this.deps.settlements.update(s.id, { reconciliation_status: matches ? 'RECONCILED' : 'MISMATCHED' });
+      await this.deps.machine.transition(s.funding_intent_id, 'CREDITED', `ledger credited for settlement ${s.id}`);
     });
   }
 
-  private credit(s: SettlementRecord): void {
-    if (this.deps.ledger.hasIntentCredit(s.funding_intent_id)) return;
-    postJournal(this.deps.ledger, {
+  private async credit(s: SettlementRecord): Promise<void> {
+    if (await this.deps.ledger.hasIntentCredit(s.funding_intent_id)) return;
+    await postJournal(this.deps.ledger, {
       applicationId: s.application_id, environment: s.environment, type: 'INTENT_CREDIT', asset: s.destination_asset, amount: s.destination_amount,
       credit: 'APPLICATION_BALANCE', debit: 'SETTLEMENT_CLEARING', fundingIntentId: s.funding_intent_id, settlementId: s.id,
       description: `funding intent ${s.funding_intent_id} settled`,
     });
   }
 
-  private failed(s: SettlementRecord, out: TxOutcome): void {
-    inTransaction(this.deps.db, () => {
+  private async failed(s: SettlementRecord, out: TxOutcome): Promise<void> {
+    await inTransaction(this.deps.db, async () => {
       const at = isoNow();
       const code = out.code?.split(': ').at(-1) ?? 'SETTLEMENT_FAILED';
-      this.deps.settlements.update(s.id, {
+      await this.deps.settlements.update(s.id, {
         status: 'FAILED', transfer_transaction_hash: out.applied ? out.hash : null, failure_code: code,
         failure_message: `the settlement transfer failed (${out.code ?? 'rejected'}); the received funds are refundable (SETTLEMENT_FAILED)`, updated_at: at,
       });
-      this.deps.events.payout('payout.failed', this.deps.settlements.findById(s.id)!, this.metadata(s));
-      this.deps.machine.transition(s.funding_intent_id, 'FAILED', `settlement ${s.id} failed: ${code}`);
+      await this.deps.events.payout('payout.failed', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
+      await this.deps.machine.transition(s.funding_intent_id, 'FAILED', `settlement ${s.id} failed: ${code}`);
     });
   }
 
-  retryLater(s: SettlementRecord, at: string): void {
-    this.deps.settlements.update(s.id, { attempts: s.attempts + 1, next_attempt_at: at });
+  async retryLater(s: SettlementRecord, at: string): Promise<void> {
+    await this.deps.settlements.update(s.id, { attempts: s.attempts + 1, next_attempt_at: at });
   }
 }
 

@@ -11,23 +11,23 @@ import type { EventWriter } from './events.js';
 export class StateMachine {
   constructor(private readonly intents: FundingIntentsRepo, private readonly events: EventWriter) {}
 
-  load(id: string): FundingIntentRecord {
-    const intent = this.intents.findById(id);
+  async load(id: string): Promise<FundingIntentRecord> {
+    const intent = await this.intents.findById(id);
     if (!intent) throw new Error(`funding intent ${id} vanished`);
     return intent;
   }
 
-  transition(id: string, to: FundingIntentStatus, reason: string): FundingIntentRecord {
-    const intent = this.load(id);
+  async transition(id: string, to: FundingIntentStatus, reason: string): Promise<FundingIntentRecord> {
+    const intent = await this.load(id);
     assertTransition(intent.status, to);
     const at = isoNow();
-    this.intents.setStatus(id, to, at);
-    this.intents.insertHistory(id, intent.status, to, reason, at);
-    const updated = this.load(id);
+    await this.intents.setStatus(id, to, at);
+    await this.intents.insertHistory(id, intent.status, to, reason, at);
+    const updated = await this.load(id);
     const type = eventFor(to);
-    if (type) this.events.intentEvent(type, updated);
+    if (type) await this.events.intentEvent(type, updated);
     // only open intents expire, so an expiry always leaves the requirement unmet
-    if (to === 'EXPIRED') this.events.intentEvent('invoice.overdue', updated);
+    if (to === 'EXPIRED') await this.events.intentEvent('invoice.overdue', updated);
     return updated;
   }
 }

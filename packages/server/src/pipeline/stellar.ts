@@ -33,13 +33,13 @@ const KEY = prepared<{ secret_encrypted: string }, { role: string; network: stri
 const INSERT_KEY = prepared<never, { role: string; network: string; public_key: string; secret_encrypted: string; created_at: string }>((k, p) =>
   k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
 
-function loadTreasury(db: Db, key: Buffer, network: string): Keypair | null {
-  const row = sqlOf(db).get(KEY, { role: 'treasury', network });
+async function loadTreasury(db: Db, key: Buffer, network: string): Promise<Keypair | null> {
+  const row = await sqlOf(db).get(KEY, { role: 'treasury', network });
   return row ? NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
 }
 
-function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): void {
-  sqlOf(db).run(INSERT_KEY, {
+async function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): Promise<void> {
+  await sqlOf(db).run(INSERT_KEY, {
     role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
   });
 }
@@ -53,21 +53,21 @@ export interface SandboxSettings {
   maxOpsPerLedger?: number;
 }
 
-export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): StellarSetup {
+export async function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
   const { rates = null } = settings;
   const ledger = new SandboxLedger(db, {
     ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   });
-  let treasury = loadTreasury(db, secretsKey, 'sandbox');
+  let treasury = await loadTreasury(db, secretsKey, 'sandbox');
   if (!treasury) {
     treasury = NativeKeypair.random();
-    saveTreasury(db, secretsKey, 'sandbox', treasury);
+    await saveTreasury(db, secretsKey, 'sandbox', treasury);
   }
-  const keys = bootstrapSandbox(ledger, { treasurySecret: treasury.secret(), ...(rates ? { rates } : {}) });
+  const keys = await bootstrapSandbox(ledger, { treasurySecret: treasury.secret(), ...(rates ? { rates } : {}) });
   if (keys.treasury.publicKey !== treasury.publicKey()) throw new Error('sandbox treasury differs from the stored treasury key');
   for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
-    const line = ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
-    if (line && line.balance === 0n) ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
+    const line = await ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
+    if (line && line.balance === 0n) await ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
   }
   return { network: new SandboxNetwork(ledger, horizonUrl), ledger, treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
 }
@@ -76,14 +76,14 @@ export function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, set
  * Horizon wiring (FUNDKIT_STELLAR=testnet|pubnet), added by the Horizon adapter: the treasury key
  * is kept like the sandbox's, but nobody funds it here; the operator must fund that account.
  */
-export function setupHorizon(
+export async function setupHorizon(
   db: Db, secretsKey: Buffer, kind: 'testnet' | 'pubnet', horizonUrl: string | null,
   onWatchRestart?: (account: string, reason: string, delayMs: number) => void,
-): StellarSetup {
-  let treasury = loadTreasury(db, secretsKey, kind);
+): Promise<StellarSetup> {
+  let treasury = await loadTreasury(db, secretsKey, kind);
   if (!treasury) {
     treasury = NativeKeypair.random();
-    saveTreasury(db, secretsKey, kind, treasury);
+    await saveTreasury(db, secretsKey, kind, treasury);
   }
   const network = createHorizonNetwork({ kind, horizonUrl, ...(onWatchRestart ? { onWatchRestart } : {}) });
   return { network, ledger: null, treasury, horizonRouter: null };

@@ -29,23 +29,23 @@ export class WatchRepo {
     this.sql = sqlOf(db);
   }
 
-  add(address: string, network: string, provisionTxHash: string | null): void {
-    this.sql.run(ADD, { address, network, provisionTxHash, at: isoNow() });
+  async add(address: string, network: string, provisionTxHash: string | null): Promise<void> {
+    await this.sql.run(ADD, { address, network, provisionTxHash, at: isoNow() });
   }
 
-  find(address: string): WatchRow | undefined {
+  async find(address: string): Promise<WatchRow | undefined> {
     return this.sql.get(FIND, { address });
   }
 
   /** Watched accounts whose deposit account exists and is not retired. */
-  active(network: string): WatchRow[] {
+  async active(network: string): Promise<WatchRow[]> {
     return this.sql.all(ACTIVE, { network });
   }
 
   /** Only forward: a record older than the cursor never moves it back. */
-  advance(address: string, pagingToken: string): void {
-    const row = this.find(address);
+  async advance(address: string, pagingToken: string): Promise<void> {
+    const row = await this.find(address);
     if (row && row.cursor !== '' && BigInt(row.cursor) >= BigInt(pagingToken)) return;
-    this.sql.run(ADVANCE, { address, cursor: pagingToken });
+    await this.sql.run(ADVANCE, { address, cursor: pagingToken });
   }
 }

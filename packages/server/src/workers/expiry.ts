@@ -10,12 +10,12 @@ export function expiryJob(expirer: Expirer): JobSpec<FundingIntentRecord> {
   const failed = new Map<string, { attempts: number; retryAt: number }>();
   return {
     name: 'expiry',
-    claim: () => {
+    claim: async () => {
       const now = Date.now();
       return expirer.claim([...failed].filter(([, f]) => f.retryAt > now).map(([id]) => id));
     },
     run: async (intent) => {
-      expirer.expire(intent.id);
+      await expirer.expire(intent.id);
       failed.delete(intent.id);
     },
     fail: (intent, _error, retryAt) => {

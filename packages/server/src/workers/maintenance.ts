@@ -5,17 +5,17 @@ import type { Services } from '../services.js';
 const INTERVAL_MS = 3_600_000;
 
 /** Purges request logs older than 30 days and idempotency keys older than 24 h, hourly. */
-export function startMaintenance(services: Services, logger: Logger): () => void {
-  const run = () => {
+export async function startMaintenance(services: Services, logger: Logger): Promise<() => void> {
+  const run = async () => {
     try {
-      const logs = services.requestLogs.purgeExpired();
-      const keys = services.idempotency.purgeExpired(isoNow());
+      const logs = await services.requestLogs.purgeExpired();
+      const keys = await services.idempotency.purgeExpired(isoNow());
       if (logs || keys) logger.info({ request_logs: logs, idempotency_keys: keys }, 'purged expired rows');
     } catch (error) {
       logger.error({ err: error }, 'maintenance failed');
     }
   };
-  run();
+  await run();
   const timer = setInterval(run, INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -22,23 +22,23 @@ export function settlementJob(settler: Settler, intents: PipelineIntentsRepo, se
     name: 'settlement',
     concurrency,
     key: intentOf,
-    claim: (busy) => {
-      const intent = intents.nextToSettle();
+    claim: async (busy) => {
+      const intent = await intents.nextToSettle();
       if (intent && !busy.has(intent.id)) return { kind: 'open', intentId: intent.id };
-      const settlement = settlements.nextToRun(isoNow(), busy);
+      const settlement = await settlements.nextToRun(isoNow(), busy);
       return settlement ? { kind: 'run', settlement } : undefined;
     },
     run: async (job) => {
       if (job.kind === 'open') {
-        const intent = intents.byId(job.intentId);
-        if (intent) await settler.run(settler.open(intent));
+        const intent = await intents.byId(job.intentId);
+        if (intent) await settler.run(await settler.open(intent));
         return;
       }
       await settler.run(job.settlement);
     },
-    fail: (job, _error, retryAt) => {
-      const settlement = job.kind === 'run' ? job.settlement : settlements.byIntent(job.intentId);
-      if (settlement) settler.retryLater(settlement, retryAt);
+    fail: async (job, _error, retryAt) => {
+      const settlement = job.kind === 'run' ? job.settlement : await settlements.byIntent(job.intentId);
+      if (settlement) await settler.retryLater(settlement, retryAt);
     },
     attempts: (job) => (job.kind === 'run' ? job.settlement.attempts : 0),
   };

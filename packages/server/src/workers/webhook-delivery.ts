@@ -26,7 +26,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, 
   let dueTimer: NodeJS.Timeout | undefined;
 
   async function attempt(claim: Claim): Promise<void> {
-    const prepared = service.prepare(claim);
+    const prepared = await service.prepare(claim);
     if (!prepared) return service.drop(claim);
     const startedAt = options.clock();
     const signed = signWebhookSync(prepared.body, prepared.secrets, {
@@ -34,7 +34,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, 
     });
     const outcome = await postWebhook(prepared.url, signed, { timeoutMs: options.timeoutMs, signal: shutdown.signal });
     if (shutdown.signal.aborted) return service.release(claim);
-    service.record(claim, outcome, startedAt);
+    await service.record(claim, outcome, startedAt);
   }
 
   function start(claim: Claim): void {
@@ -49,20 +49,20 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, 
   }
 
   /** The loop polls at pollIntervalMs; a retry due sooner than that wakes it on time. */
-  function wakeWhenDue(): void {
+  async function wakeWhenDue(): Promise<void> {
     clearTimeout(dueTimer);
-    const ms = inFlight.size < options.concurrency ? service.msUntilNextDue() : null;
+    const ms = inFlight.size < options.concurrency ? await service.msUntilNextDue() : null;
     if (ms !== null && ms < options.pollIntervalMs) dueTimer = setTimeout(() => worker.nudge(), Math.max(ms, 1)).unref();
   }
 
   /** One "job" is a batch: every new event fanned out, then as many due deliveries as free slots. */
-  function claim(): Claim[] | undefined {
+  async function claim(): Promise<Claim[] | undefined> {
     if (shutdown.signal.aborted) return undefined;
-    while (service.fanOut() > 0);
-    const claims = service.claim(options.concurrency - inFlight.size, options.leaseMs);
+    while (await service.fanOut() > 0);
+    const claims = await service.claim(options.concurrency - inFlight.size, options.leaseMs);
     if (claims.length > 0) return claims;
     // a full pool is woken by the attempt that frees a slot
-    wakeWhenDue();
+    await wakeWhenDue();
     return undefined;
   }
 

@@ -131,7 +131,7 @@ describe.each(SCENARIOS)('crash safety on $name', ({ env: extra, lanes, roundMs,
     await kill(child, 'SIGTERM');
     const db = new Database(env.FUNDKIT_DB!);
     try {
-      expect(checkInvariants(db)).toEqual([]);
+      expect(await checkInvariants(db)).toEqual([]);
       const sum = db.prepare("SELECT COALESCE(SUM(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0) FROM ledger_entries WHERE account = 'APPLICATION_BALANCE' AND asset = 'USDC'").pluck().get() as number;
       expect(balances.find((b: any) => b.asset === 'USDC').available).toBe((sum / 1e7).toFixed(7));
       const intents = Number(db.prepare('SELECT COUNT(*) FROM funding_intents').pluck().get());

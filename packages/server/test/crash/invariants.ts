@@ -6,13 +6,13 @@ import { SandboxLedger } from '../../src/stellar/index.js';
 
 const all = <T>(db: Database.Database, sql: string, ...args: unknown[]) => db.prepare(sql).safeIntegers(true).all(...args) as T[];
 
-export function checkInvariants(db: Database.Database): string[] {
+export async function checkInvariants(db: Database.Database): Promise<string[]> {
   const problems: string[] = [];
   const ledger = new SandboxLedger(db);
   const accounts = all<{ address: string; intent: string; status: string; received: bigint }>(db,
     'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id');
   for (const a of accounts) {
-    const records = ledger.listPayments({ account: a.address, limit: 1000, order: 'asc', includeFailed: false });
+    const records = await ledger.listPayments({ account: a.address, limit: 1000, order: 'asc', includeFailed: false });
     const onChain = records.filter((r) => incoming(r, a.address)).map((r) => r.id).sort();
     const recorded = all<{ operation_id: string }>(db, 'SELECT operation_id FROM payments WHERE destination_address = ?', a.address).map((p) => p.operation_id).sort();
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);

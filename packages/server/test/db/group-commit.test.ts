@@ -52,7 +52,7 @@ describe('concurrent creates through HTTP', () => {
   afterAll(() => t.close());
 
   it(`${CREATES} creates at once: each its own intent and deposit account, every pool account taken once`, async () => {
-    expect(t.server.services.pipeline.pipeline.pool!.ready('USDC')).toBe(POOL);
+    expect(await t.server.services.pipeline.pipeline.pool!.ready('USDC')).toBe(POOL);
     const answers = await Promise.all(Array.from({ length: CREATES }, (_, i) =>
       t.request('POST', '/v1/funding-intents', { key, body: { amount: '1.00', asset: 'USDC', reference: `order-${i}` } })));
     expect(answers.map((a) => a.status)).toEqual(Array(CREATES).fill(201));

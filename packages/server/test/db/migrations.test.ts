@@ -151,9 +151,9 @@ it.skipIf(!postgresUrl)('PostgreSQL: migrators started together take turns, and 
 
 describe('the server at start', () => {
   const env = { FUNDKIT_MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent' };
-  const startError = (extra: Record<string, string>) => {
+  const startError = async (extra: Record<string, string>) => {
     try {
-      createServer({ env: { ...env, ...extra }, bootstrap: null });
+      await createServer({ env: { ...env, ...extra }, bootstrap: null });
     } catch (error) {
       return error;
     }
@@ -164,13 +164,13 @@ describe('the server at start', () => {
     const file = tempDb();
     expect((await cli(['migrate', '--db', file])).code).toBe(0);
     await sqlite.query(file, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '${FUTURE}', '2030-01-01T00:00:00.000Z')`);
-    const thrown = startError({ FUNDKIT_DB: file });
+    const thrown = await startError({ FUNDKIT_DB: file });
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toContain(FUTURE);
   });
 
-  it('refuses FUNDKIT_DATABASE_URL rather than keep its data in the SQLite file while PostgreSQL is configured', () => {
-    const thrown = startError({ FUNDKIT_DATABASE_URL: 'postgres://fundkit@127.0.0.1:5432/fundkit', FUNDKIT_DB: tempDb() });
+  it('refuses FUNDKIT_DATABASE_URL rather than keep its data in the SQLite file while PostgreSQL is configured', async () => {
+    const thrown = await startError({ FUNDKIT_DATABASE_URL: 'postgres://fundkit@127.0.0.1:5432/fundkit', FUNDKIT_DB: tempDb() });
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toContain('FUNDKIT_DATABASE_URL is set, but this version of the server stores its data in SQLite only');
   });

@@ -75,7 +75,7 @@ function encodeBody(body: unknown): { payload?: string | Buffer; json: boolean }
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const logs: Record<string, unknown>[] = [];
-  const server = createServer({
+  const server = await createServer({
     ...options,
     env: {
       FUNDKIT_DB: ':memory:',

@@ -40,7 +40,7 @@ describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
     expect(account.balances.map((b: any) => b.asset_code ?? b.asset_type)).toEqual(expect.arrayContaining(['USDC', 'native']));
     expect(intent.protocol.transaction_hash ?? row.transaction_hash).toBe(row.transaction_hash);
     await waitFor(async () => t.server.services.pipeline.pipeline.pool!.ready('USDC'), (n) => n === 5);
-    expect(history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT']);
+    expect(await history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT']);
   });
 
   it('concurrent creates never share an account; those past the pool wait for theirs', async () => {
@@ -78,7 +78,7 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
     expect(pending[0].data.status).toBe('AWAITING_PAYMENT');
     await pay(t, intent.id, '25.00');
     await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
-    expect(history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
+    expect(await history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
     expect(poolRows(t)).toEqual([]);
   });
 

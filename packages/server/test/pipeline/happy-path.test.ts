@@ -19,7 +19,7 @@ describe('a full payment', () => {
     expect(done.payment).toMatchObject({ status: 'CONFIRMED', amount: '25.0000000', transaction_hash: payment.transaction_hash, refundable_amount: '0.0000000' });
     expect(done.settlement).toMatchObject({ status: 'CONFIRMED', reconciliation_status: 'RECONCILED', route: 'direct' });
     expect(done.protocol.status).toBe('CONFIRMED');
-    expect(history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
+    expect(await history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
     expect(eventTypes(t, intent.id)).toEqual(['payment.pending', 'payment.processing', 'payout.initiated', 'payout.completed', 'payment.completed', 'invoice.paid']);
     const balances = await t.request('GET', '/v1/ledger/balances', { key });
     expect(balances.body.data.find((b: any) => b.asset === 'USDC')).toMatchObject({ available: '25.0000000', pending: '0.0000000' });

@@ -41,8 +41,8 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
   }
 }
 
-export function history(t: TestServer, id: string) {
-  return t.server.services.fundingIntents.history(id).map((h) => h.to_status);
+export async function history(t: TestServer, id: string) {
+  return (await t.server.services.fundingIntents.history(id)).map((h) => h.to_status);
 }
 
 export function eventTypes(t: TestServer, intentId: string): string[] {

@@ -19,9 +19,9 @@ const payments = async (intentId: string) => (await t.request('GET', `/v1/fundin
 /** A wallet: a faucet-funded account that signs its own transactions, submitted through Horizon.Server. */
 async function wallet(usdc = '100', xlm = '1000') {
   const kp = Keypair.random();
-  ledger().fund(kp.publicKey(), SANDBOX_ASSETS.XLM, BigInt(Number(xlm)) * 10_000_000n);
-  if (Number(usdc) > 0) ledger().fund(kp.publicKey(), SANDBOX_ASSETS.USDC, BigInt(Number(usdc)) * 10_000_000n);
-  else ledger().fund(kp.publicKey(), SANDBOX_ASSETS.USDC, 1n);
+  await ledger().fund(kp.publicKey(), SANDBOX_ASSETS.XLM, BigInt(Number(xlm)) * 10_000_000n);
+  if (Number(usdc) > 0) await ledger().fund(kp.publicKey(), SANDBOX_ASSETS.USDC, BigInt(Number(usdc)) * 10_000_000n);
+  else await ledger().fund(kp.publicKey(), SANDBOX_ASSETS.USDC, 1n);
   return kp;
 }
 
@@ -52,7 +52,7 @@ describe('the observer', () => {
     expect(partial.funding_instructions.amount).toBe('15.0000000');
     await pay(t, intent.id, '15', 'USDC', { memo: 'second half' });
     await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
-    expect(history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PARTIALLY_FUNDED', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
+    expect(await history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PARTIALLY_FUNDED', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
     const list = await payments(intent.id);
     expect(list.map((p) => p.status)).toEqual(['CONFIRMED', 'CONFIRMED']);
     expect(list[0].memo).toEqual({ type: 'text', value: 'second half' });
@@ -129,7 +129,7 @@ describe('the observer', () => {
     await waitForIntent(t, intent.id, (i) => i.status === 'PARTIALLY_FUNDED');
     const { observer, stellar } = t.server.services.pipeline.pipeline;
     const page = await stellar!.network.listPayments(intent.deposit_account.address, { limit: 50 });
-    for (const record of page.records) observer!.handle(intent.deposit_account.address, record);
+    for (const record of page.records) await observer!.handle(intent.deposit_account.address, record);
     t.server.db.prepare('UPDATE deposit_watch SET cursor = ? WHERE address = ?').run('', intent.deposit_account.address);
     await observer!.backfill();
     expect(await payments(intent.id)).toHaveLength(1);
@@ -192,7 +192,7 @@ describe('settlement', () => {
     expect(refund.status).toBe(201);
     expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.status).toMatch(/REFUND_PENDING|REFUNDED/);
     await waitForIntent(t, intent.id, (i) => i.status === 'REFUNDED');
-    expect(history(t, intent.id).slice(-3)).toEqual(['FAILED', 'REFUND_PENDING', 'REFUNDED']);
+    expect((await history(t, intent.id)).slice(-3)).toEqual(['FAILED', 'REFUND_PENDING', 'REFUNDED']);
   });
 
   it('lists and retrieves settlements, with protocol evidence', async () => {
@@ -225,7 +225,7 @@ describe('payments endpoints', () => {
     const intent = await createIntent(t);
     const row = t.server.db.prepare('SELECT secret_encrypted FROM deposit_accounts WHERE address = ?').get(intent.deposit_account.address) as { secret_encrypted: string };
     expect(row.secret_encrypted).not.toMatch(/^S[A-Z2-7]{55}$/);
-    const keypair = t.server.services.pipeline.pipeline.depositKeys.forIntent(intent.id).keypair;
+    const keypair = (await t.server.services.pipeline.pipeline.depositKeys.forIntent(intent.id)).keypair;
     expect(keypair.publicKey()).toBe(intent.deposit_account.address);
     const treasury = t.server.db.prepare("SELECT secret_encrypted FROM stellar_keys WHERE role = 'treasury'").get() as { secret_encrypted: string };
     expect(treasury.secret_encrypted).not.toMatch(/^S[A-Z2-7]{55}$/);

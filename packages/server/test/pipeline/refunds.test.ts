@@ -58,7 +58,7 @@ describe('createRefund', () => {
     const res = await refund(intent.id, payment.id, { reason: 'UNDERPAYMENT' });
     expect(res.body.amount).toBe('10.0000000');
     await waitForIntent(t, intent.id, (i) => i.status === 'REFUNDED');
-    expect(history(t, intent.id).slice(-3)).toEqual(['EXPIRED', 'REFUND_PENDING', 'REFUNDED']);
+    expect((await history(t, intent.id)).slice(-3)).toEqual(['EXPIRED', 'REFUND_PENDING', 'REFUNDED']);
   });
 
   it('409 while another refund of the payment is in progress', async () => {
@@ -93,7 +93,7 @@ describe('createRefund', () => {
   it('409 for MANUAL when the ledger balance is short', async () => {
     const { intent, payment } = await paidIntent('25');
     const caller = { applicationId: intent.application_id, environment: 'test' as const };
-    const available = t.server.services.pipeline.ledger.available(caller, 'USDC');
+    const available = await t.server.services.pipeline.ledger.available(caller, 'USDC');
     // a MANUAL refund journal straight into the ledger (as if paid out elsewhere) empties the balance
     t.server.db.prepare(`INSERT INTO ledger_entries (id, application_id, environment, journal_id, account, direction, type, asset, amount, description, created_at)
       VALUES ('le_t1', ?, 'test', 'jnl_t', 'APPLICATION_BALANCE', 'DEBIT', 'ADJUSTMENT', 'USDC', ?, 'test drain', ?), ('le_t2', ?, 'test', 'jnl_t', 'FEES', 'CREDIT', 'ADJUSTMENT', 'USDC', ?, 'test drain', ?)`)

@@ -36,7 +36,7 @@ describe('the treasury submission engine', () => {
   it('batches concurrent work into few transactions over channel accounts; every item lands once', async () => {
     sb = await startSandbox();
     const e = engine({ channels: 2 });
-    const dest = fundedAccount(sb).publicKey();
+    const dest = (await fundedAccount(sb)).publicKey();
     const before = await xlm(dest);
     const saved: string[] = [];
     const outs = await Promise.all(Array.from({ length: 30 }, () => e.run(null, () => pay(dest), (env) => saved.push(env))));
@@ -55,7 +55,7 @@ describe('the treasury submission engine', () => {
   it('carries at most FUNDKIT_TREASURY_BATCH_ITEMS items a transaction (1: one at a time)', async () => {
     sb = await startSandbox();
     const e = engine({ channels: 1, maxBatchItems: 1 });
-    const dest = fundedAccount(sb).publicKey();
+    const dest = (await fundedAccount(sb)).publicKey();
     const outs = await Promise.all(Array.from({ length: 5 }, () => e.run(null, () => pay(dest), () => undefined)));
     expect(new Set(outs.map((o) => o.hash)).size).toBe(5);
   });
@@ -81,7 +81,7 @@ describe('the treasury submission engine', () => {
   it('splits a batch around a failing operation: that item fails, the others land exactly once', async () => {
     sb = await startSandbox();
     const e = engine({ channels: 1 });
-    const good = fundedAccount(sb).publicKey();
+    const good = (await fundedAccount(sb)).publicKey();
     const before = await xlm(good);
     const nowhere = Keypair.random().publicKey();
     const specs = [pay(good), pay(nowhere), pay(good), pay(good)];
@@ -93,7 +93,7 @@ describe('the treasury submission engine', () => {
 
   it('after a crash, a stored envelope is found on chain or resubmitted unchanged: never paid twice', async () => {
     sb = await startSandbox();
-    const dest = fundedAccount(sb).publicKey();
+    const dest = (await fundedAccount(sb)).publicKey();
     const before = await xlm(dest);
     // A first engine stores an envelope and "crashes" before submitting: build it by hand the same way.
     let stored = '';
@@ -108,9 +108,9 @@ describe('the treasury submission engine', () => {
 
   it('resubmits a stored envelope that never reached the network, unchanged', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
-    const clock = setInterval(() => { if (sb.ledger.clock!.pendingCount > 0) sb.ledger.closeNow(); }, 20);
+    const clock = setInterval(async () => { if (sb.ledger.clock!.pendingCount > 0) await sb.ledger.closeNow(); }, 20);
     stopClock = () => clearInterval(clock);
-    const dest = fundedAccount(sb).publicKey();
+    const dest = (await fundedAccount(sb)).publicKey();
     const before = await xlm(dest);
     const e = engine({ channels: 1 });
     await e.channels.ensure();
@@ -129,14 +129,14 @@ describe('the treasury submission engine', () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
     const network = new SandboxNetwork(sb.ledger, sb.url);
     const e = new SubmissionEngine(network, sb.treasury, { channels: 1, pollMs: 10, giveUpMs: 300 });
-    const closer = setInterval(() => { if (sb.ledger.clock!.pendingCount > 0) sb.ledger.closeNow(); }, 20);
+    const closer = setInterval(async () => { if (sb.ledger.clock!.pendingCount > 0) await sb.ledger.closeNow(); }, 20);
     await e.channels.ensure();
     clearInterval(closer);
     let stored = '';
-    const dest = fundedAccount(sb).publicKey();
+    const dest = (await fundedAccount(sb)).publicKey();
     await expect(e.run(null, () => pay(dest), (env) => { stored = env; })).rejects.toThrow(/not in a ledger/);
     // the ledger closes again: the retry finds the same envelope applied, paid once
-    sb.ledger.closeNow();
+    await sb.ledger.closeNow();
     const out = await e.run(stored, () => pay(dest), () => { throw new Error('must not rebuild'); });
     expect(out.successful).toBe(true);
   });
@@ -144,16 +144,16 @@ describe('the treasury submission engine', () => {
   it('on a ledger that keeps time, work arriving while channels are busy lands in the same ledger over several', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
     const e = engine({ channels: 4 });
-    const closer = setInterval(() => { if (sb.ledger.clock!.pendingCount > 0) sb.ledger.closeNow(); }, 20);
+    const closer = setInterval(async () => { if (sb.ledger.clock!.pendingCount > 0) await sb.ledger.closeNow(); }, 20);
     await e.channels.ensure();
     clearInterval(closer);
-    const dest = fundedAccount(sb).publicKey();
+    const dest = (await fundedAccount(sb)).publicKey();
     const runs: Array<Promise<TxOutcome>> = [];
     for (let i = 0; i < 3; i++) {
       runs.push(e.run(null, () => pay(dest, String(i + 1)), () => undefined));
       await expect.poll(() => sb.ledger.clock!.pendingCount).toBe(i + 1);
     }
-    const ledger = sb.ledger.closeNow();
+    const ledger = await sb.ledger.closeNow();
     const outs = await Promise.all(runs);
     expect(outs.map((o) => o.ledger)).toEqual([ledger, ledger, ledger]);
     const txs = await sb.horizon.transactions().forLedger(ledger).call();

@@ -28,15 +28,15 @@ const eventCount = (id: string) => count("SELECT COUNT(*) FROM events WHERE json
 describe('the one transition table', () => {
   const machine = () => t.server.services.pipeline.pipeline.machine;
 
-  it('allows every legal transition, with its history row and its event in one go', () => {
+  it('allows every legal transition, with its history row and its event in one go', async () => {
     let legal = 0;
     for (const from of FUNDING_INTENT_STATUSES) {
       for (const to of FUNDING_INTENT_STATUSES) {
         if (!canTransition(from, to)) continue;
         legal++;
         const id = intentIn(from);
-        machine().transition(id, to, 'walk');
-        expect(t.server.services.fundingIntents.history(id).at(-1)).toMatchObject({ from_status: from, to_status: to });
+        await machine().transition(id, to, 'walk');
+        expect((await t.server.services.fundingIntents.history(id)).at(-1)).toMatchObject({ from_status: from, to_status: to });
         const expected = (eventFor(to) ? 1 : 0) + (to === 'EXPIRED' ? 1 : 0);
         expect(eventCount(id), `${from} → ${to}`).toBe(expected);
       }
@@ -44,7 +44,7 @@ describe('the one transition table', () => {
     expect(legal).toBeGreaterThan(20);
   });
 
-  it('refuses every illegal transition and changes nothing', () => {
+  it('refuses every illegal transition and changes nothing', async () => {
     let illegal = 0;
     for (const from of FUNDING_INTENT_STATUSES) {
       for (const to of FUNDING_INTENT_STATUSES) {
@@ -52,7 +52,7 @@ describe('the one transition table', () => {
         illegal++;
         const id = intentIn(from);
         expect(() => machine().transition(id, to, 'walk'), `${from} → ${to}`).toThrow(/illegal funding intent transition/);
-        expect(t.server.services.pipeline.pipeline.repos.fundingIntents.findById(id)!.status).toBe(from);
+        expect((await t.server.services.pipeline.pipeline.repos.fundingIntents.findById(id))!.status).toBe(from);
         expect(historyCount(id)).toBe(0);
         expect(eventCount(id)).toBe(0);
       }

@@ -57,7 +57,7 @@ describe('route executions that fail or pause', () => {
     expect(resumed.body).toMatchObject({ status: 'RUNNING', failure: null });
     const done = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
     expect(done.settlement.destination.amount).toBe('25.0000000');
-    expect(history(t, intent.id)).toContain('ROUTING');
+    expect(await history(t, intent.id)).toContain('ROUTING');
   });
 
   it('unknown and foreign executions are 404', async () => {

@@ -47,11 +47,11 @@ describe('paying a USDC intent in XLM through an accepted quote', () => {
     expect(done.settlement).toMatchObject({ status: 'CONFIRMED', destination: { asset: 'USDC', amount: '25.0000000' }, route: 'path_payment' });
     expect(done.quote).toMatchObject({ status: 'EXECUTED', execution: { status: 'SUCCEEDED', phase: 'COMPLETED' } });
     expect(done.quote.execution.transaction_hashes).toHaveLength(1);
-    expect(history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'CREDITED']);
+    expect(await history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'CREDITED']);
     const balances = await t.request('GET', '/v1/ledger/balances', { key });
     expect(balances.body.data.find((b: any) => b.asset === 'USDC')).toMatchObject({ available: '25.0000000' });
     // the slippage margin not spent stays with the payment (ROUTE_REMAINDER)
-    expect(t.server.services.quotes.executions.remainderOf(intent.id)).toBe(12_562_815n);
+    expect(await t.server.services.quotes.executions.remainderOf(intent.id)).toBe(12_562_815n);
     const rex = await t.request('GET', `/v1/route-executions/${done.quote.execution.id}`, { key });
     expect(rex.body).toMatchObject({ object: 'route_execution', status: 'SUCCEEDED', route_type: 'STELLAR_PATH_PAYMENT' });
 

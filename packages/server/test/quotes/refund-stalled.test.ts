@@ -48,7 +48,7 @@ async function refundsInFull(intentId: string, payment: { id: string; amount: st
   const back = BigInt(payment.amount.replace('.', ''));
   expect(await xlmOf(payment.payer_address)).toBe(before + back);
   await waitForIntent(t, intentId, (i) => i.status === 'REFUNDED');
-  expect(history(t, intentId).slice(-4)).toEqual(['ROUTING', 'FAILED', 'REFUND_PENDING', 'REFUNDED']);
+  expect((await history(t, intentId)).slice(-4)).toEqual(['ROUTING', 'FAILED', 'REFUND_PENDING', 'REFUNDED']);
   expect(eventTypes(t, intentId)).toEqual(expect.arrayContaining(['payment.failed', 'refund.created', 'refund.completed']));
 }
 

@@ -38,20 +38,20 @@ async function signAndSubmit(signer: Keypair, operation: ReturnType<typeof Opera
 }
 
 describe('genesis: the friendbot account', () => {
-  it('is created with large XLM, USDC and EURC balances, once, and also in a database bootstrapped before it existed', () => {
+  it('is created with large XLM, USDC and EURC balances, once, and also in a database bootstrapped before it existed', async () => {
     const ledger = new SandboxLedger(new Database(':memory:'));
-    const { friendbot } = bootstrapSandbox(ledger);
-    const holdings = (id: string) => [ledger.store.getAccount(id)?.balance, ...[SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]
-      .map((a) => ledger.store.getTrustline(id, `${a.code}:${a.issuer}`)?.balance)];
-    expect(holdings(friendbot.publicKey)).toEqual([1_000_000_001_0000000n, 1_000_000_000_0000000n, 1_000_000_000_0000000n]);
+    const { friendbot } = await bootstrapSandbox(ledger);
+    const holdings = async (id: string) => [(await ledger.store.getAccount(id))?.balance, ...[SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]
+      .map(async (a) => (await ledger.store.getTrustline(id, `${a.code}:${a.issuer}`))?.balance)];
+    expect(await holdings(friendbot.publicKey)).toEqual([1_000_000_001_0000000n, 1_000_000_000_0000000n, 1_000_000_000_0000000n]);
     const ledgerBefore = ledger.ledgerSequence;
-    expect(bootstrapSandbox(ledger).friendbot).toEqual(friendbot);
+    expect((await bootstrapSandbox(ledger)).friendbot).toEqual(friendbot);
     expect(ledger.ledgerSequence).toBe(ledgerBefore);
     // an older database: genesis ran (market_maker exists) but no friendbot key was ever stored
     ledger.store.db.prepare("DELETE FROM sbx_keys WHERE role = 'friendbot'").run();
-    const created = bootstrapSandbox(ledger).friendbot;
+    const created = (await bootstrapSandbox(ledger)).friendbot;
     expect(created.publicKey).not.toBe(friendbot.publicKey);
-    expect(holdings(created.publicKey)[1]).toBe(1_000_000_000_0000000n);
+    expect((await holdings(created.publicKey))[1]).toBe(1_000_000_000_0000000n);
   });
 });
 

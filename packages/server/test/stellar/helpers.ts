@@ -26,7 +26,7 @@ export interface Sandbox {
 export async function startSandbox(now?: () => number, options: Omit<SandboxLedgerOptions, 'now'> = {}): Promise<Sandbox> {
   const db = new Database(':memory:');
   const ledger = new SandboxLedger(db, { ...options, ...(now ? { now } : {}) });
-  const keys = bootstrapSandbox(ledger);
+  const keys = await bootstrapSandbox(ledger);
   const app = express();
   app.use('/sandbox/horizon', createSandboxHorizonRouter(ledger));
   const server = app.listen(0, '127.0.0.1');
@@ -62,10 +62,10 @@ export async function buildTx(sb: Sandbox, source: Keypair, ops: xdr.Operation[]
 }
 
 /** A funded fresh account (faucet), optionally with a trustline-funded issued balance. */
-export function fundedAccount(sb: Sandbox, xlm = '100', extra?: { asset: Asset; amount: string }) {
+export async function fundedAccount(sb: Sandbox, xlm = '100', extra?: { asset: Asset; amount: string }) {
   const kp = Keypair.random();
-  sb.ledger.fund(kp.publicKey(), SANDBOX_ASSETS.XLM, stroops(xlm));
-  if (extra) sb.ledger.fund(kp.publicKey(), { code: extra.asset.getCode(), issuer: extra.asset.getIssuer() }, stroops(extra.amount));
+  await sb.ledger.fund(kp.publicKey(), SANDBOX_ASSETS.XLM, stroops(xlm));
+  if (extra) await sb.ledger.fund(kp.publicKey(), { code: extra.asset.getCode(), issuer: extra.asset.getIssuer() }, stroops(extra.amount));
   return kp;
 }
 

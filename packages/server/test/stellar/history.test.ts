@@ -14,7 +14,7 @@ afterEach(async () => { await sb.close(); });
 
 /** alice creates bob, bob trusts USDC, alice pays him 25 USDC: three transactions. */
 async function story() {
-  const alice = fundedAccount(sb, '100', { asset: USDC, amount: '100' });
+  const alice = await fundedAccount(sb, '100', { asset: USDC, amount: '100' });
   const bob = Keypair.random();
   const created = await sb.horizon.submitTransaction(
     await buildTx(sb, alice, [Operation.createAccount({ destination: bob.publicKey(), startingBalance: '10' })]));
@@ -129,7 +129,7 @@ describe('sandbox Horizon history', () => {
   });
 
   it('streams effects, transactions and ledgers as ledgers close', async () => {
-    const alice = fundedAccount(sb, '100');
+    const alice = await fundedAccount(sb, '100');
     const seen: Record<string, string[]> = { effects: [], transactions: [], ledgers: [] };
     const stops = [
       sb.horizon.effects().forAccount(alice.publicKey()).cursor('now')

@@ -35,14 +35,14 @@ const tick = () => new Promise((r) => setTimeout(r, 50));
 describe('a sandbox ledger that keeps real time', () => {
   it('answers POST /transactions at the close, with every waiting transaction in the same ledger', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
-    const [alice, bob] = [fundedAccount(sb), fundedAccount(sb)];
+    const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
     const before = sb.ledger.ledgerSequence;
     const a = watch(sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(bob.publicKey())])));
     const b = watch(sb.horizon.submitTransaction(await buildTx(sb, bob, [pay(alice.publicKey())])));
     await tick();
     expect([a.done, b.done]).toEqual([false, false]);
     expect(sb.ledger.clock!.pendingCount).toBe(2);
-    const closed = sb.ledger.closeNow();
+    const closed = await sb.ledger.closeNow();
     await expect.poll(() => a.done && b.done).toBe(true);
     expect(closed).toBe(before + 1);
     const ra = a.value as Horizon.HorizonApi.SubmitTransactionResponse;
@@ -58,7 +58,7 @@ describe('a sandbox ledger that keeps real time', () => {
 
   it('takes one transaction per source account until the close: the next is TRY_AGAIN_LATER', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
-    const [alice, bob] = [fundedAccount(sb), fundedAccount(sb)];
+    const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
     const first = await buildTx(sb, alice, [pay(bob.publicKey(), '1')]);
     const accepted = await postAsync(first.toXDR());
     expect(accepted).toEqual({ status: 201, body: { tx_status: 'PENDING', status: 201, hash: first.hash().toString('hex') } });
@@ -67,7 +67,7 @@ describe('a sandbox ledger that keeps real time', () => {
     expect(await postAsync(second.toXDR())).toMatchObject({ status: 503, body: { tx_status: 'TRY_AGAIN_LATER' } });
     const sync = await sb.horizon.submitTransaction(second).catch((e: { response: { status: number; data: { type: string } } }) => e.response);
     expect(sync).toMatchObject({ status: 503, data: { type: 'https://stellar.org/horizon-errors/service_unavailable' } });
-    sb.ledger.closeNow();
+    await sb.ledger.closeNow();
     expect((await sb.horizon.transactions().transaction(first.hash().toString('hex')).call()).successful).toBe(true);
     // After the close the account takes its next transaction.
     const third = await buildTx(sb, alice, [pay(bob.publicKey(), '3')]);
@@ -77,7 +77,7 @@ describe('a sandbox ledger that keeps real time', () => {
 
   it('refuses a sequence gap at once with Horizon\'s ERROR and the txBAD_SEQ result', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
-    const alice = fundedAccount(sb);
+    const alice = await fundedAccount(sb);
     const gap = await buildTx(sb, alice, [pay(alice.publicKey())]);
     const gapped = gap.toEnvelope();
     gapped.v1().tx().seqNum(xdr.Int64.fromString((BigInt(gap.sequence) + 5n).toString()));
@@ -91,15 +91,15 @@ describe('a sandbox ledger that keeps real time', () => {
 
   it('applies at most FUNDKIT_SANDBOX_LEDGER_MAX_OPS operations a ledger; the rest wait for the next close', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR, maxOpsPerLedger: 4 });
-    const payers = [fundedAccount(sb), fundedAccount(sb), fundedAccount(sb)];
-    const sink = fundedAccount(sb).publicKey();
+    const payers = [await fundedAccount(sb), await fundedAccount(sb), await fundedAccount(sb)];
+    const sink = (await fundedAccount(sb)).publicKey();
     const subs: Array<ReturnType<typeof watch<unknown>>> = [];
     for (const p of payers) subs.push(watch(sb.horizon.submitTransaction(await buildTx(sb, p, [pay(sink), pay(sink)]))));
     await tick();
-    const first = sb.ledger.closeNow();
+    const first = await sb.ledger.closeNow();
     await expect.poll(() => subs.filter((s) => s.done).length).toBe(2);
     expect(subs[2]!.done).toBe(false);
-    const second = sb.ledger.closeNow();
+    const second = await sb.ledger.closeNow();
     await expect.poll(() => subs[2]!.done).toBe(true);
     const ledgers = subs.map((s) => (s.value as Horizon.HorizonApi.SubmitTransactionResponse).ledger);
     expect(ledgers).toEqual([first, first, second]);
@@ -108,12 +108,12 @@ describe('a sandbox ledger that keeps real time', () => {
   it('checks time bounds at the close: a transaction that expired while waiting never applies', async () => {
     let now = Date.now();
     sb = await startSandbox(() => now, { ledgerSeconds: HOUR });
-    const alice = fundedAccount(sb);
+    const alice = await fundedAccount(sb);
     const tx = await buildTx(sb, alice, [pay(alice.publicKey())], { timeout: 5 });
     const pending = watch(sb.horizon.submitTransaction(tx));
     await tick();
     now += 10_000;
-    sb.ledger.closeNow();
+    await sb.ledger.closeNow();
     await expect.poll(() => pending.done).toBe(true);
     const response = (pending.error as { response: { data: { extras: { result_codes: unknown } } } }).response;
     expect(response.data.extras.result_codes).toEqual({ transaction: 'tx_too_late' });
@@ -122,7 +122,7 @@ describe('a sandbox ledger that keeps real time', () => {
 
   it('streams a payment when its ledger closes, not when it is submitted', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
-    const [alice, bob] = [fundedAccount(sb), fundedAccount(sb)];
+    const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
     const seen: string[] = [];
     const stop = sb.horizon.payments().forAccount(bob.publicKey()).cursor('now')
       .stream({ onmessage: (r) => { seen.push((r as unknown as { transaction_hash: string }).transaction_hash); } });
@@ -132,7 +132,7 @@ describe('a sandbox ledger that keeps real time', () => {
       expect((await postAsync(tx.toXDR())).body.tx_status).toBe('PENDING');
       await tick();
       expect(seen).toEqual([]);
-      sb.ledger.closeNow();
+      await sb.ledger.closeNow();
       await expect.poll(() => seen).toEqual([tx.hash().toString('hex')]);
     } finally {
       stop();
@@ -142,7 +142,7 @@ describe('a sandbox ledger that keeps real time', () => {
   it('closes ledgers on its own every N seconds, empty or not, and a waiting submit gets its ledger', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 1 });
     sb.ledger.start();
-    const alice = fundedAccount(sb);
+    const alice = await fundedAccount(sb);
     const start = sb.ledger.ledgerSequence;
     await expect.poll(() => sb.ledger.ledgerSequence, { timeout: 3000 }).toBeGreaterThanOrEqual(start + 1);
     const res = await sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(alice.publicKey())]));

@@ -12,7 +12,7 @@ describe('sandbox deposit-account lifecycle and edge cases', () => {
     sb = await startSandbox();
     const { treasury } = sb;
     const deposit = Keypair.random();
-    const merchant = fundedAccount(sb, '10');
+    const merchant = await fundedAccount(sb, '10');
     await sb.horizon.submitTransaction(await buildTx(sb, merchant, [Operation.changeTrust({ asset: USDC })]));
     await sb.horizon.submitTransaction(await buildTx(sb, treasury, [
       Operation.beginSponsoringFutureReserves({ sponsoredId: deposit.publicKey() }),
@@ -20,7 +20,7 @@ describe('sandbox deposit-account lifecycle and edge cases', () => {
       Operation.changeTrust({ asset: USDC, source: deposit.publicKey() }),
       Operation.endSponsoringFutureReserves({ source: deposit.publicKey() }),
     ], { signers: [treasury, deposit] }));
-    const payer = fundedAccount(sb, '10', { asset: USDC, amount: '50' });
+    const payer = await fundedAccount(sb, '10', { asset: USDC, amount: '50' });
     await sb.horizon.submitTransaction(await buildTx(sb, payer, [
       Operation.payment({ destination: deposit.publicKey(), asset: USDC, amount: '25' }),
     ]));
@@ -54,7 +54,7 @@ describe('sandbox deposit-account lifecycle and edge cases', () => {
   it('checks time bounds against the ledger clock', async () => {
     let now = Date.now();
     sb = await startSandbox(() => now);
-    const alice = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '10');
     const tx = await buildTx(sb, alice, [Operation.payment({ destination: alice.publicKey(), asset: Asset.native(), amount: '1' })], { timeout: 30 });
     now += 60_000;
     expect((await submitExpectingFailure(sb, tx)).data.extras.result_codes).toEqual({ transaction: 'tx_too_late' });
@@ -84,8 +84,8 @@ describe('sandbox deposit-account lifecycle and edge cases', () => {
 
   it('charges the fee of a failed fee-bump to the fee account only', async () => {
     sb = await startSandbox();
-    const alice = fundedAccount(sb, '10');
-    const payer = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '10');
+    const payer = await fundedAccount(sb, '10');
     const inner = await buildTx(sb, alice, [Operation.payment({ destination: Keypair.random().publicKey(), asset: Asset.native(), amount: '1' })], { fee: '0' });
     const bump = TransactionBuilder.buildFeeBumpTransaction(payer, '200', inner, PASSPHRASE);
     bump.sign(payer);

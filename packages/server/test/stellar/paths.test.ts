@@ -9,7 +9,7 @@ beforeEach(async () => { sb = await startSandbox(); });
 afterEach(async () => { await sb.close(); });
 
 async function merchant(asset: Asset) {
-  const shop = fundedAccount(sb, '10');
+  const shop = await fundedAccount(sb, '10');
   await sb.horizon.submitTransaction(await buildTx(sb, shop, [Operation.changeTrust({ asset })]));
   return shop;
 }
@@ -31,7 +31,7 @@ describe('sandbox order book and path payments', () => {
   });
 
   it('pays USDC with XLM (strict receive), moving the market maker for real', async () => {
-    const payer = fundedAccount(sb, '1000');
+    const payer = await fundedAccount(sb, '1000');
     const shop = await merchant(USDC);
     const mmBefore = await sb.horizon.loadAccount(sb.keys.marketMaker.publicKey);
     const tx = await buildTx(sb, payer, [Operation.pathPaymentStrictReceive({
@@ -51,7 +51,7 @@ describe('sandbox order book and path payments', () => {
   });
 
   it('converts XLM to EURC in two hops via USDC (strict send) and honours destMin', async () => {
-    const payer = fundedAccount(sb, '1000');
+    const payer = await fundedAccount(sb, '1000');
     const shop = await merchant(EURC);
     const ok = await buildTx(sb, payer, [Operation.pathPaymentStrictSend({
       sendAsset: Asset.native(), sendAmount: '108', destination: shop.publicKey(), destAsset: EURC, destMin: '9.99', path: [USDC],
@@ -66,7 +66,7 @@ describe('sandbox order book and path payments', () => {
   });
 
   it('fails with op_over_source_max and op_too_few_offers', async () => {
-    const payer = fundedAccount(sb, '1000');
+    const payer = await fundedAccount(sb, '1000');
     const shop = await merchant(USDC);
     const over = await buildTx(sb, payer, [Operation.pathPaymentStrictReceive({
       sendAsset: Asset.native(), sendMax: '99.9999999', destination: shop.publicKey(), destAsset: USDC, destAmount: '10', path: [],

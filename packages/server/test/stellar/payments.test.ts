@@ -22,7 +22,7 @@ async function rawPage(path: string) {
 
 describe('sandbox payments history and stream', () => {
   it('lists payments with join=transactions, Horizon record shapes and cursor paging', async () => {
-    const alice = fundedAccount(sb, '100');
+    const alice = await fundedAccount(sb, '100');
     const deposit = Keypair.random();
     await sb.horizon.submitTransaction(await buildTx(sb, alice, [
       Operation.createAccount({ destination: deposit.publicKey(), startingBalance: '5' }),
@@ -51,8 +51,8 @@ describe('sandbox payments history and stream', () => {
   });
 
   it('shows failed payments only with include_failed=true', async () => {
-    const alice = fundedAccount(sb, '10');
-    const bob = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '10');
+    const bob = await fundedAccount(sb, '10');
     await submitExpectingFailure(sb, await buildTx(sb, alice, [
       Operation.payment({ destination: bob.publicKey(), asset: USDC, amount: '1' }),
     ]));
@@ -66,8 +66,8 @@ describe('sandbox payments history and stream', () => {
   });
 
   it('records path payments like Horizon', async () => {
-    const payer = fundedAccount(sb, '1000');
-    const shop = fundedAccount(sb, '10');
+    const payer = await fundedAccount(sb, '1000');
+    const shop = await fundedAccount(sb, '10');
     await sb.horizon.submitTransaction(await buildTx(sb, shop, [Operation.changeTrust({ asset: USDC })]));
     await sb.horizon.submitTransaction(await buildTx(sb, payer, [Operation.pathPaymentStrictReceive({
       sendAsset: Asset.native(), sendMax: '200', destination: shop.publicKey(), destAsset: USDC, destAmount: '10', path: [],
@@ -82,8 +82,8 @@ describe('sandbox payments history and stream', () => {
   });
 
   it('streams payments over SSE, including one submitted after the stream opened', async () => {
-    const alice = fundedAccount(sb, '100');
-    const shop = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '100');
+    const shop = await fundedAccount(sb, '10');
     await pay(alice, shop.publicKey(), '1');
     const got: string[] = [];
     const done = new Promise<void>((resolve, reject) => {
@@ -102,8 +102,8 @@ describe('sandbox payments history and stream', () => {
   });
 
   it('frames the SSE stream like Horizon and resumes from Last-Event-ID / cursor=now', async () => {
-    const alice = fundedAccount(sb, '100');
-    const shop = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '100');
+    const shop = await fundedAccount(sb, '10');
     const first = await pay(alice, shop.publicKey(), '1');
     const ctrl = new AbortController();
     const res = await fetch(`${sb.url}/accounts/${shop.publicKey()}/payments?cursor=now`, {
@@ -132,10 +132,10 @@ describe('sandbox payments history and stream', () => {
   it('implements StellarNetwork over the same ledger (list, watch, paths, submit)', async () => {
     const network = new SandboxNetwork(sb.ledger, sb.url);
     expect(network.assets.USDC.issuer).toBe('GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5');
-    const alice = fundedAccount(sb, '100');
-    const shop = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '100');
+    const shop = await fundedAccount(sb, '10');
     const seen: HorizonPaymentRecord[] = [];
-    const stop = network.watchPayments(shop.publicKey(), 'now', (r) => seen.push(r));
+    const stop = await network.watchPayments(shop.publicKey(), 'now', (r) => seen.push(r));
     const tx = await buildTx(sb, alice, [Operation.payment({ destination: shop.publicKey(), asset: Asset.native(), amount: '4' })],
       { memo: Memo.id('42') });
     const submitted = await network.submitTransaction(tx.toXDR());

@@ -40,7 +40,7 @@ async function account(kp: Keypair): Promise<Horizon.AccountResponse> {
 
 describe('sandbox signers and thresholds', () => {
   it('lets a co-signer sign for an account alone, and a channel settle co-signed accounts with two signatures', async () => {
-    const [channel, d1, d2] = [fundedAccount(sb, '20'), fundedAccount(sb, '20'), fundedAccount(sb, '20')];
+    const [channel, d1, d2] = [await fundedAccount(sb, '20'), await fundedAccount(sb, '20'), await fundedAccount(sb, '20')];
     await coSign(d1);
     await coSign(d2);
     const alone = await buildTx(sb, d1, [pay(d1, channel)], { signers: [sb.treasury] });
@@ -56,7 +56,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('refuses signatures below a threshold: the source\'s LOW as tx_bad_auth, an operation\'s as op_bad_auth', async () => {
-    const [channel, deposit] = [fundedAccount(sb, '20'), fundedAccount(sb, '20')];
+    const [channel, deposit] = [await fundedAccount(sb, '20'), await fundedAccount(sb, '20')];
     await setOptions(deposit, { lowThreshold: 2 });
     const low = await buildTx(sb, deposit, [pay(deposit, channel)]);
     expect((await submitExpectingFailure(sb, low)).data.extras.result_codes).toEqual({ transaction: 'tx_bad_auth' });
@@ -78,7 +78,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('answers every operation\'s result when one operation of several is not authorised', async () => {
-    const [channel, deposit] = [fundedAccount(sb, '20'), fundedAccount(sb, '20')];
+    const [channel, deposit] = [await fundedAccount(sb, '20'), await fundedAccount(sb, '20')];
     const tx = await buildTx(sb, channel, [pay(channel, deposit), pay(deposit, channel)], { signers: [channel] });
     const failed = await submitExpectingFailure(sb, tx);
     expect(failed.data.extras.result_codes).toEqual({ transaction: 'tx_failed', operations: ['op_success', 'op_bad_auth'] });
@@ -94,7 +94,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('removes a signer with weight 0: it no longer signs, and its reserve comes back', async () => {
-    const deposit = fundedAccount(sb, '20');
+    const deposit = await fundedAccount(sb, '20');
     await coSign(deposit);
     expect((await account(deposit)).subentry_count).toBe(1);
     await setOptions(deposit, { signer: { ed25519PublicKey: sb.treasury.publicKey(), weight: 0 } });
@@ -106,8 +106,8 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('locks an account whose master weight is 0 and that has no other signer', async () => {
-    const locked = fundedAccount(sb, '20');
-    const cosigned = fundedAccount(sb, '20');
+    const locked = await fundedAccount(sb, '20');
+    const cosigned = await fundedAccount(sb, '20');
     await setOptions(locked, { masterWeight: 0 });
     const tx = await buildTx(sb, locked, [pay(locked, sb.treasury)]);
     expect((await submitExpectingFailure(sb, tx)).data.extras.result_codes).toEqual({ transaction: 'tx_bad_auth' });
@@ -124,7 +124,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('needs HIGH to change signers or thresholds, MEDIUM for the home domain', async () => {
-    const acc = fundedAccount(sb, '20');
+    const acc = await fundedAccount(sb, '20');
     await setOptions(acc, { highThreshold: 2, signer: { ed25519PublicKey: sb.treasury.publicKey(), weight: 1 } });
     const other = Keypair.random().publicKey();
     const high = await buildTx(sb, acc, [Operation.setOptions({ signer: { ed25519PublicKey: other, weight: 1 } })]);
@@ -138,7 +138,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('refuses a 21st signer, the account\'s own key, weights above 255 and an unpaid reserve', async () => {
-    const acc = fundedAccount(sb, '30');
+    const acc = await fundedAccount(sb, '30');
     const keys = Array.from({ length: 20 }, () => Keypair.random().publicKey());
     const add = (key: string) => Operation.setOptions({ signer: { ed25519PublicKey: key, weight: 1 } });
     await sb.horizon.submitTransaction(await buildTx(sb, acc, keys.map(add)));
@@ -151,12 +151,12 @@ describe('sandbox signers and thresholds', () => {
     const raw = Operation.setOptions({ masterWeight: 1 });
     raw.body().setOptionsOp().masterWeight(256);
     expect(await codes(raw)).toEqual(['op_threshold_out_of_range']);
-    const poor = fundedAccount(sb, '1.5');
+    const poor = await fundedAccount(sb, '1.5');
     expect(await codes(add(Keypair.random().publicKey()), poor)).toEqual(['op_low_reserve']);
   });
 
   it('lets a sponsor pay a signer\'s reserve, listed by sponsor, given back when the account merges', async () => {
-    const deposit = fundedAccount(sb, '5');
+    const deposit = await fundedAccount(sb, '5');
     const treasuryBefore = await account(sb.treasury);
     await sb.horizon.submitTransaction(await buildTx(sb, sb.treasury, [
       Operation.beginSponsoringFutureReserves({ sponsoredId: deposit.publicKey() }),
@@ -180,7 +180,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('shows signers and thresholds on the account, and lists co-signed accounts by signer', async () => {
-    const [d1, d2] = [fundedAccount(sb, '20'), fundedAccount(sb, '20')];
+    const [d1, d2] = [await fundedAccount(sb, '20'), await fundedAccount(sb, '20')];
     await coSign(d1);
     await coSign(d2);
     const acc = await account(d1);
@@ -197,7 +197,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('records set_options with the options it sets, and its effects, in Horizon\'s shapes', async () => {
-    const acc = fundedAccount(sb, '20');
+    const acc = await fundedAccount(sb, '20');
     const res = await setOptions(acc, {
       masterWeight: 2, lowThreshold: 1, medThreshold: 2, highThreshold: 3, homeDomain: 'shop.example',
       setFlags: (AuthRequiredFlag | AuthRevocableFlag) as AuthFlag, signer: { ed25519PublicKey: sb.treasury.publicKey(), weight: 2 },
@@ -232,7 +232,7 @@ describe('sandbox signers and thresholds', () => {
   });
 
   it('takes a fee-bump\'s outer signature from a co-signer of the fee source', async () => {
-    const [payer, alice] = [fundedAccount(sb, '20'), fundedAccount(sb, '20')];
+    const [payer, alice] = [await fundedAccount(sb, '20'), await fundedAccount(sb, '20')];
     await coSign(payer);
     const inner = await buildTx(sb, alice, [pay(alice, payer)], { fee: '0' });
     const bump = TransactionBuilder.buildFeeBumpTransaction(payer.publicKey(), '200', inner, PASSPHRASE);
@@ -244,7 +244,7 @@ describe('sandbox signers and thresholds', () => {
     expect((await submitExpectingFailure(sb, stranger)).data.extras.result_codes).toEqual({ transaction: 'tx_bad_auth' });
   });
 
-  it('opens a sandbox file from before signers: its accounts get master weight 1 and thresholds 0', () => {
+  it('opens a sandbox file from before signers: its accounts get master weight 1 and thresholds 0', async () => {
     const db = new Database(':memory:');
     db.prepare(`CREATE TABLE sbx_accounts (id TEXT PRIMARY KEY, balance TEXT NOT NULL, seq TEXT NOT NULL,
       subentries INTEGER NOT NULL DEFAULT 0, num_sponsoring INTEGER NOT NULL DEFAULT 0,
@@ -253,11 +253,11 @@ describe('sandbox signers and thresholds', () => {
     const old = Keypair.random();
     db.prepare(`INSERT INTO sbx_accounts VALUES (?, '100000000', '8589934592', 0, 0, 0, NULL, 2, 2, 0)`).run(old.publicKey());
     const ledger = new SandboxLedger(db);
-    expect(ledger.store.getAccount(old.publicKey())).toMatchObject({ masterWeight: 1, lowThreshold: 0, medThreshold: 0, highThreshold: 0 });
+    expect(await ledger.store.getAccount(old.publicKey())).toMatchObject({ masterWeight: 1, lowThreshold: 0, medThreshold: 0, highThreshold: 0 });
     const tx = new TransactionBuilder(new Account(old.publicKey(), '8589934592'), { fee: '100', networkPassphrase: PASSPHRASE })
       .addOperation(Operation.setOptions({ homeDomain: 'old.example' })).setTimeout(0).build();
     tx.sign(old);
-    expect(ledger.submit(tx.toXDR())).toMatchObject({ status: 'applied', successful: true });
+    expect(await ledger.submit(tx.toXDR())).toMatchObject({ status: 'applied', successful: true });
     db.close();
   });
 });

@@ -16,7 +16,7 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('creates an account, then pays XLM with a memo; fee and sequence are consumed', async () => {
-    const alice = fundedAccount(sb, '100');
+    const alice = await fundedAccount(sb, '100');
     const bob = Keypair.random();
     const before = await sb.horizon.loadAccount(alice.publicKey());
     const create = await buildTx(sb, alice, [Operation.createAccount({ destination: bob.publicKey(), startingBalance: '10' })]);
@@ -36,8 +36,8 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('adds a trustline, receives USDC, removes it and merges the account away', async () => {
-    const payer = fundedAccount(sb, '50', { asset: USDC, amount: '100' });
-    const shop = fundedAccount(sb, '10');
+    const payer = await fundedAccount(sb, '50', { asset: USDC, amount: '100' });
+    const shop = await fundedAccount(sb, '10');
     const trust = await buildTx(sb, shop, [Operation.changeTrust({ asset: USDC })]);
     await sb.horizon.submitTransaction(trust);
     const pay = await buildTx(sb, payer, [Operation.payment({ destination: shop.publicKey(), asset: USDC, amount: '25' })]);
@@ -76,7 +76,7 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('rejects bad sequence numbers and missing signatures without touching the account', async () => {
-    const alice = fundedAccount(sb, '20');
+    const alice = await fundedAccount(sb, '20');
     const tx = await buildTx(sb, alice, [Operation.payment({ destination: alice.publicKey(), asset: Asset.native(), amount: '1' })]);
     await sb.horizon.submitTransaction(tx);
     const replay = await submitExpectingFailure(sb, tx);
@@ -93,7 +93,7 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('rejects a transaction signed for another network and a too-low fee', async () => {
-    const alice = fundedAccount(sb, '20');
+    const alice = await fundedAccount(sb, '20');
     const account = await sb.horizon.loadAccount(alice.publicKey());
     const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: 'Test SDF Network ; September 2015' })
       .addOperation(Operation.payment({ destination: alice.publicKey(), asset: Asset.native(), amount: '1' }))
@@ -108,8 +108,8 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('fails operations with Horizon codes, charging only fee and sequence', async () => {
-    const alice = fundedAccount(sb, '10');
-    const bob = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '10');
+    const bob = await fundedAccount(sb, '10');
     const cases: Array<[xdr.Operation, string]> = [
       [Operation.payment({ destination: bob.publicKey(), asset: Asset.native(), amount: '9.5' }), 'op_underfunded'],
       [Operation.payment({ destination: bob.publicKey(), asset: USDC, amount: '1' }), 'op_no_trust'],
@@ -133,7 +133,7 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('keeps the reserve: (2 + subentries + sponsoring − sponsored) × 0.5 XLM', async () => {
-    const alice = fundedAccount(sb, '2.5');
+    const alice = await fundedAccount(sb, '2.5');
     const t1 = await buildTx(sb, alice, [Operation.changeTrust({ asset: USDC })]);
     await sb.horizon.submitTransaction(t1); // min 1.5 XLM, balance 2.4999900
     const eurc = new Asset('EURC', USDC.getIssuer());
@@ -153,8 +153,8 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('applies a fee-bump paid by another account', async () => {
-    const alice = fundedAccount(sb, '10');
-    const payer = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '10');
+    const payer = await fundedAccount(sb, '10');
     const inner = await buildTx(sb, alice, [Operation.payment({ destination: payer.publicKey(), asset: Asset.native(), amount: '1' })], { fee: '0' });
     const bump = TransactionBuilder.buildFeeBumpTransaction(payer, '200', inner, PASSPHRASE);
     bump.sign(payer);
@@ -168,8 +168,8 @@ describe('sandbox Horizon: submitting real envelopes', () => {
   });
 
   it('reports an inner failure of a fee-bump', async () => {
-    const alice = fundedAccount(sb, '10');
-    const payer = fundedAccount(sb, '10');
+    const alice = await fundedAccount(sb, '10');
+    const payer = await fundedAccount(sb, '10');
     const inner = await buildTx(sb, alice, [Operation.payment({ destination: payer.publicKey(), asset: USDC, amount: '1' })], { fee: '0' });
     const bump = TransactionBuilder.buildFeeBumpTransaction(payer, '200', inner, PASSPHRASE);
     bump.sign(payer);

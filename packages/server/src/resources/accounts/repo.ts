@@ -57,47 +57,47 @@ export class AccountsRepo {
     this.sql = sqlOf(db);
   }
 
-  insertAccount(account: AccountRecord): void {
-    this.sql.run(INSERT_ACCOUNT, account);
+  async insertAccount(account: AccountRecord): Promise<void> {
+    await this.sql.run(INSERT_ACCOUNT, account);
   }
 
-  findByEmail(email: string): AccountRecord | undefined {
+  async findByEmail(email: string): Promise<AccountRecord | undefined> {
     return this.sql.get(BY_EMAIL, { email });
   }
 
-  findById(id: string): AccountRecord | undefined {
+  async findById(id: string): Promise<AccountRecord | undefined> {
     return this.sql.get(BY_ID, { id });
   }
 
-  insertVerification(tokenHash: string, accountId: string, expiresAt: string): void {
-    this.sql.run(INSERT_VERIFICATION, { token_hash: tokenHash, account_id: accountId, expires_at: expiresAt });
+  async insertVerification(tokenHash: string, accountId: string, expiresAt: string): Promise<void> {
+    await this.sql.run(INSERT_VERIFICATION, { token_hash: tokenHash, account_id: accountId, expires_at: expiresAt });
   }
 
-  findVerification(tokenHash: string): Verification | undefined {
+  async findVerification(tokenHash: string): Promise<Verification | undefined> {
     return this.sql.get(VERIFICATION, { tokenHash });
   }
 
   /** Marks the token used and the account verified together. */
-  useVerification(tokenHash: string, accountId: string, at: string): void {
-    this.sql.transaction(async () => {
-      this.sql.run(USE_VERIFICATION, { tokenHash, at });
-      this.sql.run(VERIFY_ACCOUNT, { accountId, at });
+  async useVerification(tokenHash: string, accountId: string, at: string): Promise<void> {
+    await this.sql.transaction(async () => {
+      await this.sql.run(USE_VERIFICATION, { tokenHash, at });
+      await this.sql.run(VERIFY_ACCOUNT, { accountId, at });
     });
   }
 
-  insertSession(session: SessionRecord): void {
-    this.sql.run(INSERT_SESSION, session);
+  async insertSession(session: SessionRecord): Promise<void> {
+    await this.sql.run(INSERT_SESSION, session);
   }
 
-  findSessionByHash(tokenHash: string): SessionRecord | undefined {
+  async findSessionByHash(tokenHash: string): Promise<SessionRecord | undefined> {
     return this.sql.get(SESSION_BY_HASH, { tokenHash });
   }
 
-  findSessionById(id: string): SessionRecord | undefined {
+  async findSessionById(id: string): Promise<SessionRecord | undefined> {
     return this.sql.get(SESSION_BY_ID, { id });
   }
 
-  revokeSession(id: string, at: string): void {
-    this.sql.run(REVOKE_SESSION, { id, at });
+  async revokeSession(id: string, at: string): Promise<void> {
+    await this.sql.run(REVOKE_SESSION, { id, at });
   }
 }

@@ -22,7 +22,7 @@ export function accountRoutes(service: AccountsService): RouteDef[] {
         res.status(201).json((await service.signUp(email, password)).account);
       },
     },
-    { operationId: 'verifyEmail', handler: (req, res) => void res.json(service.verifyEmail(body<{ token: string }>(req).token)) },
+    { operationId: 'verifyEmail', handler: async (req, res) => void res.json(await service.verifyEmail(body<{ token: string }>(req).token)) },
     {
       operationId: 'signIn',
       handler: async (req, res) => {
@@ -32,11 +32,11 @@ export function accountRoutes(service: AccountsService): RouteDef[] {
     },
     {
       operationId: 'signOut',
-      handler: (_req, res) => {
-        service.signOut(session(res).sessionId);
+      handler: async (_req, res) => {
+        await service.signOut(session(res).sessionId);
         res.status(204).end();
       },
     },
-    { operationId: 'retrieveAccountSession', handler: (_req, res) => void res.json(service.currentSession(session(res).sessionId)) },
+    { operationId: 'retrieveAccountSession', handler: async (_req, res) => void res.json(await service.currentSession(session(res).sessionId)) },
   ];
 }

@@ -35,54 +35,54 @@ export class AccountsService {
   /** Creates the account and prints the verification link (the reference server has no mailer). */
   async signUp(email: string, password: string): Promise<{ account: ReturnType<typeof presentAccount>; verificationToken: string }> {
     const normalized = email.trim().toLowerCase();
-    if (this.repo.findByEmail(normalized)) throw new ApiError('EMAIL_ALREADY_REGISTERED', 'an account with this email already exists');
+    if (await this.repo.findByEmail(normalized)) throw new ApiError('EMAIL_ALREADY_REGISTERED', 'an account with this email already exists');
     const account: AccountRecord = { id: newId('account'), email: normalized, password_hash: await hashPassword(password), email_verified_at: null, created_at: isoNow() };
     // re-check after the await: two sign-ups may have raced
-    if (this.repo.findByEmail(normalized)) throw new ApiError('EMAIL_ALREADY_REGISTERED', 'an account with this email already exists');
-    this.repo.insertAccount(account);
+    if (await this.repo.findByEmail(normalized)) throw new ApiError('EMAIL_ALREADY_REGISTERED', 'an account with this email already exists');
+    await this.repo.insertAccount(account);
     const token = `emv_${randomToken(24)}`;
-    this.repo.insertVerification(sha256Hex(token), account.id, isoNow(Date.now() + VERIFICATION_TTL_MS));
+    await this.repo.insertVerification(sha256Hex(token), account.id, isoNow(Date.now() + VERIFICATION_TTL_MS));
     this.logger.info({ email: normalized, verify_url: `${this.publicUrl()}/v1/auth/verify-email?token=${token}` }, 'verification link (POST the token to /v1/auth/verify-email)');
     return { account: presentAccount(account), verificationToken: token };
   }
 
-  verifyEmail(token: string) {
+  async verifyEmail(token: string) {
     const hash = sha256Hex(token);
-    const verification = this.repo.findVerification(hash);
+    const verification = await this.repo.findVerification(hash);
     if (!verification || verification.used_at) throw new ApiError('INVALID_TOKEN', 'this verification token is invalid or already used');
     if (verification.expires_at < isoNow()) throw new ApiError('INVALID_TOKEN', 'this verification token has expired; sign up again');
-    this.repo.useVerification(hash, verification.account_id, isoNow());
-    return presentAccount(this.repo.findById(verification.account_id)!);
+    await this.repo.useVerification(hash, verification.account_id, isoNow());
+    return presentAccount((await this.repo.findById(verification.account_id))!);
   }
 
   async signIn(email: string, password: string) {
-    const account = this.repo.findByEmail(email.trim().toLowerCase());
+    const account = await this.repo.findByEmail(email.trim().toLowerCase());
     dummyHash ??= hashPassword('fundkit-timing-equaliser');
     const valid = await verifyPassword(password, account?.password_hash ?? (await dummyHash));
     if (!account || !valid) throw new ApiError('INVALID_CREDENTIALS', 'email or password is incorrect');
     if (!account.email_verified_at) throw new ApiError('EMAIL_NOT_VERIFIED', 'verify your email address before signing in');
     const token = `acs_${randomToken(32)}`;
     const session: SessionRecord = { id: `ses_${ulid()}`, token_hash: sha256Hex(token), account_id: account.id, created_at: isoNow(), expires_at: isoNow(Date.now() + SESSION_TTL_MS), revoked_at: null };
-    this.repo.insertSession(session);
+    await this.repo.insertSession(session);
     return presentSession(session, account, token);
   }
 
-  signOut(sessionId: string): void {
-    this.repo.revokeSession(sessionId, isoNow());
+  async signOut(sessionId: string): Promise<void> {
+    await this.repo.revokeSession(sessionId, isoNow());
   }
 
   /** For the auth middleware: the session behind an acs_ token, or why it is refused. */
-  authenticate(token: string): { ok: true; session: SessionRecord } | { ok: false; code: 'UNAUTHORIZED' | 'SESSION_EXPIRED' } {
-    const session = this.repo.findSessionByHash(sha256Hex(token));
+  async authenticate(token: string): Promise<{ ok: true; session: SessionRecord } | { ok: false; code: 'UNAUTHORIZED' | 'SESSION_EXPIRED' }> {
+    const session = await this.repo.findSessionByHash(sha256Hex(token));
     if (!session || session.revoked_at) return { ok: false, code: 'UNAUTHORIZED' };
     if (session.expires_at < isoNow()) return { ok: false, code: 'SESSION_EXPIRED' };
     return { ok: true, session };
   }
 
   /** The session behind the request, without its token. */
-  currentSession(sessionId: string) {
-    const session = this.repo.findSessionById(sessionId)!;
-    const account = this.repo.findById(session.account_id)!;
+  async currentSession(sessionId: string) {
+    const session = (await this.repo.findSessionById(sessionId))!;
+    const account = (await this.repo.findById(session.account_id))!;
     return presentSession(session, account, null);
   }
 }

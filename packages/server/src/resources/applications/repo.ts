@@ -35,13 +35,13 @@ const UNOWNED_BY_NAME = prepared<ApplicationRecord, { name: string }>((k, p) => 
   .where('account_id', 'is', null).where('name', '=', p('name')).orderBy('created_at').limit(1));
 
 /** The application row by id, cached (see rowsByDb); shared by every repo that needs it. */
-export function findApplicationRow(source: SqlSource, id: string): ApplicationRecord | undefined {
+export async function findApplicationRow(source: SqlSource, id: string): Promise<ApplicationRecord | undefined> {
   const sql = sqlOf(source);
   const cache = rowCache(sql);
   let app = cache.rows.get(id);
   if (!app) {
     const generation = cache.generation;
-    app = sql.get(BY_ID, { id });
+    app = await sql.get(BY_ID, { id });
     if (!app) return undefined;
     if (cache.generation === generation) {
       if (cache.rows.size >= MAX_CACHED_APPLICATIONS) cache.rows.clear();
@@ -59,21 +59,21 @@ export class ApplicationsRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(app: ApplicationRecord): void {
-    this.sql.run(INSERT, app);
+  async insert(app: ApplicationRecord): Promise<void> {
+    await this.sql.run(INSERT, app);
   }
 
-  findById(id: string): ApplicationRecord | undefined {
+  async findById(id: string): Promise<ApplicationRecord | undefined> {
     return findApplicationRow(this.sql, id);
   }
 
   /** Bootstrap identifies unowned applications by name. */
-  findUnownedByName(name: string): ApplicationRecord | undefined {
+  async findUnownedByName(name: string): Promise<ApplicationRecord | undefined> {
     return this.sql.get(UNOWNED_BY_NAME, { name });
   }
 
   /** accountId null = every application (operator view). */
-  list(filter: { accountId?: string; status?: string }, page: PageRequest): ApplicationRecord[] {
+  async list(filter: { accountId?: string; status?: string }, page: PageRequest): Promise<ApplicationRecord[]> {
     return this.sql.all(dynamic<ApplicationRecord>((k) => k.selectFrom('applications').selectAll()
       .$if(Boolean(filter.accountId), (q) => q.where('account_id', '=', filter.accountId!))
       .$if(Boolean(filter.status), (q) => q.where('status', '=', filter.status!))
@@ -81,10 +81,10 @@ export class ApplicationsRepo {
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
-  update(id: string, fields: Partial<Pick<ApplicationRecord, 'name' | 'settlement_address' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): void {
+  async update(id: string, fields: Partial<Pick<ApplicationRecord, 'name' | 'settlement_address' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): Promise<void> {
     const set = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     if (Object.keys(set).length === 0) return;
-    this.sql.run(dynamic((k) => k.updateTable('applications').set({ ...set, updated_at: updatedAt }).where('id', '=', id)));
+    await this.sql.run(dynamic((k) => k.updateTable('applications').set({ ...set, updated_at: updatedAt }).where('id', '=', id)));
     const cache = rowCache(this.sql);
     const drop = () => {
       cache.generation++;

@@ -29,64 +29,64 @@ export function applicationRoutes(service: ApplicationsService, keys: KeysServic
   return [
     {
       operationId: 'createApplication',
-      handler: (req, res) => {
-        const app = service.create(accountId(res), body<ApplicationInput & { name: string }>(req));
+      handler: async (req, res) => {
+        const app = await service.create(accountId(res), body<ApplicationInput & { name: string }>(req));
         res.status(201).json(presentApplication(app));
       },
     },
-    { operationId: 'listApplications', handler: (_req, res) => void res.json(service.list(owner(res), pageRequest(input(res).query))) },
-    { operationId: 'retrieveApplication', handler: (_req, res) => void res.json(presentApplication(service.get(owner(res), id(res)))) },
+    { operationId: 'listApplications', handler: async (_req, res) => void res.json(await service.list(owner(res), pageRequest(input(res).query))) },
+    { operationId: 'retrieveApplication', handler: async (_req, res) => void res.json(presentApplication(await service.get(owner(res), id(res)))) },
     {
       operationId: 'updateApplication',
-      handler: (req, res) => void res.json(presentApplication(service.update(owner(res), id(res), body<ApplicationInput>(req)))),
+      handler: async (req, res) => void res.json(presentApplication(await service.update(owner(res), id(res), body<ApplicationInput>(req)))),
     },
     {
       operationId: 'uploadApplicationLogo',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         if (!Buffer.isBuffer(req.body) || req.body.length === 0) throw new ApiError('LOGO_FORMAT_UNSUPPORTED', 'send the image bytes as the request body');
-        res.json(presentApplication(service.uploadLogo(owner(res), id(res), req.body)));
+        res.json(presentApplication(await service.uploadLogo(owner(res), id(res), req.body)));
       },
     },
     {
       operationId: 'retrieveApplicationLogo',
-      handler: (_req, res) => {
-        const logo = service.logo(id(res));
+      handler: async (_req, res) => {
+        const logo = await service.logo(id(res));
         res.type(logo.contentType).sendFile(logo.path, { dotfiles: 'allow' });
       },
     },
     {
       operationId: 'createApiKey',
-      handler: (req, res) => {
-        const app = service.get(owner(res), id(res));
+      handler: async (req, res) => {
+        const app = await service.get(owner(res), id(res));
         const { type, environment } = body<{ type: KeyType; environment: Environment }>(req);
-        const created = keys.create(app.id, environment, type);
+        const created = await keys.create(app.id, environment, type);
         res.status(201).json(presentKey(created.record, created.plaintext));
       },
     },
     {
       operationId: 'listApiKeys',
-      handler: (_req, res) => {
-        const app = service.get(owner(res), id(res));
-        res.json(keys.list(app.id, pageRequest(input(res).query)));
+      handler: async (_req, res) => {
+        const app = await service.get(owner(res), id(res));
+        res.json(await keys.list(app.id, pageRequest(input(res).query)));
       },
     },
     {
       operationId: 'revokeApiKey',
-      handler: (_req, res) => {
-        const app = service.get(owner(res), id(res));
-        res.json(keys.revoke(app.id, String(input(res).path.keyId)));
+      handler: async (_req, res) => {
+        const app = await service.get(owner(res), id(res));
+        res.json(await keys.revoke(app.id, String(input(res).path.keyId)));
       },
     },
     // platform operator
     {
       operationId: 'listPlatformApplications',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
         const status = query.status === 'ACTIVE' ? 'active' : query.status === 'INACTIVE' ? 'inactive' : undefined;
-        res.json(service.list('operator', pageRequest(query), status));
+        res.json(await service.list('operator', pageRequest(query), status));
       },
     },
-    { operationId: 'deactivateApplication', handler: (_req, res) => void res.json(presentApplication(service.setStatus(id(res), 'inactive'))) },
-    { operationId: 'reactivateApplication', handler: (_req, res) => void res.json(presentApplication(service.setStatus(id(res), 'active'))) },
+    { operationId: 'deactivateApplication', handler: async (_req, res) => void res.json(presentApplication(await service.setStatus(id(res), 'inactive'))) },
+    { operationId: 'reactivateApplication', handler: async (_req, res) => void res.json(presentApplication(await service.setStatus(id(res), 'active'))) },
   ];
 }

@@ -45,67 +45,67 @@ export class ApplicationsService {
     private readonly publicBaseUrl: () => string,
   ) {}
 
-  create(accountId: string | null, input: ApplicationInput & { name: string }): ApplicationRecord {
+  async create(accountId: string | null, input: ApplicationInput & { name: string }): Promise<ApplicationRecord> {
     checkSettlementAddress(input.settlement_address);
     const now = isoNow();
     const app: ApplicationRecord = { id: newId('application'), account_id: accountId, name: input.name, settlement_address: input.settlement_address ?? null, status: 'active', logo_url: null, logo_file: null, logo_content_type: null, created_at: now, updated_at: now };
-    this.repo.insert(app);
+    await this.repo.insert(app);
     return app;
   }
 
-  findById(id: string): ApplicationRecord | undefined {
+  async findById(id: string): Promise<ApplicationRecord | undefined> {
     return this.repo.findById(id);
   }
 
   /** Another account's application is 404, never 403: its existence is not disclosed. */
-  get(owner: Owner, id: string): ApplicationRecord {
-    const app = this.repo.findById(id);
+  async get(owner: Owner, id: string): Promise<ApplicationRecord> {
+    const app = await this.repo.findById(id);
     if (!app || (owner !== 'operator' && app.account_id !== owner.accountId)) throw notFound('application');
     return app;
   }
 
-  list(owner: Owner, page: PageRequest, status?: 'active' | 'inactive') {
+  async list(owner: Owner, page: PageRequest, status?: 'active' | 'inactive') {
     const filter = owner === 'operator' ? { status } : { accountId: owner.accountId };
-    return toList(this.repo.list(filter, page), page, presentApplication);
+    return toList(await this.repo.list(filter, page), page, presentApplication);
   }
 
-  update(owner: Owner, id: string, input: ApplicationInput): ApplicationRecord {
-    this.get(owner, id);
+  async update(owner: Owner, id: string, input: ApplicationInput): Promise<ApplicationRecord> {
+    await this.get(owner, id);
     checkSettlementAddress(input.settlement_address);
-    this.repo.update(id, { name: input.name, settlement_address: input.settlement_address }, isoNow());
-    return this.repo.findById(id)!;
+    await this.repo.update(id, { name: input.name, settlement_address: input.settlement_address }, isoNow());
+    return (await this.repo.findById(id))!;
   }
 
-  setStatus(id: string, status: 'active' | 'inactive'): ApplicationRecord {
-    this.get('operator', id);
-    this.repo.update(id, { status }, isoNow());
-    return this.repo.findById(id)!;
+  async setStatus(id: string, status: 'active' | 'inactive'): Promise<ApplicationRecord> {
+    await this.get('operator', id);
+    await this.repo.update(id, { status }, isoNow());
+    return (await this.repo.findById(id))!;
   }
 
-  uploadLogo(owner: Owner, id: string, bytes: Buffer): ApplicationRecord {
-    this.get(owner, id);
+  async uploadLogo(owner: Owner, id: string, bytes: Buffer): Promise<ApplicationRecord> {
+    await this.get(owner, id);
     const logo = checkLogo(bytes);
     const file = storeLogo(this.logoDir, id, bytes, logo.extension);
     const url = `${this.publicBaseUrl()}/v1/applications/${id}/logo`;
-    this.repo.update(id, { logo_url: url, logo_file: file, logo_content_type: logo.contentType }, isoNow());
-    return this.repo.findById(id)!;
+    await this.repo.update(id, { logo_url: url, logo_file: file, logo_content_type: logo.contentType }, isoNow());
+    return (await this.repo.findById(id))!;
   }
 
   /** Public (the checkout shows it): the stored image, or 404. */
-  logo(id: string): { path: string; contentType: string } {
-    const app = this.repo.findById(id);
+  async logo(id: string): Promise<{ path: string; contentType: string }> {
+    const app = await this.repo.findById(id);
     if (!app?.logo_file || !app.logo_content_type) throw notFound('logo');
     return { path: join(this.logoDir, app.logo_file), contentType: app.logo_content_type };
   }
 
   /** Bootstrap: the unowned application of that name, created when missing. */
-  ensureUnowned(name: string, settlementAddress: string | null): ApplicationRecord {
-    const existing = this.repo.findUnownedByName(name);
+  async ensureUnowned(name: string, settlementAddress: string | null): Promise<ApplicationRecord> {
+    const existing = await this.repo.findUnownedByName(name);
     if (!existing) return this.create(null, { name, settlement_address: settlementAddress });
     if (settlementAddress !== existing.settlement_address && settlementAddress !== null) {
       checkSettlementAddress(settlementAddress);
-      this.repo.update(existing.id, { settlement_address: settlementAddress }, isoNow());
+      await this.repo.update(existing.id, { settlement_address: settlementAddress }, isoNow());
     }
-    return this.repo.findById(existing.id)!;
+    return (await this.repo.findById(existing.id))!;
   }
 }

@@ -20,14 +20,14 @@ export class AssetsRepo {
     this.sql = sqlOf(db);
   }
 
-  disabledCodes(): ReadonlySet<string> {
-    this.disabled ??= new Set(this.sql.column(DISABLED));
+  async disabledCodes(): Promise<ReadonlySet<string>> {
+    this.disabled ??= new Set(await this.sql.column(DISABLED));
     return this.disabled;
   }
 
-  setEnabled(code: string, enabled: boolean, at: string): void {
+  async setEnabled(code: string, enabled: boolean, at: string): Promise<void> {
     this.disabled = null;
-    this.sql.run(SET_ENABLED, { code, enabled: enabled ? 1 : 0, at });
+    await this.sql.run(SET_ENABLED, { code, enabled: enabled ? 1 : 0, at });
     this.disabled = null;
   }
 }

@@ -6,11 +6,11 @@ import type { AssetsService } from './service.js';
 
 export function assetRoutes(service: AssetsService): RouteDef[] {
   return [
-    { operationId: 'listAssets', handler: (_req, res) => sendSharedJson(res, service.list(applicationAuth(res).environment)) },
-    { operationId: 'retrieveAsset', handler: (_req, res) => void res.json(service.get(applicationAuth(res).environment, String(input(res).path.id))) },
+    { operationId: 'listAssets', handler: async (_req, res) => sendSharedJson(res, await service.list(applicationAuth(res).environment)) },
+    { operationId: 'retrieveAsset', handler: async (_req, res) => void res.json(await service.get(applicationAuth(res).environment, String(input(res).path.id))) },
     {
       operationId: 'updatePlatformAsset',
-      handler: (req, res) => void res.json(service.setEnabled(String(input(res).path.id), body<{ enabled: boolean }>(req).enabled)),
+      handler: async (req, res) => void res.json(await service.setEnabled(String(input(res).path.id), body<{ enabled: boolean }>(req).enabled)),
     },
   ];
 }

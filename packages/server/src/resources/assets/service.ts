@@ -19,9 +19,9 @@ export class AssetsService {
     return networkFor(environment, this.mode);
   }
 
-  list(environment: Environment): AssetList {
+  async list(environment: Environment): Promise<AssetList> {
     const network = this.network(environment);
-    const disabled = this.repo.disabledCodes();
+    const disabled = await this.repo.disabledCodes();
     const cached = this.lists.get(network);
     if (cached?.disabled === disabled) return cached.list;
     const data = listAssets(network).map((a) => Object.freeze({ ...a, enabled: !disabled.has(a.code) }));
@@ -30,23 +30,23 @@ export class AssetsService {
     return list;
   }
 
-  get(environment: Environment, id: string): PresentedAsset {
+  async get(environment: Environment, id: string): Promise<PresentedAsset> {
     const asset = findAsset(id, this.network(environment));
     if (!asset) throw notFound('asset');
-    return { ...asset, enabled: !this.repo.disabledCodes().has(asset.code) };
+    return { ...asset, enabled: !(await this.repo.disabledCodes()).has(asset.code) };
   }
 
   /** An enabled asset of the registry, or undefined (the caller names the error). */
-  findEnabled(environment: Environment, code: string): AssetInfo | undefined {
+  async findEnabled(environment: Environment, code: string): Promise<AssetInfo | undefined> {
     const asset = findAsset(code, this.network(environment));
-    return asset && !this.repo.disabledCodes().has(asset.code) ? asset : undefined;
+    return asset && !(await this.repo.disabledCodes()).has(asset.code) ? asset : undefined;
   }
 
   /** Operator: enable or disable; answered in the test network's terms. */
-  setEnabled(id: string, enabled: boolean): PresentedAsset {
+  async setEnabled(id: string, enabled: boolean): Promise<PresentedAsset> {
     const asset = findAsset(id, this.network('test'));
     if (!asset) throw notFound('asset');
-    this.repo.setEnabled(asset.code, enabled, isoNow());
+    await this.repo.setEnabled(asset.code, enabled, isoNow());
     return { ...asset, enabled };
   }
 }

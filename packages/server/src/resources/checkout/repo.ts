@@ -59,38 +59,38 @@ export class CheckoutRepo {
     this.sql = sqlOf(db);
   }
 
-  intentHead(id: string): IntentHead | undefined {
+  async intentHead(id: string): Promise<IntentHead | undefined> {
     return this.sql.get(INTENT_HEAD, { id });
   }
 
   /** Changes whenever the intent's status, received amount or timestamp does. */
-  intentMarker(id: string): string | null {
-    const row = this.sql.get(INTENT_MARKER, { id });
+  async intentMarker(id: string): Promise<string | null> {
+    const row = await this.sql.get(INTENT_MARKER, { id });
     return row ? `${row.status}|${row.received_amount}|${row.updated_at}` : null;
   }
 
-  insertSession(session: CheckoutSessionRecord): void {
-    this.sql.run(INSERT_SESSION, session);
+  async insertSession(session: CheckoutSessionRecord): Promise<void> {
+    await this.sql.run(INSERT_SESSION, session);
   }
 
-  findSession(id: string): CheckoutSessionRecord | undefined {
+  async findSession(id: string): Promise<CheckoutSessionRecord | undefined> {
     return this.sql.get(SESSION, { id });
   }
 
-  extendSession(id: string, expiresAt: string): void {
-    this.sql.run(EXTEND_SESSION, { id, expiresAt });
+  async extendSession(id: string, expiresAt: string): Promise<void> {
+    await this.sql.run(EXTEND_SESSION, { id, expiresAt });
   }
 
-  insertHandoff(handoff: HandoffRecord): void {
-    this.sql.run(INSERT_HANDOFF, handoff);
+  async insertHandoff(handoff: HandoffRecord): Promise<void> {
+    await this.sql.run(INSERT_HANDOFF, handoff);
   }
 
-  findHandoff(tokenHash: string): HandoffRecord | undefined {
+  async findHandoff(tokenHash: string): Promise<HandoffRecord | undefined> {
     return this.sql.get(HANDOFF, { tokenHash });
   }
 
   /** Marks the token used; false when another exchange got there first (single use, race-free). */
-  consumeHandoff(tokenHash: string, at: string): boolean {
-    return this.sql.run(CONSUME_HANDOFF, { tokenHash, at }) === 1;
+  async consumeHandoff(tokenHash: string, at: string): Promise<boolean> {
+    return await this.sql.run(CONSUME_HANDOFF, { tokenHash, at }) === 1;
   }
 }

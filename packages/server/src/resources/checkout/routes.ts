@@ -34,8 +34,8 @@ export function checkoutRoutes(service: CheckoutService): RouteDef[] {
     },
     {
       operationId: 'createCheckoutHandoff',
-      handler: (req, res) => {
-        res.status(201).json(service.handoff(handoffCaller(res), pathId(res), body<HandoffInput>(req)));
+      handler: async (req, res) => {
+        res.status(201).json(await service.handoff(handoffCaller(res), pathId(res), body<HandoffInput>(req)));
       },
     },
     {
@@ -46,16 +46,16 @@ export function checkoutRoutes(service: CheckoutService): RouteDef[] {
     },
     {
       operationId: 'retrievePublicFundingIntent',
-      handler: (_req, res) => {
-        res.json(service.publicView(viewer(res), pathId(res)));
+      handler: async (_req, res) => {
+        res.json(await service.publicView(viewer(res), pathId(res)));
       },
     },
     {
       operationId: 'streamPublicFundingIntentStatus',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const id = pathId(res);
         const who = viewer(res);
-        if (!wantsEventStream(req)) return void res.json(service.publicView(who, id));
+        if (!wantsEventStream(req)) return void res.json(await service.publicView(who, id));
         streamStatus(req, res, { view: () => service.publicView(who, id), marker: () => service.changeMarker(id) });
       },
     },

@@ -65,7 +65,7 @@ export class CheckoutService {
 
   /** createCheckoutSession: the intent must be the caller's (else 404; other environment 403). */
   async create(caller: KeyCaller, fundingIntentId: string) {
-    const intent = this.ownedIntent(caller, fundingIntentId);
+    const intent = await this.ownedIntent(caller, fundingIntentId);
     if (Date.parse(intent.expires_at) <= Date.now()) {
       throw new ApiError('CONFLICT', 'this funding intent has expired; create a new intent to collect the payment');
     }
@@ -74,20 +74,20 @@ export class CheckoutService {
       id: newId('checkout_session'), application_id: intent.application_id, environment: intent.environment,
       funding_intent_id: intent.id, expires_at: now, created_at: now,
     };
-    this.deps.repo.insertSession(session);
+    await this.deps.repo.insertSession(session);
     return this.issue(session, intent);
   }
 
   /** For the hosted page: a session for any existing, unexpired intent (the URL is the payer's link). */
   async createForHostedPage(fundingIntentId: string) {
-    const intent = this.deps.repo.intentHead(fundingIntentId);
+    const intent = await this.deps.repo.intentHead(fundingIntentId);
     if (!intent) return null;
     if (Date.parse(intent.expires_at) <= Date.now()) return { expired: true as const, intent };
     return { expired: false as const, session: await this.create(intentCaller(intent), intent.id) };
   }
 
-  handoff(caller: HandoffCaller, sessionId: string, input: HandoffInput) {
-    const session = this.deps.repo.findSession(sessionId);
+  async handoff(caller: HandoffCaller, sessionId: string, input: HandoffInput) {
+    const session = await this.deps.repo.findSession(sessionId);
     if (caller.kind === 'session') {
       if (caller.sessionId !== sessionId) throw new ApiError('FORBIDDEN', 'a checkout session token may only hand off its own session');
     } else if (!session || session.application_id !== caller.applicationId) {
@@ -99,7 +99,7 @@ export class CheckoutService {
     const token = `hot_${randomToken(32)}`;
     const createdAt = Date.now();
     const expiresAt = isoNow(createdAt + HANDOFF_TTL_MS);
-    this.deps.repo.insertHandoff({
+    await this.deps.repo.insertHandoff({
       token_hash: sha256Hex(token), session_id: session.id, code_challenge: input.code_challenge ?? null,
       expires_at: expiresAt, used_at: null, created_at: isoNow(createdAt),
     });
@@ -109,34 +109,34 @@ export class CheckoutService {
   /** resumeCheckoutSession: single use; the owner's attempt consumes it even with a wrong verifier (no guessing). */
   async resume(caller: KeyCaller, input: ResumeInput) {
     const hash = sha256Hex(input.handoff_token);
-    const handoff = this.deps.repo.findHandoff(hash);
+    const handoff = await this.deps.repo.findHandoff(hash);
     if (!handoff || handoff.used_at || Date.parse(handoff.expires_at) <= Date.now()) throw invalidHandoff();
     // another application's (or environment's) key neither uses nor burns the payer's token: the
     // answer is the same, so it learns nothing, and the owner can still resume
-    const session = this.deps.repo.findSession(handoff.session_id);
+    const session = await this.deps.repo.findSession(handoff.session_id);
     if (!session || session.application_id !== caller.applicationId || session.environment !== caller.environment) throw invalidHandoff();
-    if (!this.deps.repo.consumeHandoff(hash, isoNow())) throw invalidHandoff();
+    if (!await this.deps.repo.consumeHandoff(hash, isoNow())) throw invalidHandoff();
     if (handoff.code_challenge && !verifierMatches(handoff.code_challenge, input.code_verifier)) throw invalidHandoff();
-    const intent = this.deps.repo.intentHead(session.funding_intent_id);
+    const intent = await this.deps.repo.intentHead(session.funding_intent_id);
     if (!intent) throw invalidHandoff();
     return this.issue(session, intent);
   }
 
   /** retrievePublicFundingIntent: what a payer may see, never metadata, reference or destination. */
-  publicView(viewer: Viewer, id: string) {
+  async publicView(viewer: Viewer, id: string) {
     if (viewer.boundIntentId !== undefined && viewer.boundIntentId !== id) {
       throw new ApiError('FORBIDDEN', 'this checkout session is for another funding intent');
     }
-    return toPublic(this.deps.fundingIntents.get(viewer, id), viewer.application);
+    return toPublic(await this.deps.fundingIntents.get(viewer, id), viewer.application);
   }
 
   /** A cheap change marker for the status stream: the full view is built only when it moves. */
-  changeMarker(id: string): string | null {
+  async changeMarker(id: string): Promise<string | null> {
     return this.deps.repo.intentMarker(id);
   }
 
-  private ownedIntent(caller: KeyCaller, id: string): IntentHead {
-    const intent = this.deps.repo.intentHead(id);
+  private async ownedIntent(caller: KeyCaller, id: string): Promise<IntentHead> {
+    const intent = await this.deps.repo.intentHead(id);
     if (!intent || intent.application_id !== caller.applicationId) throw notFound('funding intent');
     if (intent.environment !== caller.environment) {
       throw new ApiError('FORBIDDEN', `this funding intent belongs to the ${intent.environment} environment; use a ${intent.environment} key`);
@@ -151,7 +151,7 @@ export class CheckoutService {
     const token = await signCheckoutToken(this.deps.checkoutKey, {
       sessionId: session.id, fundingIntentId: intent.id, applicationId: intent.application_id, environment: intent.environment,
     }, Math.floor(expiresMs / 1000));
-    this.deps.repo.extendSession(session.id, expiresAt);
+    await this.deps.repo.extendSession(session.id, expiresAt);
     return {
       id: session.id,
       object: 'checkout_session' as const,

@@ -23,21 +23,21 @@ export class EventsRepo {
     this.sql = sqlOf(db);
   }
 
-  findById(id: string): EventRecord | undefined {
+  async findById(id: string): Promise<EventRecord | undefined> {
     return this.sql.get(BY_ID, { id });
   }
 
-  list(applicationId: string, environment: Environment, type: string | undefined, page: PageRequest): EventRecord[] {
+  async list(applicationId: string, environment: Environment, type: string | undefined, page: PageRequest): Promise<EventRecord[]> {
     return this.sql.all(dynamic<EventRecord>((k) => applicationPage(k, 'events', applicationId, environment, page)
       .$if(!!type, (q) => q.where('type', '=', type!))));
   }
 
   /** Events whose deliveries do not exist yet, oldest first. */
-  pendingFanOut(limit: number): EventRecord[] {
+  async pendingFanOut(limit: number): Promise<EventRecord[]> {
     return this.sql.all(PENDING_FAN_OUT, { limit });
   }
 
-  markFannedOut(id: string, now: string): boolean {
-    return this.sql.run(MARK_FANNED_OUT, { id, now }) === 1;
+  async markFannedOut(id: string, now: string): Promise<boolean> {
+    return await this.sql.run(MARK_FANNED_OUT, { id, now }) === 1;
   }
 }

@@ -8,17 +8,17 @@ export function eventRoutes(service: EventsService): RouteDef[] {
   return [
     {
       operationId: 'listEvents',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { application, environment } = applicationAuth(res);
         const { query } = input(res);
-        res.json(service.list(application.id, environment, query.type as string | undefined, pageRequest(query)));
+        res.json(await service.list(application.id, environment, query.type as string | undefined, pageRequest(query)));
       },
     },
     {
       operationId: 'retrieveEvent',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { application, environment } = applicationAuth(res);
-        res.json(service.get(application.id, environment, String(input(res).path.id)));
+        res.json(await service.get(application.id, environment, String(input(res).path.id)));
       },
     },
   ];

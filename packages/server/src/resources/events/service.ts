@@ -11,12 +11,12 @@ export function presentEvent(event: EventRecord): unknown {
 export class EventsService {
   constructor(private readonly repo: EventsRepo) {}
 
-  list(applicationId: string, environment: Environment, type: string | undefined, page: PageRequest) {
-    return toList(this.repo.list(applicationId, environment, type, page), page, presentEvent);
+  async list(applicationId: string, environment: Environment, type: string | undefined, page: PageRequest) {
+    return toList(await this.repo.list(applicationId, environment, type, page), page, presentEvent);
   }
 
-  get(applicationId: string, environment: Environment, id: string) {
-    const event = this.repo.findById(id);
+  async get(applicationId: string, environment: Environment, id: string) {
+    const event = await this.repo.findById(id);
     if (!event || event.application_id !== applicationId) throw notFound('event');
     if (event.environment !== environment) throw new ApiError('FORBIDDEN', `this event belongs to the ${event.environment} environment; use a ${event.environment} key`);
     return presentEvent(event);

@@ -124,11 +124,11 @@ export class FundingIntentReadModel {
   }
 
   /** At most 9 queries for the whole page (2 or 3 when nothing is paid, settled or quoted). */
-  page(intents: FundingIntentRecord[]): FundingIntentView[] {
+  async page(intents: FundingIntentRecord[]): Promise<FundingIntentView[]> {
     if (intents.length === 0) return [];
     const { deps } = this;
     const ids = intents.map((i) => i.id);
-    const { accounts, registrations, related } = deps.intents.pageRelations(intents);
+    const { accounts, registrations, related } = await deps.intents.pageRelations(intents);
     // settlements and payments are read only for intents that have any (most have neither)
     const relatedIds = related.size > 0 ? ids.filter((id) => related.has(id)) : [];
     const settlements = relatedIds.length > 0 ? deps.settlements.byIntents(relatedIds) : NO_SETTLEMENTS;
@@ -169,7 +169,7 @@ export class FundingIntentReadModel {
     });
   }
 
-  one(intent: FundingIntentRecord): FundingIntentView {
-    return this.page([intent])[0]!;
+  async one(intent: FundingIntentRecord): Promise<FundingIntentView> {
+    return (await this.page([intent]))[0]!;
   }
 }

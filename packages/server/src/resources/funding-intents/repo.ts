@@ -169,11 +169,11 @@ export class FundingIntentsRepo {
     this.sql = sqlOf(db);
   }
 
-  insertDepositAccount(account: DepositAccountRecord): void {
-    this.sql.run(INSERT_DEPOSIT_ACCOUNT, account);
+  async insertDepositAccount(account: DepositAccountRecord): Promise<void> {
+    await this.sql.run(INSERT_DEPOSIT_ACCOUNT, account);
   }
 
-  findDepositAccount(id: string): DepositAccountRecord | undefined {
+  async findDepositAccount(id: string): Promise<DepositAccountRecord | undefined> {
     return this.sql.get(DEPOSIT_ACCOUNT, { id });
   }
 
@@ -184,7 +184,7 @@ export class FundingIntentsRepo {
    * (only those can show one, so only those need the settlement and payment reads). One query
    * for a retrieve, two for a list.
    */
-  pageRelations(intents: { id: string; deposit_account_id: string | null }[]): PageRelations {
+  async pageRelations(intents: { id: string; deposit_account_id: string | null }[]): Promise<PageRelations> {
     const accounts = new Map<string, DepositAccountRecord>();
     const registrations = new Map<string, string | null>();
     const relatedIds = new Set<string>();
@@ -195,7 +195,7 @@ export class FundingIntentsRepo {
     if (intents.length === 0) return { accounts, registrations, related: relatedIds };
     if (intents.length === 1) {
       const [intent] = intents as [{ id: string; deposit_account_id: string | null }];
-      const row = this.sql.get(ONE_INTENT_RELATIONS, { account: intent.deposit_account_id, intent: intent.id });
+      const row = await this.sql.get(ONE_INTENT_RELATIONS, { account: intent.deposit_account_id, intent: intent.id });
       if (row) {
         const { related: isRelated, ...account } = row;
         keep(account);
@@ -205,34 +205,34 @@ export class FundingIntentsRepo {
     }
     const distinct = [...new Set(intents.map((i) => i.deposit_account_id))];
     const rows = distinct.length === 1
-      ? this.sql.all(ACCOUNT_WITH_REGISTRATION, { id: distinct[0] ?? null })
-      : this.sql.all(ACCOUNTS_WITH_REGISTRATION, { ids: distinct.filter((id): id is string => id !== null) });
+      ? await this.sql.all(ACCOUNT_WITH_REGISTRATION, { id: distinct[0] ?? null })
+      : await this.sql.all(ACCOUNTS_WITH_REGISTRATION, { ids: distinct.filter((id): id is string => id !== null) });
     for (const row of rows) keep(row);
-    for (const { id } of this.sql.all(RELATED_OF, { ids: intents.map((i) => i.id) })) relatedIds.add(id);
+    for (const { id } of await this.sql.all(RELATED_OF, { ids: intents.map((i) => i.id) })) relatedIds.add(id);
     return { accounts, registrations, related: relatedIds };
   }
 
   /** Intents by id, in one query (amounts as BigInt). */
-  findByIds(ids: string[]): Map<string, FundingIntentRecord> {
-    const rows = this.sql.all(INTENTS_BY_IDS, { ids: [...new Set(ids)] });
+  async findByIds(ids: string[]): Promise<Map<string, FundingIntentRecord>> {
+    const rows = await this.sql.all(INTENTS_BY_IDS, { ids: [...new Set(ids)] });
     return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** The version is new with the row (see migration 019). */
-  insert(intent: Omit<FundingIntentRecord, 'row_version'>): void {
-    this.sql.run(INSERT_INTENT, { ...intent, row_version: newRowVersion() });
+  async insert(intent: Omit<FundingIntentRecord, 'row_version'>): Promise<void> {
+    await this.sql.run(INSERT_INTENT, { ...intent, row_version: newRowVersion() });
   }
 
   /** Amounts come back as BigInt: stroops can exceed 2^53. */
-  findById(id: string): FundingIntentRecord | undefined {
+  async findById(id: string): Promise<FundingIntentRecord | undefined> {
     return this.sql.get(INTENT, { id });
   }
 
-  list(applicationId: string, environment: Environment, filters: IntentFilters, page: PageRequest): FundingIntentRecord[] {
+  async list(applicationId: string, environment: Environment, filters: IntentFilters, page: PageRequest): Promise<FundingIntentRecord[]> {
     const queries = listQueriesFor(filters, page);
     const args: ListArgs = { applicationId, environment, status: filters.status ?? null, reference: filters.reference ?? null,
       afterCreatedAt: page.after?.createdAt ?? null, afterId: page.after?.id ?? null, limitPlusOne: page.limit + 1 };
-    const read = this.sql.arrays(queries.versions, args) as [string, bigint][];
+    const read = await this.sql.arrays(queries.versions, args) as [string, bigint][];
     const rows = new Array<FundingIntentRecord>(read.length);
     // ids are the primary key: one position per id
     let missing: Map<string, number> | undefined;
@@ -243,7 +243,7 @@ export class FundingIntentsRepo {
       else (missing ??= new Map()).set(id, i);
     }
     if (missing) {
-      const found = this.sql.all(INTENTS_BY_IDS, { ids: [...missing.keys()] });
+      const found = await this.sql.all(INTENTS_BY_IDS, { ids: [...missing.keys()] });
       if (this.rowsById.size + found.length > ROW_CACHE_SIZE) this.rowsById.clear();
       for (const row of found) {
         // kept with the version of this read (the list's unless the row changed in between)
@@ -256,15 +256,15 @@ export class FundingIntentsRepo {
     return rows;
   }
 
-  setStatus(id: string, status: FundingIntentStatus, at: string): void {
-    this.sql.run(SET_STATUS, { id, status, at });
+  async setStatus(id: string, status: FundingIntentStatus, at: string): Promise<void> {
+    await this.sql.run(SET_STATUS, { id, status, at });
   }
 
-  insertHistory(intentId: string, from: FundingIntentStatus | null, to: FundingIntentStatus, reason: string | null, at: string): void {
-    this.sql.run(INSERT_HISTORY, { intentId, from, to, reason, at });
+  async insertHistory(intentId: string, from: FundingIntentStatus | null, to: FundingIntentStatus, reason: string | null, at: string): Promise<void> {
+    await this.sql.run(INSERT_HISTORY, { intentId, from, to, reason, at });
   }
 
-  history(intentId: string): HistoryRow[] {
+  async history(intentId: string): Promise<HistoryRow[]> {
     return this.sql.all(HISTORY, { intentId });
   }
 }

@@ -23,21 +23,21 @@ export function fundingIntentRoutes(service: FundingIntentsService): RouteDef[] 
     },
     {
       operationId: 'listFundingIntents',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
-        sendJsonWith(res, service.list(caller(res), { status: query.status, reference: query.reference }, pageRequest(query)), presentedJson);
+        sendJsonWith(res, await service.list(caller(res), { status: query.status, reference: query.reference }, pageRequest(query)), presentedJson);
       },
     },
     {
       operationId: 'retrieveFundingIntent',
-      handler: (_req, res) => {
-        sendJsonWith(res, service.get(caller(res), String(input(res).path.id)), presentedJson);
+      handler: async (_req, res) => {
+        sendJsonWith(res, await service.get(caller(res), String(input(res).path.id)), presentedJson);
       },
     },
     {
       operationId: 'cancelFundingIntent',
-      handler: (_req, res) => {
-        res.json(service.cancel(caller(res), String(input(res).path.id)));
+      handler: async (_req, res) => {
+        res.json(await service.cancel(caller(res), String(input(res).path.id)));
       },
     },
   ];

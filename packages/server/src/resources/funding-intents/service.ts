@@ -103,13 +103,13 @@ export class FundingIntentsService {
   async create(caller: Caller, input: CreateIntentInput) {
     const now = Date.now();
     const amount = parseAmountInput(() => toStroops(input.amount));
-    const asset = this.checkAsset(input.asset, caller.environment);
+    const asset = await this.checkAsset(input.asset, caller.environment);
     const destinationAddress = checkDestination(input.destination_address ?? caller.settlementAddress);
     const expiresAt = parseExpiry(input.expires_at, now);
     const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
     const prepared = await this.deps.deposits.prepare?.(request);
     const intentId = newId('funding_intent');
-    const provisioned = await this.writes.run(() => {
+    const provisioned = await this.writes.run(async () => {
       // the pool claim and the rows that use it commit together: an account is taken at most once
       const taken = this.deps.deposits.take(request, prepared);
       const createdAt = isoNow();
@@ -119,24 +119,24 @@ export class FundingIntentsService {
         secret_encrypted: encryptSecret(this.deps.secretsKey, taken.secret), status: taken.status,
         created_at: createdAt, activated_at: taken.status === 'ACTIVE' ? createdAt : null, retired_at: null,
       };
-      this.deps.repo.insertDepositAccount(account);
-      this.deps.repo.insert({
+      await this.deps.repo.insertDepositAccount(account);
+      await this.deps.repo.insert({
         id: intentId, application_id: caller.applicationId, environment: caller.environment, status: 'CREATED',
         requirement_amount: amount, requirement_asset: asset, destination_network: 'stellar', destination_asset: asset,
         destination_address: destinationAddress, received_amount: 0n, reference: input.reference ?? null,
         metadata: JSON.stringify(input.metadata ?? {}), deposit_account_id: account.id, expires_at: expiresAt, created_at: createdAt, updated_at: createdAt,
       });
-      this.deps.repo.insertHistory(intentId, null, 'CREATED', null, createdAt);
+      await this.deps.repo.insertHistory(intentId, null, 'CREATED', null, createdAt);
       // a pooled account is already active on chain; a PROVISIONING one moves the intent when its worker created it
-      if (account.status === 'ACTIVE') this.deps.machine.transition(intentId, 'AWAITING_PAYMENT', 'deposit account active');
+      if (account.status === 'ACTIVE') await this.deps.machine.transition(intentId, 'AWAITING_PAYMENT', 'deposit account active');
       return taken;
     });
     this.deps.deposits.taken?.(request, provisioned);
-    return this.present(this.deps.repo.findById(intentId)!);
+    return this.present((await this.deps.repo.findById(intentId))!);
   }
 
-  private checkAsset(code: string, environment: Environment): string {
-    const asset = this.deps.assets.findEnabled(environment, code);
+  private async checkAsset(code: string, environment: Environment): Promise<string> {
+    const asset = await this.deps.assets.findEnabled(environment, code);
     if (!asset) {
       throw new ApiError('UNSUPPORTED_ASSET', `asset ${code} is not supported; use USDC, EURC or XLM`, { details: [{ path: 'body.asset', message: 'is not a supported asset' }] });
     }
@@ -144,8 +144,8 @@ export class FundingIntentsService {
   }
 
   /** Another application's intent is 404; the other environment's is 403 naming it. */
-  load(caller: Caller, id: string): FundingIntentRecord {
-    const intent = this.deps.repo.findById(id);
+  async load(caller: Caller, id: string): Promise<FundingIntentRecord> {
+    const intent = await this.deps.repo.findById(id);
     if (!intent || intent.application_id !== caller.applicationId) throw notFound('funding intent');
     if (intent.environment !== caller.environment) {
       throw new ApiError('FORBIDDEN', `this funding intent belongs to the ${intent.environment} environment; use a ${intent.environment} key`);
@@ -153,30 +153,30 @@ export class FundingIntentsService {
     return intent;
   }
 
-  get(caller: Caller, id: string) {
-    return this.present(this.load(caller, id));
+  async get(caller: Caller, id: string) {
+    return this.present(await this.load(caller, id));
   }
 
-  list(caller: Caller, filters: IntentFilters, page: PageRequest) {
-    const rows = this.deps.repo.list(caller.applicationId, caller.environment, filters, page);
+  async list(caller: Caller, filters: IntentFilters, page: PageRequest) {
+    const rows = await this.deps.repo.list(caller.applicationId, caller.environment, filters, page);
     return toPage(rows, page, (shown) => this.deps.views.page(shown));
   }
 
   /** Only while nothing was received (DESIGN §4); otherwise 409. */
-  cancel(caller: Caller, id: string) {
-    const intent = this.load(caller, id);
+  async cancel(caller: Caller, id: string) {
+    const intent = await this.load(caller, id);
     if (intent.received_amount > 0n || (intent.status !== 'CREATED' && intent.status !== 'AWAITING_PAYMENT')) {
       throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot be cancelled; only one that has received nothing can`);
     }
-    inTransaction(this.deps.db, () => this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application'));
-    return this.present(this.deps.repo.findById(id)!);
+    await inTransaction(this.deps.db, () => this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application'));
+    return this.present((await this.deps.repo.findById(id))!);
   }
 
-  history(id: string) {
+  async history(id: string) {
     return this.deps.repo.history(id);
   }
 
-  private present(intent: FundingIntentRecord) {
+  private async present(intent: FundingIntentRecord) {
     return this.deps.views.one(intent);
   }
 }

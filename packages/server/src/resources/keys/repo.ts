@@ -43,39 +43,39 @@ export class KeysRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(key: ApiKeyRecord): void {
-    this.sql.run(INSERT, key);
+  async insert(key: ApiKeyRecord): Promise<void> {
+    await this.sql.run(INSERT, key);
   }
 
-  findByHash(hash: string): { key: ApiKeyRecord; application: ApplicationRecord } | undefined {
-    const key = this.sql.get(BY_HASH, { hash });
+  async findByHash(hash: string): Promise<{ key: ApiKeyRecord; application: ApplicationRecord } | undefined> {
+    const key = await this.sql.get(BY_HASH, { hash });
     if (!key) return undefined;
-    return { key, application: this.findApplication(key.application_id)! };
+    return { key, application: (await this.findApplication(key.application_id))! };
   }
 
-  findApplication(id: string): ApplicationRecord | undefined {
+  async findApplication(id: string): Promise<ApplicationRecord | undefined> {
     return findApplicationRow(this.sql, id);
   }
 
-  findById(id: string): ApiKeyRecord | undefined {
+  async findById(id: string): Promise<ApiKeyRecord | undefined> {
     return this.sql.get(BY_ID, { id });
   }
 
-  list(applicationId: string, page: PageRequest): ApiKeyRecord[] {
+  async list(applicationId: string, page: PageRequest): Promise<ApiKeyRecord[]> {
     return this.sql.all(dynamic<ApiKeyRecord>((k) => k.selectFrom('api_keys').selectAll().where('application_id', '=', applicationId)
       .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
-  revoke(id: string, at: string): void {
-    this.sql.run(REVOKE, { id, at });
+  async revoke(id: string, at: string): Promise<void> {
+    await this.sql.run(REVOKE, { id, at });
   }
 
-  markExposed(id: string, at: string): void {
-    this.sql.run(MARK_EXPOSED, { id, at });
+  async markExposed(id: string, at: string): Promise<void> {
+    await this.sql.run(MARK_EXPOSED, { id, at });
   }
 
-  touch(id: string, at: string): void {
-    this.sql.run(TOUCH, { id, at });
+  async touch(id: string, at: string): Promise<void> {
+    await this.sql.run(TOUCH, { id, at });
   }
 }

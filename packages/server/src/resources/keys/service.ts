@@ -43,14 +43,14 @@ export class KeysService {
   constructor(private readonly repo: KeysRepo, private readonly now: () => number = Date.now) {}
 
   /** Stores only the SHA-256 of the key; the plaintext is returned once. */
-  create(applicationId: string, environment: Environment, type: KeyType): { record: ApiKeyRecord; plaintext: string } {
+  async create(applicationId: string, environment: Environment, type: KeyType): Promise<{ record: ApiKeyRecord; plaintext: string }> {
     const plaintext = `${type === 'secret' ? 'sk' : 'pk'}_${environment}_${randomBase62(32)}`;
-    return { record: this.store(applicationId, plaintext), plaintext };
+    return { record: await this.store(applicationId, plaintext), plaintext };
   }
 
   /** Bootstrap: registers a given key unless it is already known (idempotent across starts). */
-  importKey(applicationId: string, plaintext: string): ApiKeyRecord {
-    const existing = this.repo.findByHash(sha256Hex(plaintext));
+  async importKey(applicationId: string, plaintext: string): Promise<ApiKeyRecord> {
+    const existing = await this.repo.findByHash(sha256Hex(plaintext));
     if (existing) {
       if (existing.key.application_id !== applicationId) throw new Error(`key …${plaintext.slice(-4)} belongs to another application`);
       return existing.key;
@@ -58,7 +58,7 @@ export class KeysService {
     return this.store(applicationId, plaintext);
   }
 
-  private store(applicationId: string, plaintext: string): ApiKeyRecord {
+  private async store(applicationId: string, plaintext: string): Promise<ApiKeyRecord> {
     const form = parseKeyForm(plaintext);
     if (!form) throw new Error(`"${plaintext.slice(0, 8)}…" is not a sk_/pk_ test/live key`);
     const record: ApiKeyRecord = {
@@ -74,7 +74,7 @@ export class KeysService {
       exposed_at: null,
       revoked_at: null,
     };
-    this.repo.insert(record);
+    await this.repo.insert(record);
     return record;
   }
 
@@ -83,12 +83,12 @@ export class KeysService {
    * drops it, so a revoked key is refused at once); the application comes from the applications
    * repo's row cache, which its updates keep exact, so a deactivation also applies at once.
    */
-  authenticate(plaintext: string): { key: ApiKeyRecord; application: ApplicationRecord } | undefined {
+  async authenticate(plaintext: string): Promise<{ key: ApiKeyRecord; application: ApplicationRecord } | undefined> {
     const hash = this.hashOf.get(plaintext) ?? sha256Hex(plaintext);
     let key = this.byHash.get(hash);
     let application: ApplicationRecord | undefined;
     if (!key) {
-      const found = this.repo.findByHash(hash);
+      const found = await this.repo.findByHash(hash);
       if (!found) return undefined;
       ({ key, application } = found);
       if (!key.revoked_at) {
@@ -98,39 +98,39 @@ export class KeysService {
         this.hashOf.set(plaintext, hash);
       }
     } else {
-      application = this.repo.findApplication(key.application_id);
+      application = await this.repo.findApplication(key.application_id);
     }
-    this.touch(key.id);
+    await this.touch(key.id);
     return { key, application: application! };
   }
 
-  private touch(keyId: string): void {
+  private async touch(keyId: string): Promise<void> {
     const now = this.now();
     if (now - (this.touchedAt.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
     this.touchedAt.set(keyId, now);
-    this.repo.touch(keyId, isoNow(now));
+    await this.repo.touch(keyId, isoNow(now));
   }
 
   private forget(keyId: string): void {
     for (const [hash, key] of this.byHash) if (key.id === keyId) this.byHash.delete(hash);
   }
 
-  markExposed(keyId: string): void {
+  async markExposed(keyId: string): Promise<void> {
     this.forget(keyId);
-    this.repo.markExposed(keyId, isoNow());
+    await this.repo.markExposed(keyId, isoNow());
   }
 
-  list(applicationId: string, page: PageRequest) {
-    return toList(this.repo.list(applicationId, page), page, (key) => presentKey(key));
+  async list(applicationId: string, page: PageRequest) {
+    return toList(await this.repo.list(applicationId, page), page, (key) => presentKey(key));
   }
 
-  revoke(applicationId: string, keyId: string) {
-    const key = this.repo.findById(keyId);
+  async revoke(applicationId: string, keyId: string) {
+    const key = await this.repo.findById(keyId);
     if (!key || key.application_id !== applicationId) throw notFound('api key');
     // revoking twice is a no-op that answers the revoked key (the spec's 200), not an error
     this.forget(keyId);
-    if (!key.revoked_at) this.repo.revoke(keyId, isoNow());
-    return presentKey(this.repo.findById(keyId)!);
+    if (!key.revoked_at) await this.repo.revoke(keyId, isoNow());
+    return presentKey((await this.repo.findById(keyId))!);
   }
 }
 

@@ -58,29 +58,29 @@ export class LedgerRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(entry: LedgerEntryRecord): void {
-    this.sql.run(INSERT, entry);
+  async insert(entry: LedgerEntryRecord): Promise<void> {
+    await this.sql.run(INSERT, entry);
   }
 
-  hasIntentCredit(intentId: string): boolean {
-    return this.sql.get(HAS_INTENT_CREDIT, { intentId }) !== undefined;
+  async hasIntentCredit(intentId: string): Promise<boolean> {
+    return await this.sql.get(HAS_INTENT_CREDIT, { intentId }) !== undefined;
   }
 
-  creditFor(intentId: string): LedgerEntryRecord | undefined {
+  async creditFor(intentId: string): Promise<LedgerEntryRecord | undefined> {
     return this.sql.get(CREDIT_FOR, { intentId });
   }
 
   /** credits minus debits of APPLICATION_BALANCE, per asset */
-  balances(applicationId: string, environment: Environment): Map<string, bigint> {
-    return new Map(this.sql.all(BALANCES, { applicationId, environment }).map((r) => [r.asset, r.total]));
+  async balances(applicationId: string, environment: Environment): Promise<Map<string, bigint>> {
+    return new Map((await this.sql.all(BALANCES, { applicationId, environment })).map((r) => [r.asset, r.total]));
   }
 
   /** confirmed but not yet credited: intents between PAYMENT_CONFIRMED and SETTLED, by requirement */
-  pending(applicationId: string, environment: Environment): Map<string, bigint> {
-    return new Map(this.sql.all(PENDING, { applicationId, environment }).map((r) => [r.asset, r.total]));
+  async pending(applicationId: string, environment: Environment): Promise<Map<string, bigint>> {
+    return new Map((await this.sql.all(PENDING, { applicationId, environment })).map((r) => [r.asset, r.total]));
   }
 
-  list(applicationId: string, environment: Environment, filters: { asset?: string; fundingIntentId?: string }, page: PageRequest): LedgerEntryRecord[] {
+  async list(applicationId: string, environment: Environment, filters: { asset?: string; fundingIntentId?: string }, page: PageRequest): Promise<LedgerEntryRecord[]> {
     return this.sql.all(dynamic<LedgerEntryRecord>((k) => applicationPage(k, 'ledger_entries', applicationId, environment, page)
       .$if(Boolean(filters.asset), (q) => q.where('asset', '=', filters.asset!))
       .$if(Boolean(filters.fundingIntentId), (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!)), { bigint: true }));

@@ -6,12 +6,12 @@ import type { LedgerService } from './service.js';
 
 export function ledgerRoutes(service: LedgerService): RouteDef[] {
   return [
-    { operationId: 'listLedgerBalances', handler: (_req, res) => void res.json(service.balances(callerOf(res))) },
+    { operationId: 'listLedgerBalances', handler: async (_req, res) => void res.json(await service.balances(callerOf(res))) },
     {
       operationId: 'listLedgerEntries',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
-        res.json(service.entries(callerOf(res), { asset: query.asset, fundingIntentId: query.funding_intent_id }, pageRequest(query)));
+        res.json(await service.entries(callerOf(res), { asset: query.asset, fundingIntentId: query.funding_intent_id }, pageRequest(query)));
       },
     },
   ];

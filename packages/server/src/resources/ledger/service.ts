@@ -17,13 +17,13 @@ export class LedgerService {
   constructor(private readonly repo: LedgerRepo) {}
 
   /** available = the sum of the application's entries, always (no stored balance to drift). */
-  available(caller: Caller, asset: string): bigint {
-    return this.repo.balances(caller.applicationId, caller.environment).get(asset) ?? 0n;
+  async available(caller: Caller, asset: string): Promise<bigint> {
+    return (await this.repo.balances(caller.applicationId, caller.environment)).get(asset) ?? 0n;
   }
 
-  balances(caller: Caller) {
-    const available = this.repo.balances(caller.applicationId, caller.environment);
-    const pending = this.repo.pending(caller.applicationId, caller.environment);
+  async balances(caller: Caller) {
+    const available = await this.repo.balances(caller.applicationId, caller.environment);
+    const pending = await this.repo.pending(caller.applicationId, caller.environment);
     const assets = [...new Set([...ASSETS, ...available.keys(), ...pending.keys()])];
     const data = assets.map((asset) => ({
       object: 'ledger_balance' as const, asset, available: fromStroops(available.get(asset) ?? 0n), pending: fromStroops(pending.get(asset) ?? 0n),
@@ -31,7 +31,7 @@ export class LedgerService {
     return { object: 'list' as const, data, next_cursor: null };
   }
 
-  entries(caller: Caller, filters: { asset?: string; fundingIntentId?: string }, page: PageRequest) {
-    return toList(this.repo.list(caller.applicationId, caller.environment, filters, page), page, presentEntry);
+  async entries(caller: Caller, filters: { asset?: string; fundingIntentId?: string }, page: PageRequest) {
+    return toList(await this.repo.list(caller.applicationId, caller.environment, filters, page), page, presentEntry);
   }
 }

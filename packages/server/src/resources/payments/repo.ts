@@ -92,49 +92,49 @@ export class PaymentsRepo {
   }
 
   /** false when the operation was already recorded (a replay or a second observer). */
-  insert(p: PaymentRecord): boolean {
-    return this.sql.run(INSERT, p) === 1;
+  async insert(p: PaymentRecord): Promise<boolean> {
+    return await this.sql.run(INSERT, p) === 1;
   }
 
-  findById(id: string): PaymentRecord | undefined {
-    return normalize(this.sql.get(BY_ID, { id }));
+  async findById(id: string): Promise<PaymentRecord | undefined> {
+    return normalize(await this.sql.get(BY_ID, { id }));
   }
 
   /** The latest payment applied to each intent (DETECTED or CONFIRMED, applied_amount > 0), in one query. */
-  latestAppliedByIntents(intentIds: string[]): Map<string, PaymentRecord> {
-    return new Map(this.sql.all(LATEST_APPLIED, { intentIds }).map((r) => [r.funding_intent_id, normalize(r)!]));
+  async latestAppliedByIntents(intentIds: string[]): Promise<Map<string, PaymentRecord>> {
+    return new Map((await this.sql.all(LATEST_APPLIED, { intentIds })).map((r) => [r.funding_intent_id, normalize(r)!]));
   }
 
-  byIntent(intentId: string): PaymentRecord[] {
-    return this.sql.all(BY_INTENT, { intentId }).map((r) => normalize(r)!);
+  async byIntent(intentId: string): Promise<PaymentRecord[]> {
+    return (await this.sql.all(BY_INTENT, { intentId })).map((r) => normalize(r)!);
   }
 
-  list(applicationId: string, environment: Environment, filters: PaymentFilters, page: PageRequest): PaymentRecord[] {
+  async list(applicationId: string, environment: Environment, filters: PaymentFilters, page: PageRequest): Promise<PaymentRecord[]> {
     const query = dynamic<PaymentRecord>((k) => applicationPage(k, 'payments', applicationId, environment, page)
       .$if(!!filters.fundingIntentId, (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!))
       .$if(!!filters.status, (q) => q.where('status', '=', filters.status!)), { bigint: true });
-    return this.sql.all(query).map((r) => normalize(r)!);
+    return (await this.sql.all(query)).map((r) => normalize(r)!);
   }
 
   /** The next DETECTED payment due for verification. */
-  nextToConfirm(now: string): PaymentRecord | undefined {
-    return normalize(this.sql.get(NEXT_TO_CONFIRM, { now }));
+  async nextToConfirm(now: string): Promise<PaymentRecord | undefined> {
+    return normalize(await this.sql.get(NEXT_TO_CONFIRM, { now }));
   }
 
-  markConfirmed(id: string, at: string): void {
-    this.sql.run(MARK_CONFIRMED, { id, at });
+  async markConfirmed(id: string, at: string): Promise<void> {
+    await this.sql.run(MARK_CONFIRMED, { id, at });
   }
 
   /** The payment stops counting toward its intent (an underpayment refunded on its own). */
-  unapply(id: string, at: string): void {
-    this.sql.run(UNAPPLY, { id, at });
+  async unapply(id: string, at: string): Promise<void> {
+    await this.sql.run(UNAPPLY, { id, at });
   }
 
-  markFailed(id: string, code: string, message: string, at: string): void {
-    this.sql.run(MARK_FAILED, { id, code, message, at });
+  async markFailed(id: string, code: string, message: string, at: string): Promise<void> {
+    await this.sql.run(MARK_FAILED, { id, code, message, at });
   }
 
-  retryLater(id: string, attempts: number, nextAttemptAt: string): void {
-    this.sql.run(RETRY_LATER, { id, attempts, nextAttemptAt });
+  async retryLater(id: string, attempts: number, nextAttemptAt: string): Promise<void> {
+    await this.sql.run(RETRY_LATER, { id, attempts, nextAttemptAt });
   }
 }

@@ -8,17 +8,17 @@ export function paymentRoutes(service: PaymentsService): RouteDef[] {
   return [
     {
       operationId: 'listPayments',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
-        res.json(service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, status: query.status }, pageRequest(query)));
+        res.json(await service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, status: query.status }, pageRequest(query)));
       },
     },
-    { operationId: 'retrievePayment', handler: (_req, res) => void res.json(service.get(callerOf(res), String(input(res).path.id))) },
+    { operationId: 'retrievePayment', handler: async (_req, res) => void res.json(await service.get(callerOf(res), String(input(res).path.id))) },
     {
       operationId: 'listFundingIntentPayments',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { path, query } = input(res);
-        res.json(service.listForIntent(callerOf(res), String(path.id), pageRequest(query)));
+        res.json(await service.listForIntent(callerOf(res), String(path.id), pageRequest(query)));
       },
     },
   ];

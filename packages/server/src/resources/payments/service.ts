@@ -12,23 +12,23 @@ export class PaymentsService {
   ) {}
 
   /** Another application's payment is 404 (as its intent would be); the other environment's 403. */
-  load(caller: Caller, id: string): PaymentRecord {
-    const payment = this.repo.findById(id);
+  async load(caller: Caller, id: string): Promise<PaymentRecord> {
+    const payment = await this.repo.findById(id);
     if (!payment || payment.application_id !== caller.applicationId) throw notFound('payment');
-    this.fundingIntents.load(caller, payment.funding_intent_id);
+    await this.fundingIntents.load(caller, payment.funding_intent_id);
     return payment;
   }
 
-  get(caller: Caller, id: string) {
-    return this.views.one(this.load(caller, id));
+  async get(caller: Caller, id: string) {
+    return this.views.one(await this.load(caller, id));
   }
 
-  list(caller: Caller, filters: PaymentFilters, page: PageRequest) {
-    return toPage(this.repo.list(caller.applicationId, caller.environment, filters, page), page, (shown) => this.views.page(shown));
+  async list(caller: Caller, filters: PaymentFilters, page: PageRequest) {
+    return toPage(await this.repo.list(caller.applicationId, caller.environment, filters, page), page, (shown) => this.views.page(shown));
   }
 
-  listForIntent(caller: Caller, intentId: string, page: PageRequest) {
-    this.fundingIntents.load(caller, intentId);
+  async listForIntent(caller: Caller, intentId: string, page: PageRequest) {
+    await this.fundingIntents.load(caller, intentId);
     return this.list(caller, { fundingIntentId: intentId }, page);
   }
 }

@@ -15,10 +15,10 @@ import type { QuoteRecord } from './repo.js';
 /** How long an accepted quote holds at most (capped at the intent's expiry). */
 const LOCK_SECONDS = 30 * 60;
 
-function checkSelectable(deps: QuotesDeps, quote: QuoteRecord): void {
+async function checkSelectable(deps: QuotesDeps, quote: QuoteRecord): Promise<void> {
   const expired = quote.status === 'EXPIRED' || (quote.status === 'ACTIVE' && Date.parse(quote.expires_at) <= Date.now());
   if (expired) {
-    if (quote.status === 'ACTIVE') deps.quotes.setStatus(quote.id, 'EXPIRED', isoNow());
+    if (quote.status === 'ACTIVE') await deps.quotes.setStatus(quote.id, 'EXPIRED', isoNow());
     throw new ApiError('QUOTE_EXPIRED', 'this quote expired; fetch the options again and accept a fresh quote');
   }
   if (quote.status !== 'ACTIVE') throw new ApiError('QUOTE_NOT_SELECTABLE', `a ${quote.status} quote cannot be accepted; only an ACTIVE one can`);
@@ -34,34 +34,34 @@ function checkIntent(intent: LinkedIntent | undefined): LinkedIntent {
 
 const lockedFor = (q: QuoteRecord, intent: LinkedIntent | undefined) => q.status === 'LOCKED' && intent?.quote_id === q.id;
 
-function lock(deps: QuotesDeps, quoteId: string): void {
-  inTransaction(deps.db, () => {
-    const quote = deps.quotes.findById(quoteId)!;
-    checkSelectable(deps, quote);
-    const intent = checkIntent(deps.intents.findById(quote.funding_intent_id!));
+async function lock(deps: QuotesDeps, quoteId: string): Promise<void> {
+  await inTransaction(deps.db, async () => {
+    const quote = (await deps.quotes.findById(quoteId))!;
+    await checkSelectable(deps, quote);
+    const intent = checkIntent(await deps.intents.findById(quote.funding_intent_id!));
     const at = isoNow();
     const cap = Math.min(Date.parse(intent.expires_at), Date.now() + LOCK_SECONDS * 1000);
-    deps.quotes.setStatus(quote.id, 'LOCKED', at, { lock_expires_at: isoIn(0, cap) });
-    deps.quotes.supersedeOthers(intent.id, quote.id, at);
-    replaceExecution(deps.executions, deps.quotes.findById(quote.id)!);
-    deps.intents.setSource(intent.id, { asset: quote.source_asset, amount: quote.source_amount, routeType: quote.route_type, quoteId: quote.id }, at);
+    await deps.quotes.setStatus(quote.id, 'LOCKED', at, { lock_expires_at: isoIn(0, cap) });
+    await deps.quotes.supersedeOthers(intent.id, quote.id, at);
+    await replaceExecution(deps.executions, (await deps.quotes.findById(quote.id))!);
+    await deps.intents.setSource(intent.id, { asset: quote.source_asset, amount: quote.source_amount, routeType: quote.route_type, quoteId: quote.id }, at);
   });
 }
 
 export async function acceptQuote(deps: QuotesDeps, caller: QuoteCaller, quoteId: string) {
-  const quote = loadQuote(deps, caller, quoteId);
+  const quote = await loadQuote(deps, caller, quoteId);
   checkBound(caller, quote.funding_intent_id);
   if (!quote.funding_intent_id) throw new ApiError('QUOTE_NOT_SELECTABLE', 'a simple quote is locked already and belongs to no intent');
   // accepting the quote already locked for its intent replays it (idempotent by state)
-  if (lockedFor(quote, deps.intents.findById(quote.funding_intent_id))) return present(deps, quoteId);
-  checkSelectable(deps, quote);
-  checkIntent(deps.intents.findById(quote.funding_intent_id));
+  if (lockedFor(quote, await deps.intents.findById(quote.funding_intent_id))) return present(deps, quoteId);
+  await checkSelectable(deps, quote);
+  checkIntent(await deps.intents.findById(quote.funding_intent_id));
   // the deposit account must hold the source asset before the payer is told to send it
   if (quote.route_type === 'STELLAR_PATH_PAYMENT') await deps.ensureTrust(quote.funding_intent_id, quote.source_asset, quote.environment);
-  lock(deps, quoteId);
+  await lock(deps, quoteId);
   return present(deps, quoteId);
 }
 
-export function present(deps: QuotesDeps, quoteId: string) {
-  return presentQuote(deps.quotes.findById(quoteId)!, deps.executions.byQuote(quoteId));
+export async function present(deps: QuotesDeps, quoteId: string) {
+  return presentQuote((await deps.quotes.findById(quoteId))!, await deps.executions.byQuote(quoteId));
 }

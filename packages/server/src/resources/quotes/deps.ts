@@ -42,16 +42,16 @@ export function checkBound(caller: QuoteCaller, intentId: string | null): void {
   }
 }
 
-export function loadIntent(deps: QuotesDeps, caller: QuoteCaller, id: string): LinkedIntent {
+export async function loadIntent(deps: QuotesDeps, caller: QuoteCaller, id: string): Promise<LinkedIntent> {
   checkBound(caller, id);
-  const intent = deps.intents.findById(id);
+  const intent = await deps.intents.findById(id);
   if (!intent) throw notFound('funding intent');
   checkOwner(caller, intent, 'funding intent');
   return intent;
 }
 
-export function loadQuote(deps: QuotesDeps, caller: QuoteCaller, id: string): QuoteRecord {
-  const quote = deps.quotes.findById(id);
+export async function loadQuote(deps: QuotesDeps, caller: QuoteCaller, id: string): Promise<QuoteRecord> {
+  const quote = await deps.quotes.findById(id);
   if (!quote) throw notFound('quote');
   checkOwner(caller, quote, 'quote');
   return quote;

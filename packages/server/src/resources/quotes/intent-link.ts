@@ -34,17 +34,17 @@ export class QuoteIntentsRepo {
     this.sql = sqlOf(db);
   }
 
-  findById(id: string): LinkedIntent | undefined {
+  async findById(id: string): Promise<LinkedIntent | undefined> {
     return this.sql.get(BY_ID, { id });
   }
 
   /** Back to paying the requirement itself (the accepted quote's lock ran out). */
-  clearSource(id: string, at: string): void {
-    this.sql.run(CLEAR_SOURCE, { id, at });
+  async clearSource(id: string, at: string): Promise<void> {
+    await this.sql.run(CLEAR_SOURCE, { id, at });
   }
 
-  setSource(id: string, source: { asset: string; amount: bigint; routeType: IntentSource['route_type']; quoteId: string }, at: string): void {
-    this.sql.run(SET_SOURCE, { id, asset: source.asset, amount: source.amount, routeType: source.routeType, quoteId: source.quoteId, at });
+  async setSource(id: string, source: { asset: string; amount: bigint; routeType: IntentSource['route_type']; quoteId: string }, at: string): Promise<void> {
+    await this.sql.run(SET_SOURCE, { id, asset: source.asset, amount: source.amount, routeType: source.routeType, quoteId: source.quoteId, at });
   }
 }
 

@@ -10,15 +10,15 @@ import type { ExecutionsRepo } from '../route-executions/repo.js';
 import type { QuoteIntentsRepo } from './intent-link.js';
 import type { QuotesRepo } from './repo.js';
 
-export function lapseLocks(db: Db, quotes: QuotesRepo, intents: QuoteIntentsRepo, executions: ExecutionsRepo): void {
+export async function lapseLocks(db: Db, quotes: QuotesRepo, intents: QuoteIntentsRepo, executions: ExecutionsRepo): Promise<void> {
   const now = isoNow();
-  for (const quote of quotes.lapsedLocks(now)) {
-    inTransaction(db, () => {
+  for (const quote of await quotes.lapsedLocks(now)) {
+    await inTransaction(db, async () => {
       // re-checked inside the transaction: a payment applied meanwhile keeps the lock
-      if (!quotes.lapsedLocks(now).some((q) => q.id === quote.id)) return;
-      quotes.setStatus(quote.id, 'EXPIRED', now);
-      executions.deleteUnstarted(quote.funding_intent_id!, '');
-      intents.clearSource(quote.funding_intent_id!, now);
+      if (!(await quotes.lapsedLocks(now)).some((q) => q.id === quote.id)) return;
+      await quotes.setStatus(quote.id, 'EXPIRED', now);
+      await executions.deleteUnstarted(quote.funding_intent_id!, '');
+      await intents.clearSource(quote.funding_intent_id!, now);
     });
   }
 }

@@ -42,7 +42,7 @@ function draft(deps: QuotesDeps, intent: LinkedIntent, code: AssetCode, remainin
 }
 
 export async function listOptions(deps: QuotesDeps, caller: QuoteCaller, intentId: string) {
-  const intent = loadIntent(deps, caller, intentId);
+  const intent = await loadIntent(deps, caller, intentId);
   checkPayable(intent);
   const remaining = intent.requirement_amount - intent.received_amount;
   const codes = sources(deps, intent);
@@ -55,6 +55,6 @@ export async function listOptions(deps: QuotesDeps, caller: QuoteCaller, intentI
   ];
   if (drafts.length === 0) throw new ApiError('NO_ROUTE_AVAILABLE', `no supported asset can reach ${intent.requirement_asset} for this intent now`);
   const quotes = drafts.map((d) => buildQuote(network, d));
-  inTransaction(deps.db, () => quotes.forEach((q) => deps.quotes.insert(q)));
+  await inTransaction(deps.db, () => quotes.forEach((q) => deps.quotes.insert(q)));
   return { object: 'funding_options' as const, funding_intent_id: intent.id, options: quotes.map(presentOption) };
 }

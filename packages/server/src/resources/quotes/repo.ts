@@ -84,43 +84,43 @@ export class QuotesRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(q: QuoteRecord): void {
-    this.sql.run(INSERT, q);
+  async insert(q: QuoteRecord): Promise<void> {
+    await this.sql.run(INSERT, q);
   }
 
-  findById(id: string): QuoteRecord | undefined {
-    const row = this.sql.get(BY_ID, { id });
+  async findById(id: string): Promise<QuoteRecord | undefined> {
+    const row = await this.sql.get(BY_ID, { id });
     return row && normalize(row);
   }
 
   /** Quotes by id, in one query. */
-  findByIds(ids: string[]): Map<string, QuoteRecord> {
-    return new Map(this.sql.all(BY_IDS, { ids }).map((r) => [r.id, normalize(r)]));
+  async findByIds(ids: string[]): Promise<Map<string, QuoteRecord>> {
+    return new Map((await this.sql.all(BY_IDS, { ids })).map((r) => [r.id, normalize(r)]));
   }
 
-  list(applicationId: string, environment: Environment, filters: QuoteFilters, page: PageRequest): QuoteRecord[] {
+  async list(applicationId: string, environment: Environment, filters: QuoteFilters, page: PageRequest): Promise<QuoteRecord[]> {
     const query = dynamic<QuoteRecord>((k) => applicationPage(k, 'quotes', applicationId, environment, page)
       .$if(Boolean(filters.funding_intent_id), (q) => q.where('funding_intent_id', '=', filters.funding_intent_id!))
       .$if(Boolean(filters.status), (q) => q.where('status', '=', filters.status!)), { bigint: true });
-    return this.sql.all(query).map(normalize);
+    return (await this.sql.all(query)).map(normalize);
   }
 
-  setStatus(id: string, status: QuoteStatus, at: string, extra: { lock_expires_at?: string; failure_code?: string | null; failure_message?: string | null } = {}): void {
-    this.sql.run(SET_STATUS, { id, status, at, lock: extra.lock_expires_at ?? null, code: extra.failure_code ?? null, message: extra.failure_message ?? null });
+  async setStatus(id: string, status: QuoteStatus, at: string, extra: { lock_expires_at?: string; failure_code?: string | null; failure_message?: string | null } = {}): Promise<void> {
+    await this.sql.run(SET_STATUS, { id, status, at, lock: extra.lock_expires_at ?? null, code: extra.failure_code ?? null, message: extra.failure_message ?? null });
   }
 
   /** ACTIVE quotes past their lifetime, and simple quotes past their lock, become EXPIRED (lazily, when read). */
-  expireStale(now: string): void {
-    this.sql.run(EXPIRE_STALE, { now });
+  async expireStale(now: string): Promise<void> {
+    await this.sql.run(EXPIRE_STALE, { now });
   }
 
   /** Accepted quotes whose lock ran out before any money arrived. */
-  lapsedLocks(now: string): QuoteRecord[] {
+  async lapsedLocks(now: string): Promise<QuoteRecord[]> {
     return this.sql.all(LAPSED_LOCKS, { now });
   }
 
   /** Every other selectable quote of the intent once one is accepted. */
-  supersedeOthers(intentId: string, keepId: string, at: string): void {
-    this.sql.run(SUPERSEDE_OTHERS, { intentId, keepId, at });
+  async supersedeOthers(intentId: string, keepId: string, at: string): Promise<void> {
+    await this.sql.run(SUPERSEDE_OTHERS, { intentId, keepId, at });
   }
 }

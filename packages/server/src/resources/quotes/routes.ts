@@ -24,13 +24,13 @@ export function quoteRoutes(service: QuotesService): RouteDef[] {
     { operationId: 'listFundingOptions', handler: async (_req, res) => void res.json(await service.options(caller(res), pathId(res))) },
     { operationId: 'acceptQuote', handler: async (_req, res) => void res.json(await service.accept(caller(res), pathId(res))) },
     { operationId: 'createSimpleQuote', handler: async (req, res) => void res.status(201).json(await service.simple(caller(res), body<SimpleQuoteInput>(req))) },
-    { operationId: 'retrieveQuote', handler: (_req, res) => void res.json(service.get(caller(res), pathId(res))) },
+    { operationId: 'retrieveQuote', handler: async (_req, res) => void res.json(await service.get(caller(res), pathId(res))) },
     {
       operationId: 'listQuotes',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
         const filters = { funding_intent_id: query.funding_intent_id as string | undefined, status: query.status as QuoteStatus | undefined };
-        res.json(service.list(caller(res), filters, pageRequest(query, QUOTE_PAGE)));
+        res.json(await service.list(caller(res), filters, pageRequest(query, QUOTE_PAGE)));
       },
     },
   ];

@@ -11,8 +11,8 @@ import { createSimpleQuote, type SimpleQuoteInput } from './simple.js';
 export class QuotesService {
   constructor(readonly deps: QuotesDeps) {}
 
-  options(caller: QuoteCaller, intentId: string) {
-    this.deps.quotes.expireStale(isoNow());
+  async options(caller: QuoteCaller, intentId: string) {
+    await this.deps.quotes.expireStale(isoNow());
     return listOptions(this.deps, caller, intentId);
   }
 
@@ -24,16 +24,16 @@ export class QuotesService {
     return createSimpleQuote(this.deps, caller, input);
   }
 
-  get(caller: QuoteCaller, id: string) {
-    this.deps.quotes.expireStale(isoNow());
-    return present(this.deps, loadQuote(this.deps, caller, id).id);
+  async get(caller: QuoteCaller, id: string) {
+    await this.deps.quotes.expireStale(isoNow());
+    return present(this.deps, (await loadQuote(this.deps, caller, id)).id);
   }
 
-  list(caller: QuoteCaller, filters: QuoteFilters, page: PageRequest) {
-    this.deps.quotes.expireStale(isoNow());
-    const rows = this.deps.quotes.list(caller.applicationId, caller.environment, filters, page);
-    return toPage(rows, page, (shown) => {
-      const executions = this.deps.executions.byQuotes(shown.map((q) => q.id));
+  async list(caller: QuoteCaller, filters: QuoteFilters, page: PageRequest) {
+    await this.deps.quotes.expireStale(isoNow());
+    const rows = await this.deps.quotes.list(caller.applicationId, caller.environment, filters, page);
+    return toPage(rows, page, async (shown) => {
+      const executions = await this.deps.executions.byQuotes(shown.map((q) => q.id));
       return shown.map((q) => presentQuote(q, executions.get(q.id)));
     });
   }

@@ -21,8 +21,8 @@ export interface SimpleQuoteInput {
 
 const LOCK_SECONDS = 30;
 
-function currency(deps: QuotesDeps, environment: Environment, code: string, field: string): AssetCode {
-  const asset = deps.assets.findEnabled(environment, code);
+async function currency(deps: QuotesDeps, environment: Environment, code: string, field: string): Promise<AssetCode> {
+  const asset = await deps.assets.findEnabled(environment, code);
   if (!asset) throw new ApiError('UNSUPPORTED_ASSET', `${field} ${code} is not supported; use USDC, EURC or XLM`, { details: [{ path: `body.${field}`, message: 'is not a supported asset' }] });
   return asset.code as AssetCode;
 }
@@ -63,8 +63,8 @@ function presentSimple(q: QuoteRecord, direction: string) {
 
 export async function createSimpleQuote(deps: QuotesDeps, caller: QuoteCaller, input: SimpleQuoteInput) {
   const amount = parseAmountInput(() => numberToStroops(input.amount));
-  const from = currency(deps, caller.environment, input.from_currency, 'from_currency');
-  const to = currency(deps, caller.environment, input.to_currency, 'to_currency');
+  const from = await currency(deps, caller.environment, input.from_currency, 'from_currency');
+  const to = await currency(deps, caller.environment, input.to_currency, 'to_currency');
   const network = deps.network(caller.environment);
   if (!network) throw new ApiError('ROUTE_UNAVAILABLE', 'no Stellar network is configured for this environment');
   const same = from === to;
@@ -76,6 +76,6 @@ export async function createSimpleQuote(deps: QuotesDeps, caller: QuoteCaller, i
     destinationCode: to, sendAmount: p.send, expectedAmount: p.expected, destinationAmount: p.receive, slippageBps: 0,
     expiresAt: lockedUntil, lockExpiresAt: lockedUntil, priced: p.priced,
   });
-  deps.quotes.insert(quote);
+  await deps.quotes.insert(quote);
   return presentSimple(quote, input.direction);
 }

@@ -68,48 +68,48 @@ export class RefundsRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(r: RefundRecord): void {
-    this.sql.run(dynamic((k) => k.insertInto('refunds').values(r)));
+  async insert(r: RefundRecord): Promise<void> {
+    await this.sql.run(dynamic((k) => k.insertInto('refunds').values(r)));
   }
 
-  findById(id: string): RefundRecord | undefined {
-    return normalize(this.sql.get(BY_ID, { id }));
+  async findById(id: string): Promise<RefundRecord | undefined> {
+    return normalize(await this.sql.get(BY_ID, { id }));
   }
 
-  byPayment(paymentId: string): RefundRecord[] {
-    return this.sql.all(BY_PAYMENT, { paymentId }).map((r) => normalize(r)!);
+  async byPayment(paymentId: string): Promise<RefundRecord[]> {
+    return (await this.sql.all(BY_PAYMENT, { paymentId })).map((r) => normalize(r)!);
   }
 
   /** The refunds of each payment (oldest first), in one query. */
-  byPayments(paymentIds: string[]): Map<string, RefundRecord[]> {
+  async byPayments(paymentIds: string[]): Promise<Map<string, RefundRecord[]>> {
     const byPayment = new Map<string, RefundRecord[]>(paymentIds.map((id) => [id, []]));
-    for (const row of this.sql.all(BY_PAYMENTS, { paymentIds })) byPayment.get(row.payment_id)?.push(normalize(row)!);
+    for (const row of await this.sql.all(BY_PAYMENTS, { paymentIds })) byPayment.get(row.payment_id)?.push(normalize(row)!);
     return byPayment;
   }
 
-  byIntent(intentId: string): RefundRecord[] {
-    return this.sql.all(BY_INTENT, { intentId }).map((r) => normalize(r)!);
+  async byIntent(intentId: string): Promise<RefundRecord[]> {
+    return (await this.sql.all(BY_INTENT, { intentId })).map((r) => normalize(r)!);
   }
 
-  list(applicationId: string, environment: Environment, filters: RefundFilters, page: PageRequest): RefundRecord[] {
+  async list(applicationId: string, environment: Environment, filters: RefundFilters, page: PageRequest): Promise<RefundRecord[]> {
     const query = dynamic<RefundRecord>((k) => applicationPage(k, 'refunds', applicationId, environment, page)
       .$if(filters.fundingIntentId !== undefined, (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!))
       .$if(filters.paymentId !== undefined, (q) => q.where('payment_id', '=', filters.paymentId!))
       .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status!)), { bigint: true });
-    return this.sql.all(query).map((r) => normalize(r)!);
+    return (await this.sql.all(query)).map((r) => normalize(r)!);
   }
 
   /** The next refund to pay out, skipping those already being paid. */
-  nextToRun(now: string, busy: ReadonlySet<string> = new Set()): RefundRecord | undefined {
-    return normalize(this.sql.get(NEXT_TO_RUN, { now, busy: [...busy] }));
+  async nextToRun(now: string, busy: ReadonlySet<string> = new Set()): Promise<RefundRecord | undefined> {
+    return normalize(await this.sql.get(NEXT_TO_RUN, { now, busy: [...busy] }));
   }
 
-  update(id: string, fields: Partial<RefundRecord>): void {
-    this.sql.run(dynamic((k) => k.updateTable('refunds').set(fields).where('id', '=', id)));
+  async update(id: string, fields: Partial<RefundRecord>): Promise<void> {
+    await this.sql.run(dynamic((k) => k.updateTable('refunds').set(fields).where('id', '=', id)));
   }
 
   /** Deposit-account refunds still to be paid from `address` (the account cannot retire before). */
-  openForIntent(intentId: string): number {
-    return Number(this.sql.get(OPEN_FOR_INTENT, { intentId })!.open);
+  async openForIntent(intentId: string): Promise<number> {
+    return Number((await this.sql.get(OPEN_FOR_INTENT, { intentId }))!.open);
   }
 }

@@ -8,25 +8,25 @@ export function refundRoutes(service: RefundsService): RouteDef[] {
   return [
     {
       operationId: 'createRefund',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const { path } = input(res);
-        res.status(201).json(service.create(callerOf(res), String(path.id), String(path.paymentId), body<CreateRefundInput>(req)));
+        res.status(201).json(await service.create(callerOf(res), String(path.id), String(path.paymentId), body<CreateRefundInput>(req)));
       },
     },
     {
       operationId: 'listPaymentRefunds',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { path, query } = input(res);
-        res.json(service.listForPayment(callerOf(res), String(path.id), String(path.paymentId), pageRequest(query)));
+        res.json(await service.listForPayment(callerOf(res), String(path.id), String(path.paymentId), pageRequest(query)));
       },
     },
     {
       operationId: 'listRefunds',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
-        res.json(service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, paymentId: query.payment_id, status: query.status }, pageRequest(query)));
+        res.json(await service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, paymentId: query.payment_id, status: query.status }, pageRequest(query)));
       },
     },
-    { operationId: 'retrieveRefund', handler: (_req, res) => void res.json(service.get(callerOf(res), String(input(res).path.id))) },
+    { operationId: 'retrieveRefund', handler: async (_req, res) => void res.json(await service.get(callerOf(res), String(input(res).path.id))) },
   ];
 }

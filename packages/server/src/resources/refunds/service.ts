@@ -56,23 +56,23 @@ const GIVE_UP_REASONS = ['SETTLEMENT_FAILED', 'MANUAL'];
 export class RefundsService {
   constructor(private readonly deps: RefundsDeps) {}
 
-  private payment(caller: Caller, intentId: string, paymentId: string): { intent: FundingIntentRecord; payment: PaymentRecord } {
-    const intent = this.deps.fundingIntents.load(caller, intentId);
-    const payment = this.deps.payments.findById(paymentId);
+  private async payment(caller: Caller, intentId: string, paymentId: string): Promise<{ intent: FundingIntentRecord; payment: PaymentRecord }> {
+    const intent = await this.deps.fundingIntents.load(caller, intentId);
+    const payment = await this.deps.payments.findById(paymentId);
     if (!payment || payment.funding_intent_id !== intent.id) throw notFound('payment');
     return { intent, payment };
   }
 
-  create(caller: Caller, intentId: string, paymentId: string, input: CreateRefundInput) {
-    const { payment } = this.payment(caller, intentId, paymentId);
+  async create(caller: Caller, intentId: string, paymentId: string, input: CreateRefundInput) {
+    const { payment } = await this.payment(caller, intentId, paymentId);
     const destination = checkDestination(input.destination_address ?? payment.payer_address);
     checkMemo(input.destination_memo);
-    const refund = inTransaction(this.deps.db, () => {
+    const refund = await inTransaction(this.deps.db, async () => {
       // re-read inside the transaction: two requests can never both pass the checks
-      const fresh = this.deps.payments.findById(paymentId)!;
+      const fresh = (await this.deps.payments.findById(paymentId))!;
       // a throw below (e.g. a refund in progress) rolls the give-up back with everything else
-      const intent = this.leaveRouting(this.deps.machine.load(intentId), fresh, input.reason);
-      const plan = this.plan(caller, intent, fresh, input.reason);
+      const intent = await this.leaveRouting(await this.deps.machine.load(intentId), fresh, input.reason);
+      const plan = await this.plan(caller, intent, fresh, input.reason);
       return this.record(intent, fresh, plan, input, destination);
     });
     this.deps.nudge();
@@ -85,7 +85,7 @@ export class RefundsService {
    * ends it for good and fails the intent, so the whole payment goes back in the SOURCE asset
    * (the conversion never happened) and the usual FAILED → REFUND_PENDING → REFUNDED path follows.
    */
-  private leaveRouting(intent: FundingIntentRecord, payment: PaymentRecord, reason: string): FundingIntentRecord {
+  private async leaveRouting(intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Promise<FundingIntentRecord> {
     if (intent.status !== 'ROUTING' || payment.status !== 'CONFIRMED') return intent;
     const status = this.deps.conversions.status(intent.id);
     if (status === 'PENDING' || status === 'RUNNING') {
@@ -97,15 +97,15 @@ export class RefundsService {
   }
 
   /** DESIGN §4, in order: in progress 409; from the deposit account; MANUAL from the balance; 422 when all returned. */
-  private plan(caller: Caller, intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Plan {
-    const refunds = this.deps.repo.byPayment(payment.id);
+  private async plan(caller: Caller, intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Promise<Plan> {
+    const refunds = await this.deps.repo.byPayment(payment.id);
     if (inProgress(refunds)) throw new ApiError('CONFLICT', 'a refund of this payment is in progress; wait for it to complete or fail');
     const refundable = refundableAmount(intent, payment, refunds, this.deps.routeRemainder(intent, payment));
     if (refundable > 0n) return { source: 'DEPOSIT', amount: refundable };
     const settled = settledRemaining(intent, payment, refunds);
     if (settled > 0n) {
       if (reason !== 'MANUAL') throw new ApiError('CONFLICT', 'this payment was settled to the application; only a MANUAL refund (from the ledger balance) can return it');
-      const available = this.deps.ledger.balances(caller.applicationId, caller.environment).get(intent.destination_asset) ?? 0n;
+      const available = (await this.deps.ledger.balances(caller.applicationId, caller.environment)).get(intent.destination_asset) ?? 0n;
       if (available < settled) throw new ApiError('CONFLICT', `the ${intent.destination_asset} ledger balance (${fromStroops(available)}) is short of ${fromStroops(settled)}`);
       return { source: 'BALANCE', amount: settled };
     }
@@ -116,7 +116,7 @@ export class RefundsService {
     throw new ApiError('CONFLICT', `nothing of this ${payment.status} payment is refundable while the intent is ${intent.status}`);
   }
 
-  private record(intent: FundingIntentRecord, payment: PaymentRecord, plan: Plan, input: CreateRefundInput, destination: string): RefundRecord {
+  private async record(intent: FundingIntentRecord, payment: PaymentRecord, plan: Plan, input: CreateRefundInput, destination: string): Promise<RefundRecord> {
     const now = isoNow();
     const refund: RefundRecord = {
       id: newId('refund'), funding_intent_id: intent.id, payment_id: payment.id, application_id: intent.application_id, environment: intent.environment,
@@ -125,15 +125,15 @@ export class RefundsService {
       reason: input.reason, status: 'PENDING', envelope_xdr: null, transaction_hash: null, failure_code: null, failure_message: null,
       attempts: 0, next_attempt_at: now, created_at: now, completed_at: null, updated_at: now,
     };
-    this.deps.repo.insert(refund);
-    this.deps.events.refund('refund.created', refund);
+    await this.deps.repo.insert(refund);
+    await this.deps.events.refund('refund.created', refund);
     if (plan.source === 'BALANCE') {
-      postJournal(this.deps.ledger, {
+      await postJournal(this.deps.ledger, {
         applicationId: intent.application_id, environment: intent.environment, type: 'REFUND', asset: intent.destination_asset, amount: plan.amount,
         credit: 'REFUND_CLEARING', debit: 'APPLICATION_BALANCE', fundingIntentId: intent.id, refundId: refund.id, description: `MANUAL refund ${refund.id}`,
       });
     }
-    this.followIntent(intent, payment, refund);
+    await this.followIntent(intent, payment, refund);
     return refund;
   }
 
@@ -142,40 +142,40 @@ export class RefundsService {
    * PARTIALLY_FUNDED intent then can no longer be paid. Refunding one of several underpayments
    * leaves the intent open, without that payment: it no longer counts toward the requirement.
    */
-  private followIntent(intent: FundingIntentRecord, payment: PaymentRecord, refund: RefundRecord): void {
+  private async followIntent(intent: FundingIntentRecord, payment: PaymentRecord, refund: RefundRecord): Promise<void> {
     if (intent.status !== 'FAILED' && intent.status !== 'EXPIRED' && intent.status !== 'PARTIALLY_FUNDED') return;
-    const refunds = this.deps.repo.byIntent(intent.id);
-    if (coversIntent(intent, this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
+    const refunds = await this.deps.repo.byIntent(intent.id);
+    if (coversIntent(intent, await this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
       // an accepted quote's conversion waits for the rest of the money, which will never come:
       // it has not started (only a confirmed intent converts), so it ends here with the intent
       if (intent.status === 'PARTIALLY_FUNDED' && this.deps.conversions.status(intent.id) === 'PENDING') this.deps.conversions.abandon(intent.id, 'an underpayment the payer gave up');
-      this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
+      await this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
     } else if (intent.status === 'PARTIALLY_FUNDED' && payment.applied_amount > 0n) {
-      this.unapplyRefunded(intent, payment, refund);
+      await this.unapplyRefunded(intent, payment, refund);
     }
   }
 
   /** The refunded underpayment leaves received_amount; the history records why the intent's total fell. */
-  private unapplyRefunded(intent: FundingIntentRecord, payment: PaymentRecord, refund: RefundRecord): void {
+  private async unapplyRefunded(intent: FundingIntentRecord, payment: PaymentRecord, refund: RefundRecord): Promise<void> {
     const at = isoNow();
-    this.deps.payments.unapply(payment.id, at);
-    this.deps.intents.addReceived(intent.id, -payment.amount, at);
-    this.deps.machine.transition(intent.id, 'PARTIALLY_FUNDED', `payment ${payment.id} refunded (${refund.id}); it no longer counts toward the requirement`);
+    await this.deps.payments.unapply(payment.id, at);
+    await this.deps.intents.addReceived(intent.id, -payment.amount, at);
+    await this.deps.machine.transition(intent.id, 'PARTIALLY_FUNDED', `payment ${payment.id} refunded (${refund.id}); it no longer counts toward the requirement`);
   }
 
-  get(caller: Caller, id: string) {
-    const refund = this.deps.repo.findById(id);
+  async get(caller: Caller, id: string) {
+    const refund = await this.deps.repo.findById(id);
     if (!refund || refund.application_id !== caller.applicationId) throw notFound('refund');
-    this.deps.fundingIntents.load(caller, refund.funding_intent_id);
+    await this.deps.fundingIntents.load(caller, refund.funding_intent_id);
     return presentRefund(refund);
   }
 
-  list(caller: Caller, filters: RefundFilters, page: PageRequest) {
-    return toList(this.deps.repo.list(caller.applicationId, caller.environment, filters, page), page, presentRefund);
+  async list(caller: Caller, filters: RefundFilters, page: PageRequest) {
+    return toList(await this.deps.repo.list(caller.applicationId, caller.environment, filters, page), page, presentRefund);
   }
 
-  listForPayment(caller: Caller, intentId: string, paymentId: string, page: PageRequest) {
-    this.payment(caller, intentId, paymentId);
+  async listForPayment(caller: Caller, intentId: string, paymentId: string, page: PageRequest) {
+    await this.payment(caller, intentId, paymentId);
     return this.list(caller, { paymentId }, page);
   }
 }

@@ -37,28 +37,28 @@ export class RequestLogsRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(log: RequestLogRecord): void {
-    this.sql.run(INSERT, log);
+  async insert(log: RequestLogRecord): Promise<void> {
+    await this.sql.run(INSERT, log);
   }
 
   /** Many entries in one transaction (one prepared statement: a flush writes hundreds). */
-  insertMany(logs: RequestLogRecord[]): void {
-    this.sql.transaction(async () => {
-      for (const l of logs) this.sql.run(INSERT, l);
+  async insertMany(logs: RequestLogRecord[]): Promise<void> {
+    await this.sql.transaction(async () => {
+      for (const l of logs) await this.sql.run(INSERT, l);
     });
   }
 
-  findById(id: string): RequestLogRecord | undefined {
+  async findById(id: string): Promise<RequestLogRecord | undefined> {
     return this.sql.get(BY_ID, { id });
   }
 
-  list(applicationId: string, environment: Environment, filters: RequestLogFilters, page: PageRequest): RequestLogRecord[] {
+  async list(applicationId: string, environment: Environment, filters: RequestLogFilters, page: PageRequest): Promise<RequestLogRecord[]> {
     return this.sql.all(dynamic<RequestLogRecord>((k) => applicationPage(k, 'request_logs', applicationId, environment, page)
       .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status!))
       .$if(filters.method !== undefined, (q) => q.where('method', '=', filters.method!))));
   }
 
-  purgeBefore(cutoff: string): number {
+  async purgeBefore(cutoff: string): Promise<number> {
     return this.sql.run(PURGE_BEFORE, { cutoff });
   }
 }

@@ -8,17 +8,17 @@ export function requestLogRoutes(service: RequestLogsService): RouteDef[] {
   return [
     {
       operationId: 'listRequestLogs',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { application, environment } = applicationAuth(res);
         const { query } = input(res);
-        res.json(service.list(application.id, environment, { status: query.status, method: query.method }, pageRequest(query)));
+        res.json(await service.list(application.id, environment, { status: query.status, method: query.method }, pageRequest(query)));
       },
     },
     {
       operationId: 'retrieveRequestLog',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { application, environment } = applicationAuth(res);
-        res.json(service.get(application.id, environment, String(input(res).path.id)));
+        res.json(await service.get(application.id, environment, String(input(res).path.id)));
       },
     },
   ];

@@ -41,9 +41,9 @@ export class RequestLogsService {
   constructor(private readonly repo: RequestLogsRepo, private readonly onError: (error: unknown) => void = () => {}) {}
 
   /** Never stores the key or the body: only what identifies the request. */
-  record(entry: Omit<RequestLogRecord, 'id' | 'created_at'>): void {
+  async record(entry: Omit<RequestLogRecord, 'id' | 'created_at'>): Promise<void> {
     this.buffer.push({ ...entry, id: newId('request_log'), created_at: isoNow() });
-    if (this.buffer.length >= MAX_BUFFERED) this.flush();
+    if (this.buffer.length >= MAX_BUFFERED) await this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), REQUEST_LOG_FLUSH_MS);
       this.timer.unref();
@@ -51,34 +51,34 @@ export class RequestLogsService {
   }
 
   /** Writes every buffered entry now (one transaction). */
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.buffer.length === 0) return;
     const entries = this.buffer;
     this.buffer = [];
     try {
-      this.repo.insertMany(entries);
+      await this.repo.insertMany(entries);
     } catch (error) {
       this.onError(error);
     }
   }
 
-  list(applicationId: string, environment: Environment, filters: RequestLogFilters, page: PageRequest) {
-    this.flush();
-    return toList(this.repo.list(applicationId, environment, filters, page), page, presentRequestLog);
+  async list(applicationId: string, environment: Environment, filters: RequestLogFilters, page: PageRequest) {
+    await this.flush();
+    return toList(await this.repo.list(applicationId, environment, filters, page), page, presentRequestLog);
   }
 
-  get(applicationId: string, environment: Environment, id: string) {
-    this.flush();
-    const log = this.repo.findById(id);
+  async get(applicationId: string, environment: Environment, id: string) {
+    await this.flush();
+    const log = await this.repo.findById(id);
     if (!log || log.application_id !== applicationId) throw notFound('request log');
     if (log.environment !== environment) throw new ApiError('FORBIDDEN', `this request log belongs to the ${log.environment} environment; use a ${log.environment} key`);
     return presentRequestLog(log);
   }
 
-  purgeExpired(now = Date.now()): number {
-    this.flush();
+  async purgeExpired(now = Date.now()): Promise<number> {
+    await this.flush();
     return this.repo.purgeBefore(isoNow(now - REQUEST_LOG_RETENTION_MS));
   }
 }

@@ -15,17 +15,17 @@ export class ConversionGate {
   constructor(private readonly executions: ExecutionsRepo, private readonly quotes: QuotesRepo) {}
 
   /** The status of the intent's current conversion, or null when it has none. */
-  status(intentId: string): ExecutionStatus | null {
-    return this.executions.byIntent(intentId)?.status ?? null;
+  async status(intentId: string): Promise<ExecutionStatus | null> {
+    return (await this.executions.byIntent(intentId))?.status ?? null;
   }
 
   /** FAILED for good: the message keeps the original cause, the code says why it can never run again. */
-  abandon(intentId: string, cause?: string): void {
-    const e = this.executions.byIntent(intentId);
+  async abandon(intentId: string, cause?: string): Promise<void> {
+    const e = await this.executions.byIntent(intentId);
     if (!e) return;
     const at = isoNow();
     const message = `given up after ${cause ?? e.failure_code ?? 'a stall'}: the source funds are refunded, so it can no longer be retried or resumed`;
-    this.executions.update(e.id, { status: 'FAILED', failure_code: REFUNDED_CODE, failure_message: message, completed_at: at, updated_at: at });
-    this.quotes.setStatus(e.quote_id, 'FAILED', at, { failure_code: REFUNDED_CODE, failure_message: message });
+    await this.executions.update(e.id, { status: 'FAILED', failure_code: REFUNDED_CODE, failure_message: message, completed_at: at, updated_at: at });
+    await this.quotes.setStatus(e.quote_id, 'FAILED', at, { failure_code: REFUNDED_CODE, failure_message: message });
   }
 }

@@ -16,7 +16,7 @@ export function newExecution(q: QuoteRecord): ExecutionRecord {
 }
 
 /** Inside the accept transaction: executions of quotes this one supersedes never started, so they go. */
-export function replaceExecution(executions: ExecutionsRepo, q: QuoteRecord): void {
-  executions.deleteUnstarted(q.funding_intent_id!, q.id);
-  if (q.route_type === 'STELLAR_PATH_PAYMENT' && !executions.byQuote(q.id)) executions.insert(newExecution(q));
+export async function replaceExecution(executions: ExecutionsRepo, q: QuoteRecord): Promise<void> {
+  await executions.deleteUnstarted(q.funding_intent_id!, q.id);
+  if (q.route_type === 'STELLAR_PATH_PAYMENT' && !await executions.byQuote(q.id)) await executions.insert(newExecution(q));
 }

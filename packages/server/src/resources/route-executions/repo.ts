@@ -103,54 +103,54 @@ export class ExecutionsRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(e: ExecutionRecord): void {
-    this.sql.run(INSERT, e);
+  async insert(e: ExecutionRecord): Promise<void> {
+    await this.sql.run(INSERT, e);
   }
 
-  update(id: string, patch: Patch): void {
+  async update(id: string, patch: Patch): Promise<void> {
     if (Object.keys(patch).length === 0) return;
-    this.sql.run(dynamic((k) => k.updateTable('route_executions').set(patch).where('id', '=', id)));
+    await this.sql.run(dynamic((k) => k.updateTable('route_executions').set(patch).where('id', '=', id)));
   }
 
-  deleteUnstarted(intentId: string, keepQuoteId: string): void {
-    this.sql.run(DELETE_UNSTARTED, { intentId, keepQuoteId });
+  async deleteUnstarted(intentId: string, keepQuoteId: string): Promise<void> {
+    await this.sql.run(DELETE_UNSTARTED, { intentId, keepQuoteId });
   }
 
-  findById(id: string): ExecutionRecord | undefined {
-    return norm(this.sql.get(BY_ID, { id }));
+  async findById(id: string): Promise<ExecutionRecord | undefined> {
+    return norm(await this.sql.get(BY_ID, { id }));
   }
 
-  byQuote(quoteId: string): ExecutionRecord | undefined {
-    return norm(this.sql.get(BY_QUOTE, { quoteId }));
+  async byQuote(quoteId: string): Promise<ExecutionRecord | undefined> {
+    return norm(await this.sql.get(BY_QUOTE, { quoteId }));
   }
 
   /** The execution of each quote, in one query. */
-  byQuotes(quoteIds: string[]): Map<string, ExecutionRecord> {
-    return new Map(this.sql.all(BY_QUOTES, { quoteIds }).map((r) => [r.quote_id, norm(r)!]));
+  async byQuotes(quoteIds: string[]): Promise<Map<string, ExecutionRecord>> {
+    return new Map((await this.sql.all(BY_QUOTES, { quoteIds })).map((r) => [r.quote_id, norm(r)!]));
   }
 
-  byIntent(intentId: string): ExecutionRecord | undefined {
-    return norm(this.sql.get(BY_INTENT, { intentId }));
+  async byIntent(intentId: string): Promise<ExecutionRecord | undefined> {
+    return norm(await this.sql.get(BY_INTENT, { intentId }));
   }
 
   /** Started executions due to run (retried, resumed, or interrupted by a crash). */
-  nextToRun(now: string): ExecutionRecord | undefined {
-    return norm(this.sql.get(NEXT_TO_RUN, { now }));
+  async nextToRun(now: string): Promise<ExecutionRecord | undefined> {
+    return norm(await this.sql.get(NEXT_TO_RUN, { now }));
   }
 
   /** Waiting executions whose intent's source funds are now confirmed. */
-  nextToStart(now: string): ExecutionRecord | undefined {
-    return norm(this.sql.get(NEXT_TO_START, { now }));
+  async nextToStart(now: string): Promise<ExecutionRecord | undefined> {
+    return norm(await this.sql.get(NEXT_TO_START, { now }));
   }
 
   /** Money arrived but is not confirmed yet: the execution waits for its source funds. */
-  markAwaitingFunds(at: string): void {
-    this.sql.run(MARK_AWAITING_FUNDS, { at });
+  async markAwaitingFunds(at: string): Promise<void> {
+    await this.sql.run(MARK_AWAITING_FUNDS, { at });
   }
 
   /** What the conversion left of the applied source funds (ROUTE_REMAINDER), once it succeeded. */
-  remainderOf(intentId: string): bigint {
-    const row = this.sql.get(REMAINDER_OF, { intentId });
+  async remainderOf(intentId: string): Promise<bigint> {
+    const row = await this.sql.get(REMAINDER_OF, { intentId });
     return row && row.applied > row.spent ? row.applied - row.spent : 0n;
   }
 
@@ -158,9 +158,9 @@ export class ExecutionsRepo {
    * remainderFor over a page, in one query: per intent, the payment the remainder belongs to (its
    * latest CONFIRMED applied payment) and the remainder of its SUCCEEDED execution.
    */
-  remainders(intentIds: string[]): Map<string, { paymentId: string | null; remainder: bigint }> {
+  async remainders(intentIds: string[]): Promise<Map<string, { paymentId: string | null; remainder: bigint }>> {
     const out = new Map<string, { paymentId: string | null; remainder: bigint }>();
-    for (const r of this.sql.all(REMAINDERS, { intentIds })) {
+    for (const r of await this.sql.all(REMAINDERS, { intentIds })) {
       // as remainderOf's single-row read: the first SUCCEEDED execution of the intent counts
       if (!out.has(r.intent_id)) out.set(r.intent_id, { paymentId: r.payment_id, remainder: r.applied > r.spent ? r.applied - r.spent : 0n });
     }
@@ -168,8 +168,8 @@ export class ExecutionsRepo {
   }
 
   /** The remainder belongs to the intent's latest applied payment (the one that completed the funds). */
-  remainderFor(intentId: string, paymentId: string): bigint {
-    const last = this.sql.get(LAST_APPLIED_PAYMENT, { intentId })?.id;
-    return last === paymentId ? this.remainderOf(intentId) : 0n;
+  async remainderFor(intentId: string, paymentId: string): Promise<bigint> {
+    const last = (await this.sql.get(LAST_APPLIED_PAYMENT, { intentId }))?.id;
+    return last === paymentId ? await this.remainderOf(intentId) : 0n;
   }
 }

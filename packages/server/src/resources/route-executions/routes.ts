@@ -14,8 +14,8 @@ const pathId = (res: Response) => String(input(res).path.id);
 
 export function routeExecutionRoutes(service: RouteExecutionsService): RouteDef[] {
   return [
-    { operationId: 'retrieveRouteExecution', handler: (_req, res) => void res.json(service.get(caller(res), pathId(res))) },
-    { operationId: 'retryRouteExecution', handler: (_req, res) => void res.json(service.retry(caller(res), pathId(res))) },
-    { operationId: 'resumeRouteExecution', handler: (_req, res) => void res.json(service.resume(caller(res), pathId(res))) },
+    { operationId: 'retrieveRouteExecution', handler: async (_req, res) => void res.json(await service.get(caller(res), pathId(res))) },
+    { operationId: 'retryRouteExecution', handler: async (_req, res) => void res.json(await service.retry(caller(res), pathId(res))) },
+    { operationId: 'resumeRouteExecution', handler: async (_req, res) => void res.json(await service.resume(caller(res), pathId(res))) },
   ];
 }

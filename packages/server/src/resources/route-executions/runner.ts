@@ -37,65 +37,65 @@ export class RouteRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
   /** The intent's funds are confirmed: the execution starts and the intent enters ROUTING. */
-  start(e: ExecutionRecord): ExecutionRecord {
-    inTransaction(this.deps.db, () => {
+  async start(e: ExecutionRecord): Promise<ExecutionRecord> {
+    await inTransaction(this.deps.db, async () => {
       const at = isoNow();
-      this.deps.executions.update(e.id, { status: 'RUNNING', phase: 'PRICING', started_at: at, updated_at: at });
-      this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
+      await this.deps.executions.update(e.id, { status: 'RUNNING', phase: 'PRICING', started_at: at, updated_at: at });
+      await this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
       this.deps.transition(e.funding_intent_id, 'ROUTING', `route execution ${e.id} started`);
     });
-    return this.deps.executions.findById(e.id)!;
+    return (await this.deps.executions.findById(e.id))!;
   }
 
   async run(e: ExecutionRecord): Promise<void> {
     const network = this.deps.network(e.environment);
     if (!network) throw new Error(`no Stellar network for ${e.environment}`);
-    const quote = this.deps.quotes.findById(e.quote_id)!;
+    const quote = (await this.deps.quotes.findById(e.quote_id))!;
     const [sendAsset, destAsset] = [network.assets[e.source_asset as AssetCode], network.assets[quote.destination_asset as AssetCode]];
     // re-price: the book may have moved since the quote; fall back to the quoted path
     const [now] = await priceReceive(network, [e.source_asset as AssetCode], quote.destination_asset as AssetCode, e.destination_amount);
     const path = now?.path ?? routeInfo(quote).path.map(parseAssetKey);
-    this.patch(e, { phase: 'SUBMITTING' });
-    const deposit = this.deps.depositKeys().forIntent(e.funding_intent_id);
+    await this.patch(e, { phase: 'SUBMITTING' });
+    const deposit = await this.deps.depositKeys().forIntent(e.funding_intent_id);
     const out = await submitConversion(this.deps.signer(), e.envelope_xdr, { deposit, sendAsset, sendMax: e.send_max, destAsset, destAmount: e.destination_amount, path },
       (envelope) => this.patch(e, { envelope_xdr: envelope }));
     if (!out.successful) return this.failed(e, out);
-    this.patch(e, { phase: 'CONFIRMING', transaction_hashes: hashes(e, out.hash), provider_execution_id: out.hash });
+    await this.patch(e, { phase: 'CONFIRMING', transaction_hashes: hashes(e, out.hash), provider_execution_id: out.hash });
     const spent = await sourceSpent(network, out.hash, sendAsset, out.opIndex);
-    this.succeeded(e, spent ?? e.send_max);
+    await this.succeeded(e, spent ?? e.send_max);
   }
 
-  private patch(e: ExecutionRecord, patch: Partial<ExecutionRecord>): void {
-    this.deps.executions.update(e.id, { ...patch, updated_at: isoNow() });
+  private async patch(e: ExecutionRecord, patch: Partial<ExecutionRecord>): Promise<void> {
+    await this.deps.executions.update(e.id, { ...patch, updated_at: isoNow() });
   }
 
-  private succeeded(e: ExecutionRecord, spent: bigint): void {
-    inTransaction(this.deps.db, () => {
+  private async succeeded(e: ExecutionRecord, spent: bigint): Promise<void> {
+    await inTransaction(this.deps.db, async () => {
       const at = isoNow();
-      this.deps.executions.update(e.id, { status: 'SUCCEEDED', phase: 'COMPLETED', source_consumed: spent, completed_at: at, updated_at: at });
-      this.deps.quotes.setStatus(e.quote_id, 'EXECUTED', at);
+      await this.deps.executions.update(e.id, { status: 'SUCCEEDED', phase: 'COMPLETED', source_consumed: spent, completed_at: at, updated_at: at });
+      await this.deps.quotes.setStatus(e.quote_id, 'EXECUTED', at);
     });
     this.deps.onSucceeded?.();
   }
 
-  private failed(e: ExecutionRecord, out: TxOutcome): void {
+  private async failed(e: ExecutionRecord, out: TxOutcome): Promise<void> {
     const code = out.code?.split(': ').at(-1) ?? 'route_failed';
     const paused = code === 'op_over_source_max';
     const message = paused
       ? 'the price moved beyond the quote\'s slippage; resume to convert at the current price, or refund'
       : `the path payment failed (${out.code ?? 'rejected'}); retry, or refund the received funds`;
-    inTransaction(this.deps.db, () => {
+    await inTransaction(this.deps.db, async () => {
       const at = isoNow();
-      const current = this.deps.executions.findById(e.id)!;
-      this.deps.executions.update(e.id, {
+      const current = (await this.deps.executions.findById(e.id))!;
+      await this.deps.executions.update(e.id, {
         status: paused ? 'PAUSED' : 'FAILED', phase: 'PRICING', failure_code: code, failure_message: message,
         ...(out.applied ? { transaction_hashes: hashes(current, out.hash) } : {}), updated_at: at,
       });
-      this.deps.quotes.setStatus(e.quote_id, paused ? 'EXECUTING' : 'FAILED', at, paused ? {} : { failure_code: code, failure_message: message });
+      await this.deps.quotes.setStatus(e.quote_id, paused ? 'EXECUTING' : 'FAILED', at, paused ? {} : { failure_code: code, failure_message: message });
     });
   }
 
-  retryLater(e: ExecutionRecord, at: string): void {
-    this.deps.executions.update(e.id, { attempts: e.attempts + 1, next_attempt_at: at });
+  async retryLater(e: ExecutionRecord, at: string): Promise<void> {
+    await this.deps.executions.update(e.id, { attempts: e.attempts + 1, next_attempt_at: at });
   }
 }

@@ -23,8 +23,8 @@ export interface ExecutionsDeps {
 export class RouteExecutionsService {
   constructor(private readonly deps: ExecutionsDeps) {}
 
-  private load(caller: QuoteCaller, id: string): ExecutionRecord {
-    const e = this.deps.executions.findById(id);
+  private async load(caller: QuoteCaller, id: string): Promise<ExecutionRecord> {
+    const e = await this.deps.executions.findById(id);
     if (!e || e.application_id !== caller.applicationId) throw notFound('route execution');
     if (e.environment !== caller.environment) {
       throw new ApiError('FORBIDDEN', `this route execution belongs to the ${e.environment} environment; use a ${e.environment} key`);
@@ -32,31 +32,31 @@ export class RouteExecutionsService {
     return e;
   }
 
-  get(caller: QuoteCaller, id: string) {
-    return presentExecution(this.load(caller, id));
+  async get(caller: QuoteCaller, id: string) {
+    return presentExecution(await this.load(caller, id));
   }
 
   /** FAILED → PENDING at PRICING: re-priced within the quote's slippage (same sendMax). */
-  retry(caller: QuoteCaller, id: string) {
-    return this.restart(this.load(caller, id).id, 'PENDING', (e) => {
+  async retry(caller: QuoteCaller, id: string) {
+    return this.restart((await this.load(caller, id)).id, 'PENDING', async (e) => {
       if (e.status !== 'FAILED') throw new ApiError('EXECUTION_NOT_FAILED', `a ${e.status} route execution cannot be retried; only a FAILED one can`);
-      this.assertFundsHeld(e, 'EXECUTION_NOT_FAILED');
+      await this.assertFundsHeld(e, 'EXECUTION_NOT_FAILED');
       return e.send_max;
     });
   }
 
   /** PAUSED → RUNNING at the current price: every source unit received may be spent now. */
-  resume(caller: QuoteCaller, id: string) {
-    return this.restart(this.load(caller, id).id, 'RUNNING', (e) => {
+  async resume(caller: QuoteCaller, id: string) {
+    return this.restart((await this.load(caller, id)).id, 'RUNNING', async (e) => {
       if (e.status !== 'PAUSED') throw new ApiError('EXECUTION_NOT_RESUMABLE', `a ${e.status} route execution cannot be resumed; only a PAUSED one can`);
-      const intent = this.assertFundsHeld(e, 'EXECUTION_NOT_RESUMABLE');
+      const intent = await this.assertFundsHeld(e, 'EXECUTION_NOT_RESUMABLE');
       return maxBig(e.send_max, intent.received_amount);
     });
   }
 
   /** Only a ROUTING intent's funds are there to convert: a refund gave them up (DESIGN §4). */
-  private assertFundsHeld(e: ExecutionRecord, code: 'EXECUTION_NOT_FAILED' | 'EXECUTION_NOT_RESUMABLE') {
-    const intent = this.deps.intents.findById(e.funding_intent_id)!;
+  private async assertFundsHeld(e: ExecutionRecord, code: 'EXECUTION_NOT_FAILED' | 'EXECUTION_NOT_RESUMABLE') {
+    const intent = (await this.deps.intents.findById(e.funding_intent_id))!;
     if (e.failure_code === REFUNDED_CODE || intent.status !== 'ROUTING') {
       throw new ApiError(code, `the intent is ${intent.status}, not ROUTING: a refund gave this route execution's funds up, so it can never run again`);
     }
@@ -64,19 +64,19 @@ export class RouteExecutionsService {
   }
 
   /** Checks and restarts in one transaction, so a refund giving the funds up cannot interleave. */
-  private restart(id: string, status: 'PENDING' | 'RUNNING', check: (e: ExecutionRecord) => bigint) {
-    inTransaction(this.deps.db, () => {
-      const e = this.deps.executions.findById(id)!;
+  private async restart(id: string, status: 'PENDING' | 'RUNNING', check: (e: ExecutionRecord) => bigint) {
+    await inTransaction(this.deps.db, async () => {
+      const e = (await this.deps.executions.findById(id))!;
       const sendMax = check(e);
       const at = isoNow();
       // a new envelope: the stored one was applied and failed, so it can never succeed
-      this.deps.executions.update(e.id, {
+      await this.deps.executions.update(e.id, {
         status, phase: 'PRICING', send_max: sendMax, envelope_xdr: null, failure_code: null, failure_message: null,
         attempts: 0, next_attempt_at: at, completed_at: null, updated_at: at,
       });
-      this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
+      await this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
     });
     this.deps.nudge();
-    return presentExecution(this.deps.executions.findById(id)!);
+    return presentExecution((await this.deps.executions.findById(id))!);
   }
 }

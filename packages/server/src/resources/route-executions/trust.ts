@@ -19,7 +19,7 @@ export interface TrustDeps {
 export async function ensureTrust(deps: TrustDeps, intentId: string, code: string): Promise<void> {
   const asset = deps.network.assets[code as AssetCode];
   if (asset.issuer === null) return;
-  const deposit = deps.depositKeys.forIntent(intentId);
+  const deposit = await deps.depositKeys.forIntent(intentId);
   const account = await deps.network.loadAccount(deposit.address);
   if (!account) throw new ApiError('ROUTE_UNAVAILABLE', 'the deposit account is not on the network yet; try again shortly');
   if (account.balances.some((b) => sameAsset(b.asset, asset))) return;

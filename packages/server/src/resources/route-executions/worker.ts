@@ -9,21 +9,21 @@ type Job = { kind: 'start' | 'run'; execution: ExecutionRecord };
 export function routeExecutionJob(runner: RouteRunner, executions: ExecutionsRepo, housekeeping: () => void): JobSpec<Job> {
   return {
     name: 'route-execution',
-    claim: () => {
+    claim: async () => {
       housekeeping();
       const at = isoNow();
-      executions.markAwaitingFunds(at);
-      const waiting = executions.nextToStart(at);
+      await executions.markAwaitingFunds(at);
+      const waiting = await executions.nextToStart(at);
       if (waiting) return { kind: 'start', execution: waiting };
-      const due = executions.nextToRun(at);
+      const due = await executions.nextToRun(at);
       return due ? { kind: 'run', execution: due } : undefined;
     },
     run: async (job) => {
-      const e = job.kind === 'start' ? runner.start(job.execution) : job.execution;
-      if (e.status === 'PENDING') executions.update(e.id, { status: 'RUNNING', started_at: e.started_at ?? isoNow(), updated_at: isoNow() });
-      await runner.run(executions.findById(e.id)!);
+      const e = job.kind === 'start' ? await runner.start(job.execution) : job.execution;
+      if (e.status === 'PENDING') await executions.update(e.id, { status: 'RUNNING', started_at: e.started_at ?? isoNow(), updated_at: isoNow() });
+      await runner.run((await executions.findById(e.id))!);
     },
-    fail: (job, _error, retryAt) => runner.retryLater(executions.findById(job.execution.id)!, retryAt),
+    fail: async (job, _error, retryAt) => runner.retryLater((await executions.findById(job.execution.id))!, retryAt),
     attempts: (job) => job.execution.attempts,
   };
 }

@@ -69,45 +69,45 @@ export class SettlementsRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(s: SettlementRecord): void {
-    this.sql.run(dynamic((k) => k.insertInto('settlements').values(s)));
+  async insert(s: SettlementRecord): Promise<void> {
+    await this.sql.run(dynamic((k) => k.insertInto('settlements').values(s)));
   }
 
-  findById(id: string): SettlementRecord | undefined {
-    return normalize(this.sql.get(BY_ID, { id }));
+  async findById(id: string): Promise<SettlementRecord | undefined> {
+    return normalize(await this.sql.get(BY_ID, { id }));
   }
 
-  byIntent(intentId: string): SettlementRecord | undefined {
-    return normalize(this.sql.get(BY_INTENT, { intentId }));
+  async byIntent(intentId: string): Promise<SettlementRecord | undefined> {
+    return normalize(await this.sql.get(BY_INTENT, { intentId }));
   }
 
   /** The settlement of each intent, in one query. */
-  byIntents(intentIds: string[]): Map<string, SettlementRecord> {
-    return new Map(this.sql.all(BY_INTENTS, { intentIds }).map((r) => [r.funding_intent_id, normalize(r)!]));
+  async byIntents(intentIds: string[]): Promise<Map<string, SettlementRecord>> {
+    return new Map((await this.sql.all(BY_INTENTS, { intentIds })).map((r) => [r.funding_intent_id, normalize(r)!]));
   }
 
-  list(applicationId: string, environment: Environment, filters: { fundingIntentId?: string; status?: string }, page: PageRequest): SettlementRecord[] {
+  async list(applicationId: string, environment: Environment, filters: { fundingIntentId?: string; status?: string }, page: PageRequest): Promise<SettlementRecord[]> {
     const query = dynamic<SettlementRecord>((k) => applicationPage(k, 'settlements', applicationId, environment, page)
       .$if(!!filters.fundingIntentId, (q) => q.where('funding_intent_id', '=', filters.fundingIntentId!))
       .$if(!!filters.status, (q) => q.where('status', '=', filters.status!)), { bigint: true });
-    return this.sql.all(query).map((r) => normalize(r)!);
+    return (await this.sql.all(query)).map((r) => normalize(r)!);
   }
 
   /** The next settlement to submit or confirm, skipping those of intents already being worked on. */
-  nextToRun(now: string, busyIntents: ReadonlySet<string> = new Set()): SettlementRecord | undefined {
-    return normalize(this.sql.get(NEXT_TO_RUN, { now, busyIntents: [...busyIntents] }));
+  async nextToRun(now: string, busyIntents: ReadonlySet<string> = new Set()): Promise<SettlementRecord | undefined> {
+    return normalize(await this.sql.get(NEXT_TO_RUN, { now, busyIntents: [...busyIntents] }));
   }
 
-  update(id: string, fields: Partial<SettlementRecord>): void {
-    this.sql.run(dynamic((k) => k.updateTable('settlements').set(fields).where('id', '=', id)));
+  async update(id: string, fields: Partial<SettlementRecord>): Promise<void> {
+    await this.sql.run(dynamic((k) => k.updateTable('settlements').set(fields).where('id', '=', id)));
   }
 
   /** Test helper flag: consumed by the intent's next settlement. */
-  flagFailure(intentId: string, at: string): void {
-    this.sql.run(FLAG_FAILURE, { intentId, at });
+  async flagFailure(intentId: string, at: string): Promise<void> {
+    await this.sql.run(FLAG_FAILURE, { intentId, at });
   }
 
-  takeFailureFlag(intentId: string): boolean {
-    return this.sql.run(TAKE_FAILURE_FLAG, { intentId }) === 1;
+  async takeFailureFlag(intentId: string): Promise<boolean> {
+    return await this.sql.run(TAKE_FAILURE_FLAG, { intentId }) === 1;
   }
 }

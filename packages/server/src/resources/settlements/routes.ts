@@ -8,11 +8,11 @@ export function settlementRoutes(service: SettlementsService): RouteDef[] {
   return [
     {
       operationId: 'listSettlements',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
-        res.json(service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, status: query.status }, pageRequest(query)));
+        res.json(await service.list(callerOf(res), { fundingIntentId: query.funding_intent_id, status: query.status }, pageRequest(query)));
       },
     },
-    { operationId: 'retrieveSettlement', handler: (_req, res) => void res.json(service.get(callerOf(res), String(input(res).path.id))) },
+    { operationId: 'retrieveSettlement', handler: async (_req, res) => void res.json(await service.get(callerOf(res), String(input(res).path.id))) },
   ];
 }

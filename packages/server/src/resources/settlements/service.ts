@@ -7,14 +7,14 @@ import type { SettlementsRepo } from './repo.js';
 export class SettlementsService {
   constructor(private readonly repo: SettlementsRepo, private readonly fundingIntents: IntentAccess) {}
 
-  get(caller: Caller, id: string) {
-    const settlement = this.repo.findById(id);
+  async get(caller: Caller, id: string) {
+    const settlement = await this.repo.findById(id);
     if (!settlement || settlement.application_id !== caller.applicationId) throw notFound('settlement');
-    this.fundingIntents.load(caller, settlement.funding_intent_id);
+    await this.fundingIntents.load(caller, settlement.funding_intent_id);
     return presentSettlement(settlement);
   }
 
-  list(caller: Caller, filters: { fundingIntentId?: string; status?: string }, page: PageRequest) {
-    return toList(this.repo.list(caller.applicationId, caller.environment, filters, page), page, presentSettlement);
+  async list(caller: Caller, filters: { fundingIntentId?: string; status?: string }, page: PageRequest) {
+    return toList(await this.repo.list(caller.applicationId, caller.environment, filters, page), page, presentSettlement);
   }
 }

@@ -11,7 +11,7 @@ export function testHelperRoutes(service: TestHelpersService): RouteDef[] {
         res.status(201).json(await service.pay(callerOf(res), String(input(res).path.id), body<TestPaymentInput>(req)));
       },
     },
-    { operationId: 'expireTestFundingIntent', handler: (_req, res) => void res.json(service.expire(callerOf(res), String(input(res).path.id))) },
-    { operationId: 'failTestSettlement', handler: (_req, res) => void res.json(service.failSettlement(callerOf(res), String(input(res).path.id))) },
+    { operationId: 'expireTestFundingIntent', handler: async (_req, res) => void res.json(await service.expire(callerOf(res), String(input(res).path.id))) },
+    { operationId: 'failTestSettlement', handler: async (_req, res) => void res.json(await service.failSettlement(callerOf(res), String(input(res).path.id))) },
   ];
 }

@@ -38,7 +38,7 @@ export class TestHelpersService {
 
   async pay(caller: Caller, intentId: string, input: TestPaymentInput) {
     testOnly(caller);
-    const intent = this.deps.fundingIntents.load(caller, intentId);
+    const intent = await this.deps.fundingIntents.load(caller, intentId);
     const amount = parseAmountInput(() => toStroops(input.amount));
     const code = input.asset.toUpperCase();
     if (!ASSETS.includes(code)) {
@@ -46,11 +46,11 @@ export class TestHelpersService {
     }
     const { tools, observer } = this.deps;
     if (!tools || !observer) throw new ApiError('CONFLICT', 'test payments need the embedded sandbox ledger (FUNDKIT_STELLAR=sandbox)');
-    const deposit = this.deps.depositKeys.forIntent(intent.id);
+    const deposit = await this.deps.depositKeys.forIntent(intent.id);
     if (deposit.status !== 'ACTIVE') throw new ApiError('CONFLICT', `the deposit account is ${deposit.status}; it takes no payments`);
     const asset = tools.assetFor(code, intent.requirement_asset);
     await tools.ensureDepositTrust(deposit, asset);
-    observer.watch(deposit.address);
+    await observer.watch(deposit.address);
     const { payer, result } = await tools.pay(deposit.address, asset, amount, input.memo);
     if (!result.successful || result.ledger === null) {
       throw new ApiError('CONFLICT', `the sandbox rejected the payment (${result.resultCodes?.transaction ?? 'rejected'}${result.resultCodes?.operations ? `: ${result.resultCodes.operations.join(', ')}` : ''})`);
@@ -61,22 +61,22 @@ export class TestHelpersService {
     };
   }
 
-  expire(caller: Caller, intentId: string) {
+  async expire(caller: Caller, intentId: string) {
     testOnly(caller);
-    const intent = this.deps.fundingIntents.load(caller, intentId);
-    if (!this.deps.expirer.expireNow(intent.id)) {
+    const intent = await this.deps.fundingIntents.load(caller, intentId);
+    if (!await this.deps.expirer.expireNow(intent.id)) {
       throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot expire; only AWAITING_PAYMENT or PARTIALLY_FUNDED ones can`);
     }
     return this.deps.fundingIntents.get(caller, intent.id);
   }
 
-  failSettlement(caller: Caller, intentId: string) {
+  async failSettlement(caller: Caller, intentId: string) {
     testOnly(caller);
-    const intent = this.deps.fundingIntents.load(caller, intentId);
-    if (this.deps.settlements.byIntent(intent.id) || ['SETTLED', 'CREDITED', 'FAILED', 'REFUND_PENDING', 'REFUNDED', 'EXPIRED', 'CANCELLED'].includes(intent.status)) {
+    const intent = await this.deps.fundingIntents.load(caller, intentId);
+    if (await this.deps.settlements.byIntent(intent.id) || ['SETTLED', 'CREDITED', 'FAILED', 'REFUND_PENDING', 'REFUNDED', 'EXPIRED', 'CANCELLED'].includes(intent.status)) {
       throw new ApiError('CONFLICT', `the settlement of this ${intent.status} funding intent is already decided`);
     }
-    this.deps.settlements.flagFailure(intent.id, isoNow());
+    await this.deps.settlements.flagFailure(intent.id, isoNow());
     return this.deps.fundingIntents.get(caller, intent.id);
   }
 }

@@ -105,15 +105,15 @@ export class WebhookDeliveriesRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(delivery: NewDelivery): void {
-    this.sql.run(INSERT, delivery);
+  async insert(delivery: NewDelivery): Promise<void> {
+    await this.sql.run(INSERT, delivery);
   }
 
-  findById(id: string): DeliveryRecord | undefined {
+  async findById(id: string): Promise<DeliveryRecord | undefined> {
     return this.sql.get(BY_ID, { id });
   }
 
-  list(endpointId: string, filters: DeliveryFilters, page: PageRequest): DeliveryRecord[] {
+  async list(endpointId: string, filters: DeliveryFilters, page: PageRequest): Promise<DeliveryRecord[]> {
     return this.sql.all(dynamic<DeliveryRecord>((k) => k.selectFrom('webhook_deliveries').selectAll()
       .where('endpoint_id', '=', endpointId)
       .$if(!!filters.status, (q) => q.where('status', '=', filters.status!))
@@ -122,13 +122,13 @@ export class WebhookDeliveriesRepo {
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
-  attempts(deliveryIds: string[]): AttemptRecord[] {
+  async attempts(deliveryIds: string[]): Promise<AttemptRecord[]> {
     if (deliveryIds.length === 0) return [];
     return this.sql.all(ATTEMPTS, { deliveryIds });
   }
 
-  insertAttempt(attempt: AttemptRecord): void {
-    this.sql.run(INSERT_ATTEMPT, attempt);
+  async insertAttempt(attempt: AttemptRecord): Promise<void> {
+    await this.sql.run(INSERT_ATTEMPT, attempt);
   }
 
   /**
@@ -139,40 +139,40 @@ export class WebhookDeliveriesRepo {
    * At most `perEndpoint` attempts of one endpoint are in flight (leased) at once: a receiver that
    * hangs until the timeout must not fill the whole pool and hold up every other endpoint.
    */
-  claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string, perEndpoint = Number.MAX_SAFE_INTEGER): Claim[] {
+  async claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string, perEndpoint = Number.MAX_SAFE_INTEGER): Promise<Claim[]> {
     // IMMEDIATE (as every transaction): the write lock is taken before reading, so two processes never claim the same row
     return this.sql.transaction(async () => {
-      const rows = this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
+      const rows = await this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
-      return due.map((delivery) => {
+      return due.map(async (delivery) => {
         const token = newToken();
-        this.sql.run(MARK_CLAIMED, { id: delivery.id, leaseUntil, token });
+        await this.sql.run(MARK_CLAIMED, { id: delivery.id, leaseUntil, token });
         return { delivery, number: delivery.attempt_count + 1, token };
       });
     });
   }
 
   /** When the loop next has work: the earliest due time of a pending delivery, leases included. */
-  nextDueAt(): string | null {
-    return this.sql.get(NEXT_DUE_AT)?.due ?? null;
+  async nextDueAt(): Promise<string | null> {
+    return (await this.sql.get(NEXT_DUE_AT))?.due ?? null;
   }
 
   /** Ends a claim with the delivery's new state; a stale claim changes nothing (returns false). */
-  finish(id: string, token: string, status: DeliveryStatus, nextAttemptAt: string | null, now: string): boolean {
-    return this.sql.run(FINISH, { id, token, status, nextAttemptAt, now }) === 1;
+  async finish(id: string, token: string, status: DeliveryStatus, nextAttemptAt: string | null, now: string): Promise<boolean> {
+    return await this.sql.run(FINISH, { id, token, status, nextAttemptAt, now }) === 1;
   }
 
   /** Gives a claim back unattempted (shutdown): the attempt number is reused. */
-  release(id: string, token: string): void {
-    this.sql.run(RELEASE, { id, token });
+  async release(id: string, token: string): Promise<void> {
+    await this.sql.run(RELEASE, { id, token });
   }
 
   /** Due now whatever its state; clears any claim so an in-flight attempt cannot undo this. */
-  redeliver(id: string, now: string): void {
-    this.sql.run(REDELIVER, { id, now });
+  async redeliver(id: string, now: string): Promise<void> {
+    await this.sql.run(REDELIVER, { id, now });
   }
 
-  abandonForEndpoint(endpointId: string, now: string): number {
+  async abandonForEndpoint(endpointId: string, now: string): Promise<number> {
     return this.sql.run(ABANDON_FOR_ENDPOINT, { endpointId, now });
   }
 }

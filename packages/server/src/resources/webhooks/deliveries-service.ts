@@ -52,61 +52,61 @@ export class WebhookDeliveriesService {
     return isoNow(this.deps.clock());
   }
 
-  private present(delivery: DeliveryRecord) {
-    return presentDelivery(delivery, this.deps.deliveries.attempts([delivery.id]));
+  private async present(delivery: DeliveryRecord) {
+    return presentDelivery(delivery, await this.deps.deliveries.attempts([delivery.id]));
   }
 
-  private newDelivery(endpoint: EndpointRecord, event: Pick<EventRecord, 'id' | 'type'>, now: string): DeliveryRecord {
+  private async newDelivery(endpoint: EndpointRecord, event: Pick<EventRecord, 'id' | 'type'>, now: string): Promise<DeliveryRecord> {
     const delivery = {
       id: newId('webhook_delivery'), endpoint_id: endpoint.id, event_id: event.id, event_type: event.type,
       status: 'PENDING' as const, next_attempt_at: now, created_at: now, updated_at: now,
     };
-    this.deps.deliveries.insert(delivery);
+    await this.deps.deliveries.insert(delivery);
     return { ...delivery, attempt_count: 0, locked_until: null, claim_token: null };
   }
 
   /** A webhook.test event for this endpoint only: it is marked fanned out as it is written. */
-  sendTest(caller: WebhookCaller, endpointId: string) {
-    const endpoint = ownEndpoint(this.deps.endpoints, caller, endpointId);
+  async sendTest(caller: WebhookCaller, endpointId: string) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, endpointId);
     if (endpoint.enabled !== 1) throw new ApiError('CONFLICT', 'the webhook endpoint is disabled; enable it to send a test event');
-    const delivery = inTransaction(this.deps.db, () => {
+    const delivery = await inTransaction(this.deps.db, async () => {
       const data = { webhook_endpoint_id: endpoint.id, message: 'A test event from Fundkit: this endpoint receives and verifies webhooks.' };
-      const eventId = insertEvent(this.deps.db, { type: 'webhook.test', applicationId: caller.applicationId, environment: caller.environment, data });
+      const eventId = await insertEvent(this.deps.db, { type: 'webhook.test', applicationId: caller.applicationId, environment: caller.environment, data });
       const now = this.nowIso();
-      this.deps.events.markFannedOut(eventId, now);
+      await this.deps.events.markFannedOut(eventId, now);
       return this.newDelivery(endpoint, { id: eventId, type: 'webhook.test' }, now);
     });
     return this.present(delivery);
   }
 
-  list(caller: WebhookCaller, endpointId: string, filters: DeliveryFilters, page: PageRequest) {
-    const endpoint = ownEndpoint(this.deps.endpoints, caller, endpointId);
-    const rows = this.deps.deliveries.list(endpoint.id, filters, page);
-    const attempts = this.deps.deliveries.attempts(rows.slice(0, page.limit).map((row) => row.id));
+  async list(caller: WebhookCaller, endpointId: string, filters: DeliveryFilters, page: PageRequest) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, endpointId);
+    const rows = await this.deps.deliveries.list(endpoint.id, filters, page);
+    const attempts = await this.deps.deliveries.attempts(rows.slice(0, page.limit).map((row) => row.id));
     return toList(rows, page, (row) => presentDelivery(row, attempts));
   }
 
   /** A new attempt now, whatever the state; a failing one continues the schedule where it was. */
-  redeliver(caller: WebhookCaller, endpointId: string, deliveryId: string) {
-    const endpoint = ownEndpoint(this.deps.endpoints, caller, endpointId);
-    const delivery = this.deps.deliveries.findById(deliveryId);
+  async redeliver(caller: WebhookCaller, endpointId: string, deliveryId: string) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, endpointId);
+    const delivery = await this.deps.deliveries.findById(deliveryId);
     if (!delivery || delivery.endpoint_id !== endpoint.id) throw notFound('webhook delivery');
     if (endpoint.enabled !== 1) throw new ApiError('CONFLICT', 'the webhook endpoint is disabled; enable it to redeliver');
-    this.deps.deliveries.redeliver(delivery.id, this.nowIso());
+    await this.deps.deliveries.redeliver(delivery.id, this.nowIso());
     notifyOutbox(this.deps.db);
-    return this.present(this.deps.deliveries.findById(delivery.id)!);
+    return this.present((await this.deps.deliveries.findById(delivery.id))!);
   }
 
   /** One delivery per subscribed endpoint for each new event; the marker makes it happen once. */
-  fanOut(): number {
-    const events = this.deps.events.pendingFanOut(FAN_OUT_BATCH);
+  async fanOut(): Promise<number> {
+    const events = await this.deps.events.pendingFanOut(FAN_OUT_BATCH);
     for (const event of events) {
-      inTransaction(this.deps.db, () => {
+      await inTransaction(this.deps.db, async () => {
         const now = this.nowIso();
         // another process may have fanned it out meanwhile: the guarded update decides
-        if (!this.deps.events.markFannedOut(event.id, now)) return;
-        for (const endpoint of this.deps.endpoints.subscribers(event.application_id, event.environment, event.type)) {
-          this.newDelivery(endpoint, event, now);
+        if (!await this.deps.events.markFannedOut(event.id, now)) return;
+        for (const endpoint of await this.deps.endpoints.subscribers(event.application_id, event.environment, event.type)) {
+          await this.newDelivery(endpoint, event, now);
         }
       });
     }
@@ -114,29 +114,29 @@ export class WebhookDeliveriesService {
   }
 
   /** Claims due deliveries, at most PER_ENDPOINT_IN_FLIGHT per endpoint in flight (fairness). */
-  claim(limit: number, leaseMs: number): Claim[] {
+  async claim(limit: number, leaseMs: number): Promise<Claim[]> {
     if (limit <= 0) return [];
     const now = this.deps.clock();
     return this.deps.deliveries.claimDue(isoNow(now), isoNow(now + leaseMs), limit, () => randomToken(12), PER_ENDPOINT_IN_FLIGHT);
   }
 
   /** Milliseconds until the next delivery falls due (0 if one is due now), or null if none is pending. */
-  msUntilNextDue(): number | null {
-    const next = this.deps.deliveries.nextDueAt();
+  async msUntilNextDue(): Promise<number | null> {
+    const next = await this.deps.deliveries.nextDueAt();
     return next === null ? null : Math.max(0, Date.parse(next) - this.deps.clock());
   }
 
   /** Null when the endpoint vanished after the claim (its deliveries were abandoned). */
-  prepare(claim: Claim): PreparedAttempt | null {
-    const endpoint = this.deps.endpoints.findAny(claim.delivery.endpoint_id);
-    const event = this.deps.events.findById(claim.delivery.event_id);
+  async prepare(claim: Claim): Promise<PreparedAttempt | null> {
+    const endpoint = await this.deps.endpoints.findAny(claim.delivery.endpoint_id);
+    const event = await this.deps.events.findById(claim.delivery.event_id);
     if (!endpoint || endpoint.deleted_at || !event) return null;
     const secrets = signingSecrets(endpoint, this.deps.secretsKey, this.deps.clock());
     return { claim, url: endpoint.url, body: event.payload, eventId: event.id, secrets };
   }
 
   /** Records the attempt and moves the delivery on: SUCCEEDED on 2xx, else the next retry or FAILED. */
-  record(claim: Claim, outcome: AttemptOutcome, attemptedAt: number): void {
+  async record(claim: Claim, outcome: AttemptOutcome, attemptedAt: number): Promise<void> {
     const success = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const delay = this.deps.retryScheduleMs[claim.number - 1];
     const now = this.deps.clock();
@@ -144,21 +144,21 @@ export class WebhookDeliveriesService {
       delivery_id: claim.delivery.id, number: claim.number, status_code: outcome.statusCode, latency_ms: outcome.latencyMs,
       response_excerpt: outcome.responseExcerpt, error: outcome.error, attempted_at: isoNow(attemptedAt),
     };
-    inTransaction(this.deps.db, () => {
-      this.deps.deliveries.insertAttempt(attempt);
-      if (success) this.deps.deliveries.finish(claim.delivery.id, claim.token, 'SUCCEEDED', null, isoNow(now));
-      else if (delay === undefined) this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, isoNow(now));
-      else this.deps.deliveries.finish(claim.delivery.id, claim.token, 'PENDING', isoNow(now + delay), isoNow(now));
+    await inTransaction(this.deps.db, async () => {
+      await this.deps.deliveries.insertAttempt(attempt);
+      if (success) await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'SUCCEEDED', null, isoNow(now));
+      else if (delay === undefined) await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, isoNow(now));
+      else await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'PENDING', isoNow(now + delay), isoNow(now));
     });
   }
 
   /** Gives an unsent claim back (shutdown), so a restart sends it without waiting for the lease. */
-  release(claim: Claim): void {
-    this.deps.deliveries.release(claim.delivery.id, claim.token);
+  async release(claim: Claim): Promise<void> {
+    await this.deps.deliveries.release(claim.delivery.id, claim.token);
   }
 
   /** Ends a claim whose endpoint is gone, without an attempt. */
-  drop(claim: Claim): void {
-    this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, this.nowIso());
+  async drop(claim: Claim): Promise<void> {
+    await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, this.nowIso());
   }
 }

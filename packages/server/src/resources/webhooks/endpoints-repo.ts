@@ -54,21 +54,21 @@ export class WebhookEndpointsRepo {
     this.sql = sqlOf(db);
   }
 
-  insert(endpoint: EndpointRecord): void {
-    this.sql.run(INSERT, endpoint);
+  async insert(endpoint: EndpointRecord): Promise<void> {
+    await this.sql.run(INSERT, endpoint);
   }
 
   /** Deleted endpoints are invisible to the API. */
-  findLive(id: string): EndpointRecord | undefined {
+  async findLive(id: string): Promise<EndpointRecord | undefined> {
     return this.sql.get(LIVE_BY_ID, { id });
   }
 
   /** Any endpoint, deleted or not: the worker must see a deletion to abandon its deliveries. */
-  findAny(id: string): EndpointRecord | undefined {
+  async findAny(id: string): Promise<EndpointRecord | undefined> {
     return this.sql.get(ANY_BY_ID, { id });
   }
 
-  list(applicationId: string, environment: Environment, page: PageRequest): EndpointRecord[] {
+  async list(applicationId: string, environment: Environment, page: PageRequest): Promise<EndpointRecord[]> {
     return this.sql.all(dynamic<EndpointRecord>((k) => k.selectFrom('webhook_endpoints').selectAll()
       .where('application_id', '=', applicationId).where('environment', '=', environment).where('deleted_at', 'is', null)
       .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
@@ -76,12 +76,12 @@ export class WebhookEndpointsRepo {
   }
 
   /** The endpoints an event of this type fans out to. */
-  subscribers(applicationId: string, environment: Environment, type: string): EndpointRecord[] {
+  async subscribers(applicationId: string, environment: Environment, type: string): Promise<EndpointRecord[]> {
     return this.sql.all(SUBSCRIBERS, { applicationId, environment, type });
   }
 
-  update(id: string, changes: EndpointChanges, updatedAt: string): void {
+  async update(id: string, changes: EndpointChanges, updatedAt: string): Promise<void> {
     if (Object.keys(changes).length === 0) return;
-    this.sql.run(dynamic((k) => k.updateTable('webhook_endpoints').set({ ...changes, updated_at: updatedAt }).where('id', '=', id)));
+    await this.sql.run(dynamic((k) => k.updateTable('webhook_endpoints').set({ ...changes, updated_at: updatedAt }).where('id', '=', id)));
   }
 }

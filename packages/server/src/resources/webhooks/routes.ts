@@ -15,28 +15,28 @@ const id = (res: Response) => String(input(res).path.id);
 
 function endpointRoutes(endpoints: WebhookEndpointsService): RouteDef[] {
   return [
-    { operationId: 'createWebhookEndpoint', handler: (req, res) => void res.status(201).json(endpoints.create(caller(res), body<CreateEndpointInput>(req))) },
-    { operationId: 'listWebhookEndpoints', handler: (_req, res) => void res.json(endpoints.list(caller(res), pageRequest(input(res).query))) },
-    { operationId: 'retrieveWebhookEndpoint', handler: (_req, res) => void res.json(endpoints.get(caller(res), id(res))) },
-    { operationId: 'updateWebhookEndpoint', handler: (req, res) => void res.json(endpoints.update(caller(res), id(res), body<UpdateEndpointInput>(req))) },
-    { operationId: 'deleteWebhookEndpoint', handler: (_req, res) => void res.json(endpoints.remove(caller(res), id(res))) },
-    { operationId: 'rotateWebhookSecret', handler: (_req, res) => void res.json(endpoints.rotate(caller(res), id(res))) },
+    { operationId: 'createWebhookEndpoint', handler: async (req, res) => void res.status(201).json(await endpoints.create(caller(res), body<CreateEndpointInput>(req))) },
+    { operationId: 'listWebhookEndpoints', handler: async (_req, res) => void res.json(await endpoints.list(caller(res), pageRequest(input(res).query))) },
+    { operationId: 'retrieveWebhookEndpoint', handler: async (_req, res) => void res.json(await endpoints.get(caller(res), id(res))) },
+    { operationId: 'updateWebhookEndpoint', handler: async (req, res) => void res.json(await endpoints.update(caller(res), id(res), body<UpdateEndpointInput>(req))) },
+    { operationId: 'deleteWebhookEndpoint', handler: async (_req, res) => void res.json(await endpoints.remove(caller(res), id(res))) },
+    { operationId: 'rotateWebhookSecret', handler: async (_req, res) => void res.json(await endpoints.rotate(caller(res), id(res))) },
   ];
 }
 
 function deliveryRoutes(deliveries: WebhookDeliveriesService): RouteDef[] {
   return [
-    { operationId: 'sendTestWebhook', handler: (_req, res) => void res.status(201).json(deliveries.sendTest(caller(res), id(res))) },
+    { operationId: 'sendTestWebhook', handler: async (_req, res) => void res.status(201).json(await deliveries.sendTest(caller(res), id(res))) },
     {
       operationId: 'listWebhookDeliveries',
-      handler: (_req, res) => {
+      handler: async (_req, res) => {
         const { query } = input(res);
-        res.json(deliveries.list(caller(res), id(res), { status: query.status, eventId: query.event_id }, pageRequest(query)));
+        res.json(await deliveries.list(caller(res), id(res), { status: query.status, eventId: query.event_id }, pageRequest(query)));
       },
     },
     {
       operationId: 'redeliverWebhook',
-      handler: (_req, res) => void res.status(202).json(deliveries.redeliver(caller(res), id(res), String(input(res).path.deliveryId))),
+      handler: async (_req, res) => void res.status(202).json(await deliveries.redeliver(caller(res), id(res), String(input(res).path.deliveryId))),
     },
   ];
 }

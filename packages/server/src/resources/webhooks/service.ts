@@ -42,8 +42,8 @@ export interface WebhookEndpointsDeps {
 }
 
 /** An endpoint of the caller: another application's is invisible, another environment's forbidden. */
-export function ownEndpoint(repo: WebhookEndpointsRepo, caller: WebhookCaller, id: string): EndpointRecord {
-  const endpoint = repo.findLive(id);
+export async function ownEndpoint(repo: WebhookEndpointsRepo, caller: WebhookCaller, id: string): Promise<EndpointRecord> {
+  const endpoint = await repo.findLive(id);
   if (!endpoint || endpoint.application_id !== caller.applicationId) throw notFound('webhook endpoint');
   if (endpoint.environment !== caller.environment) {
     throw new ApiError('FORBIDDEN', `this webhook endpoint belongs to the ${endpoint.environment} environment; use a ${endpoint.environment} key`);
@@ -62,7 +62,7 @@ export class WebhookEndpointsService {
     return { ...this.present(endpoint), secret };
   }
 
-  create(caller: WebhookCaller, input: CreateEndpointInput) {
+  async create(caller: WebhookCaller, input: CreateEndpointInput) {
     const now = isoNow(this.deps.clock());
     const secret = newWebhookSecret();
     const endpoint: EndpointRecord = {
@@ -80,50 +80,50 @@ export class WebhookEndpointsService {
       updated_at: now,
       deleted_at: null,
     };
-    this.deps.endpoints.insert(endpoint);
+    await this.deps.endpoints.insert(endpoint);
     return this.withSecret(endpoint, secret);
   }
 
-  list(caller: WebhookCaller, page: PageRequest) {
-    return toList(this.deps.endpoints.list(caller.applicationId, caller.environment, page), page, (e) => this.present(e));
+  async list(caller: WebhookCaller, page: PageRequest) {
+    return toList(await this.deps.endpoints.list(caller.applicationId, caller.environment, page), page, (e) => this.present(e));
   }
 
-  get(caller: WebhookCaller, id: string) {
-    return this.present(ownEndpoint(this.deps.endpoints, caller, id));
+  async get(caller: WebhookCaller, id: string) {
+    return this.present(await ownEndpoint(this.deps.endpoints, caller, id));
   }
 
-  update(caller: WebhookCaller, id: string, input: UpdateEndpointInput) {
-    const endpoint = ownEndpoint(this.deps.endpoints, caller, id);
+  async update(caller: WebhookCaller, id: string, input: UpdateEndpointInput) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
     const changes: EndpointChanges = {};
     if (input.url !== undefined) changes.url = checkWebhookUrl(input.url, caller.environment);
     if (input.events !== undefined) changes.events = JSON.stringify(input.events);
     if (input.description !== undefined) changes.description = input.description;
     if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
-    this.deps.endpoints.update(endpoint.id, changes, isoNow(this.deps.clock()));
-    return this.present(this.deps.endpoints.findLive(endpoint.id)!);
+    await this.deps.endpoints.update(endpoint.id, changes, isoNow(this.deps.clock()));
+    return this.present((await this.deps.endpoints.findLive(endpoint.id))!);
   }
 
   /** Soft delete: past deliveries keep their endpoint; pending ones are abandoned (FAILED). */
-  remove(caller: WebhookCaller, id: string) {
-    const endpoint = ownEndpoint(this.deps.endpoints, caller, id);
+  async remove(caller: WebhookCaller, id: string) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
     const now = isoNow(this.deps.clock());
-    inTransaction(this.deps.db, () => {
-      this.deps.endpoints.update(endpoint.id, { deleted_at: now, enabled: 0 }, now);
-      this.deps.deliveries.abandonForEndpoint(endpoint.id, now);
+    await inTransaction(this.deps.db, async () => {
+      await this.deps.endpoints.update(endpoint.id, { deleted_at: now, enabled: 0 }, now);
+      await this.deps.deliveries.abandonForEndpoint(endpoint.id, now);
     });
     return { id: endpoint.id, object: 'webhook_endpoint', deleted: true as const };
   }
 
   /** The current secret becomes the previous one for 24 h (a rotation within the overlap drops the oldest). */
-  rotate(caller: WebhookCaller, id: string) {
-    const endpoint = ownEndpoint(this.deps.endpoints, caller, id);
+  async rotate(caller: WebhookCaller, id: string) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
     const nowMs = this.deps.clock();
     const secret = newWebhookSecret();
-    this.deps.endpoints.update(endpoint.id, {
+    await this.deps.endpoints.update(endpoint.id, {
       secret_encrypted: encryptSecret(this.deps.secretsKey, secret),
       previous_secret_encrypted: endpoint.secret_encrypted,
       previous_secret_expires_at: isoNow(nowMs + ROTATION_OVERLAP_MS),
     }, isoNow(nowMs));
-    return this.withSecret(this.deps.endpoints.findLive(endpoint.id)!, secret);
+    return this.withSecret((await this.deps.endpoints.findLive(endpoint.id))!, secret);
   }
 }

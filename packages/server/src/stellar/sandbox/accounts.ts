@@ -5,10 +5,10 @@ import type { AccountRow, SandboxStore } from './store.js';
 export const BASE_RESERVE = 5_000_000n;
 
 /** Liabilities of `account` in `asset` implied by its open offers. */
-export function liabilities(store: SandboxStore, account: string, asset: string) {
+export async function liabilities(store: SandboxStore, account: string, asset: string) {
   let selling = 0n;
   let buying = 0n;
-  for (const o of store.offersBySeller(account)) {
+  for (const o of await store.offersBySeller(account)) {
     if (o.selling === asset) selling += o.amount;
     if (o.buying === asset) buying += ceilDiv(o.amount * o.priceN, o.priceD);
   }
@@ -20,14 +20,14 @@ export function ceilDiv(a: bigint, b: bigint): bigint {
 }
 
 /** (2 + subentries + numSponsoring − numSponsored) × base reserve + native selling liabilities. */
-export function minBalance(store: SandboxStore, a: AccountRow): bigint {
+export async function minBalance(store: SandboxStore, a: AccountRow): Promise<bigint> {
   const entries = 2n + BigInt(a.subentries + a.numSponsoring - a.numSponsored);
-  return entries * BASE_RESERVE + liabilities(store, a.id, 'native').selling;
+  return entries * BASE_RESERVE + (await liabilities(store, a.id, 'native')).selling;
 }
 
 /** XLM that can leave the account without breaking its reserve. */
-export function availableNative(store: SandboxStore, a: AccountRow): bigint {
-  return a.balance - minBalance(store, a);
+export async function availableNative(store: SandboxStore, a: AccountRow): Promise<bigint> {
+  return a.balance - await minBalance(store, a);
 }
 
 export function newAccount(id: string, balance: bigint, ledger: number, closeTime: number): AccountRow {
@@ -54,11 +54,11 @@ export function newAccount(id: string, balance: bigint, ledger: number, closeTim
 }
 
 /** Adds `delta` (may be negative) to an account's XLM; false when the result leaves int64. */
-export function addNative(store: SandboxStore, id: string, delta: bigint, ledger: number): boolean {
-  const a = store.getAccount(id);
+export async function addNative(store: SandboxStore, id: string, delta: bigint, ledger: number): Promise<boolean> {
+  const a = await store.getAccount(id);
   if (!a) return false;
   const balance = a.balance + delta;
   if (balance < 0n || balance > MAX_STROOPS) return false;
-  store.putAccount({ ...a, balance, lastModifiedLedger: ledger });
+  await store.putAccount({ ...a, balance, lastModifiedLedger: ledger });
   return true;
 }

@@ -38,9 +38,9 @@ export interface Applied {
 const ROLLBACK = Symbol('rollback');
 
 /** Runs fn in a savepoint that is rolled back unless fn returns true. */
-export function savepoint(store: SandboxStore, fn: () => boolean): boolean {
+export async function savepoint(store: SandboxStore, fn: () => boolean): Promise<boolean> {
   try {
-    store.sql.transaction(async () => {
+    await store.sql.transaction(async () => {
       if (!fn()) throw ROLLBACK;
     });
     return true;
@@ -50,27 +50,27 @@ export function savepoint(store: SandboxStore, fn: () => boolean): boolean {
   }
 }
 
-function chargeFeeAndSeq(store: SandboxStore, c: Checked, clock: Clock): void {
-  const payer = store.getAccount(c.feeAccount)!;
-  store.putAccount({ ...payer, balance: payer.balance - c.feeCharged, lastModifiedLedger: clock.ledger });
-  const src = store.getAccount(c.source)!;
-  store.putAccount({
+async function chargeFeeAndSeq(store: SandboxStore, c: Checked, clock: Clock): Promise<void> {
+  const payer = (await store.getAccount(c.feeAccount))!;
+  await store.putAccount({ ...payer, balance: payer.balance - c.feeCharged, lastModifiedLedger: clock.ledger });
+  const src = (await store.getAccount(c.source))!;
+  await store.putAccount({
     ...src, seq: BigInt(c.inner.sequence), seqLedger: clock.ledger, seqTime: clock.closeTime,
     lastModifiedLedger: clock.ledger,
   });
 }
 
 /** Applies every operation (each in its own savepoint); returns outcomes and the tx code. */
-function applyOperations(store: SandboxStore, tx: Transaction, source: string, clock: Clock) {
+async function applyOperations(store: SandboxStore, tx: Transaction, source: string, clock: Clock) {
   const sponsoring = new Map<string, string>();
   const outcomes: OpOutcome[] = [];
   let name = 'txSuccess';
-  savepoint(store, () => {
+  await savepoint(store, async () => {
     for (const op of tx.operations) {
       const opSource = baseAccount(op.source ?? source);
       const ctx: OpContext = { store, ledger: clock.ledger, closeTime: clock.closeTime, source: opSource, sponsoring };
       let outcome: OpOutcome = { result: opNoSourceAccount() };
-      if (store.getAccount(opSource)) savepoint(store, () => succeeded((outcome = applyOperation(op, ctx))));
+      if (await store.getAccount(opSource)) await savepoint(store, () => succeeded((outcome = applyOperation(op, ctx))));
       outcomes.push(outcome);
     }
     if (outcomes.some((o) => !succeeded(o))) name = 'txFailed';
@@ -87,11 +87,11 @@ function buildResult(env: Transaction | FeeBumpTransaction, fee: bigint, name: s
   return txResult(fee, name, ops);
 }
 
-export function applyTransaction(
+export async function applyTransaction(
   store: SandboxStore, env: Transaction | FeeBumpTransaction, envelopeXdr: string, c: Checked, clock: Clock,
-): Applied {
-  chargeFeeAndSeq(store, c, clock);
-  const { outcomes, name } = applyOperations(store, c.inner, c.source, clock);
+): Promise<Applied> {
+  await chargeFeeAndSeq(store, c, clock);
+  const { outcomes, name } = await applyOperations(store, c.inner, c.source, clock);
   const successful = name === 'txSuccess';
   const result = buildResult(env, c.feeCharged, name, outcomes.map((o) => o.result.xdr));
   const hash = txHash(env).toString('hex');
@@ -103,12 +103,12 @@ export function applyTransaction(
   });
   const records = operationRecords(c, { hash, successful, clock, order }, outcomes);
   const accounts = new Set([c.source, c.feeAccount, ...records.flatMap(participants)]);
-  insertTransaction(store, resource, accounts);
-  records.forEach((r, i) => {
-    insertOperation(store, r);
+  await insertTransaction(store, resource, accounts);
+  records.forEach(async (r, i) => {
+    await insertOperation(store, r);
     if (successful) insertEffects(store, BigInt(r.id), hash, clock.createdAt, operationEffects(r, outcomes[i]!));
   });
-  countTransaction(store, clock.ledger, successful, records.length, c.feeCharged);
+  await countTransaction(store, clock.ledger, successful, records.length, c.feeCharged);
   const payments = records.filter(isPayment);
   return { hash, ledger: clock.ledger, successful, codes, resultXdr: resource.result_xdr, resource, records: payments };
 }

@@ -35,22 +35,22 @@ export function thresholdLevel(op: Operation): Level {
 }
 
 /** The master key with its weight (0 counts for nothing), then the signers in key order. */
-export function accountSigners(store: SandboxStore, account: AccountRow): WeightedKey[] {
-  const extra = store.listSigners(account.id).map(({ key, weight }) => ({ key, weight }));
+export async function accountSigners(store: SandboxStore, account: AccountRow): Promise<WeightedKey[]> {
+  const extra = (await store.listSigners(account.id)).map(({ key, weight }) => ({ key, weight }));
   return [{ key: account.id, weight: account.masterWeight }, ...extra];
 }
 
-function meets(store: SandboxStore, checker: SignatureChecker, id: string, level: Level): boolean {
-  const account = store.getAccount(id);
+async function meets(store: SandboxStore, checker: SignatureChecker, id: string, level: Level): Promise<boolean> {
+  const account = await store.getAccount(id);
   // A source that does not exist yet (created earlier in the transaction) signs with its own key.
   if (!account) return checker.check([{ key: id, weight: 1 }], 0);
-  return checker.check(accountSigners(store, account), account[level]);
+  return checker.check(await accountSigners(store, account), account[level]);
 }
 
 /** The fee-bump's outer signatures: the fee source's LOW threshold, and no signature unused. */
-export function checkOuterAuth(store: SandboxStore, env: FeeBumpTransaction, feeAccount: string): string | null {
+export async function checkOuterAuth(store: SandboxStore, env: FeeBumpTransaction, feeAccount: string): Promise<string | null> {
   const checker = new SignatureChecker(txHash(env), env.signatures);
-  if (!meets(store, checker, feeAccount, 'lowThreshold')) return 'txBadAuth';
+  if (!await meets(store, checker, feeAccount, 'lowThreshold')) return 'txBadAuth';
   return checker.allUsed() ? null : 'txBadAuthExtra';
 }
 
@@ -66,7 +66,7 @@ export function innerAuth(store: SandboxStore, inner: Transaction, source: strin
      */
     operations: (): OpResult[] | null => {
       const ops = inner.operations;
-      const bad = ops.findIndex((op) => !meets(store, checker, baseAccount(op.source ?? source), thresholdLevel(op)));
+      const bad = ops.findIndex(async (op) => !await meets(store, checker, baseAccount(op.source ?? source), thresholdLevel(op)));
       return bad < 0 ? null : ops.map((op, i) => (i === bad ? opBadAuth() : opUnchecked(op)));
     },
     allUsed: () => checker.allUsed(),

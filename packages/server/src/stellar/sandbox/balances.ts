@@ -11,43 +11,43 @@ function isIssuer(account: string, asset: string): boolean {
 }
 
 /** What `account` can send of `asset` now (issuers mint, so they are unlimited). */
-export function spendable(store: SandboxStore, account: string, asset: string): bigint | BalanceError {
+export async function spendable(store: SandboxStore, account: string, asset: string): Promise<bigint | BalanceError> {
   if (isIssuer(account, asset)) return MAX_STROOPS;
   if (asset === 'native') {
-    const a = store.getAccount(account);
-    return a ? availableNative(store, a) : 'underfunded';
+    const a = await store.getAccount(account);
+    return a ? await availableNative(store, a) : 'underfunded';
   }
-  const line = store.getTrustline(account, asset);
+  const line = await store.getTrustline(account, asset);
   if (!line) return 'src_no_trust';
-  return line.balance - liabilities(store, account, asset).selling;
+  return line.balance - (await liabilities(store, account, asset)).selling;
 }
 
-export function debit(
+export async function debit(
   store: SandboxStore, account: string, asset: string, amount: bigint, ledger: number,
-): BalanceError | null {
-  const can = spendable(store, account, asset);
+): Promise<BalanceError | null> {
+  const can = await spendable(store, account, asset);
   if (typeof can === 'string') return can;
   if (can < amount) return 'underfunded';
   if (isIssuer(account, asset)) return null;
-  if (asset === 'native') return addNative(store, account, -amount, ledger) ? null : 'underfunded';
-  const line = store.getTrustline(account, asset)!;
-  store.putTrustline({ ...line, balance: line.balance - amount, lastModifiedLedger: ledger });
+  if (asset === 'native') return await addNative(store, account, -amount, ledger) ? null : 'underfunded';
+  const line = (await store.getTrustline(account, asset))!;
+  await store.putTrustline({ ...line, balance: line.balance - amount, lastModifiedLedger: ledger });
   return null;
 }
 
-export function credit(
+export async function credit(
   store: SandboxStore, account: string, asset: string, amount: bigint, ledger: number,
-): BalanceError | null {
-  const dest = store.getAccount(account);
+): Promise<BalanceError | null> {
+  const dest = await store.getAccount(account);
   if (!dest) return 'no_destination';
   if (isIssuer(account, asset)) return null; // paying the issuer burns the asset
   if (asset === 'native') {
-    return dest.balance + amount > MAX_STROOPS ? 'line_full' : addNative(store, account, amount, ledger) ? null : 'line_full';
+    return dest.balance + amount > MAX_STROOPS ? 'line_full' : await addNative(store, account, amount, ledger) ? null : 'line_full';
   }
-  const line = store.getTrustline(account, asset);
+  const line = await store.getTrustline(account, asset);
   if (!line) return 'no_trust';
-  const room = line.limit - line.balance - liabilities(store, account, asset).buying;
+  const room = line.limit - line.balance - (await liabilities(store, account, asset)).buying;
   if (amount > room) return 'line_full';
-  store.putTrustline({ ...line, balance: line.balance + amount, lastModifiedLedger: ledger });
+  await store.putTrustline({ ...line, balance: line.balance + amount, lastModifiedLedger: ledger });
   return null;
 }

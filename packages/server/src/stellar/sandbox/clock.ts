@@ -55,9 +55,9 @@ export class LedgerClock {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
+    this.timer = setInterval(async () => {
       try {
-        this.close();
+        await this.close();
       } catch (error) {
         this.host.failed(error);
       }
@@ -76,12 +76,12 @@ export class LedgerClock {
   }
 
   /** stellar-core's admission: nothing changes until the close. */
-  admit(env: Transaction | FeeBumpTransaction, envelopeXdr: string, hash: string): Admission {
+  async admit(env: Transaction | FeeBumpTransaction, envelopeXdr: string, hash: string): Promise<Admission> {
     const known = this.pending.get(hash);
     if (known) return { status: 'DUPLICATE', hash, done: known.done };
     const source = baseAccount(innerOf(env).source);
     if ([...this.pending.values()].some((p) => p.source === source)) return { status: 'TRY_AGAIN_LATER', hash };
-    const checked = checkTransaction(this.host.store, env, this.host.nowSeconds());
+    const checked = await checkTransaction(this.host.store, env, this.host.nowSeconds());
     if ('name' in checked) {
       const { resultXdr, codes } = rejectedResult(checked);
       return { status: 'ERROR', hash, errorResultXdr: resultXdr, codes };
@@ -106,21 +106,21 @@ export class LedgerClock {
   }
 
   /** Closes one ledger with what is pending (an empty ledger when nothing is), as the network does. */
-  close(): number {
+  async close(): Promise<number> {
     const set = this.takeSet();
     const outcomes = new Map<string, Applied | Rejected>();
-    const closeAll = this.host.store.sql.transaction(async () => {
+    const closeAll = await this.host.store.sql.transaction(async () => {
       const c = this.host.closeLedger();
       let order = 0;
       for (const p of set) {
         // Re-checked at close: time bounds may have passed, a sequence may have been consumed.
-        const checked = checkTransaction(this.host.store, p.env, c.closeTime);
+        const checked = await checkTransaction(this.host.store, p.env, c.closeTime);
         if ('name' in checked) {
           outcomes.set(p.hash, checked);
           continue;
         }
         order += 1;
-        outcomes.set(p.hash, applyTransaction(this.host.store, p.env, p.envelopeXdr, checked, { ...c, txOrder: order }));
+        outcomes.set(p.hash, await applyTransaction(this.host.store, p.env, p.envelopeXdr, checked, { ...c, txOrder: order }));
       }
       return c;
     });

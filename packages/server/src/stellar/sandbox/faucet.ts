@@ -9,36 +9,36 @@ import type { SandboxStore } from './store.js';
 
 export class FaucetError extends Error {}
 
-export function ensureAccount(store: SandboxStore, clock: Clock, address: string, balance = 0n) {
-  const existing = store.getAccount(address);
+export async function ensureAccount(store: SandboxStore, clock: Clock, address: string, balance = 0n) {
+  const existing = await store.getAccount(address);
   if (existing) return existing;
   const account = newAccount(address, balance, clock.ledger, clock.closeTime);
-  store.putAccount(account);
+  await store.putAccount(account);
   return account;
 }
 
 /** Adds a trustline paying its reserve with faucet XLM, so funding never trips the reserve. */
-export function ensureTrustline(store: SandboxStore, clock: Clock, address: string, asset: string) {
-  const line = store.getTrustline(address, asset);
+export async function ensureTrustline(store: SandboxStore, clock: Clock, address: string, asset: string) {
+  const line = await store.getTrustline(address, asset);
   if (line) return line;
-  const a = store.getAccount(address)!;
-  store.putAccount({ ...a, balance: a.balance + 5_000_000n, subentries: a.subentries + 1, lastModifiedLedger: clock.ledger });
+  const a = (await store.getAccount(address))!;
+  await store.putAccount({ ...a, balance: a.balance + 5_000_000n, subentries: a.subentries + 1, lastModifiedLedger: clock.ledger });
   const created = { account: address, asset, balance: 0n, limit: MAX_STROOPS, sponsor: null, lastModifiedLedger: clock.ledger };
-  store.putTrustline(created);
+  await store.putTrustline(created);
   return created;
 }
 
-export function fundAccount(store: SandboxStore, clock: Clock, address: string, asset: string, amount: bigint): void {
+export async function fundAccount(store: SandboxStore, clock: Clock, address: string, asset: string, amount: bigint): Promise<void> {
   if (amount <= 0n) throw new FaucetError('amount must be positive');
   // Funding XLM creates the account with exactly that amount; funding an issued asset gives a
   // new account its 1 XLM minimum (and ensureTrustline the trustline's 0.5 XLM) on top.
-  const account = ensureAccount(store, clock, address, asset === 'native' ? 0n : 10_000_000n);
+  const account = await ensureAccount(store, clock, address, asset === 'native' ? 0n : 10_000_000n);
   if (asset === 'native') {
     if (account.balance + amount > MAX_STROOPS) throw new FaucetError('balance would overflow');
-    store.putAccount({ ...account, balance: account.balance + amount, lastModifiedLedger: clock.ledger });
+    await store.putAccount({ ...account, balance: account.balance + amount, lastModifiedLedger: clock.ledger });
     return;
   }
-  const line = ensureTrustline(store, clock, address, asset);
+  const line = await ensureTrustline(store, clock, address, asset);
   if (line.balance + amount > line.limit) throw new FaucetError('trustline limit exceeded');
-  store.putTrustline({ ...line, balance: line.balance + amount, lastModifiedLedger: clock.ledger });
+  await store.putTrustline({ ...line, balance: line.balance + amount, lastModifiedLedger: clock.ledger });
 }

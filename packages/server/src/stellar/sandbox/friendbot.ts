@@ -75,19 +75,19 @@ function stateProblem(res: Response, detail: string): void {
 }
 
 /** Why this grant cannot be paid, in the words a wallet developer needs; null when it can. */
-function refusal(ledger: SandboxLedger, grant: Grant): string | null {
-  const account = ledger.store.getAccount(grant.addr);
+async function refusal(ledger: SandboxLedger, grant: Grant): Promise<string | null> {
+  const account = await ledger.store.getAccount(grant.addr);
   if (!grant.asset) return account && account.balance >= STARTING_BALANCE ? 'account already funded to starting balance' : null;
   if (!account) return `account not found: create it first with friendbot?addr=${grant.addr} (no asset), then add a trustline to ${assetKey(grant.asset)}`;
-  if (!ledger.store.getTrustline(grant.addr, assetKey(grant.asset))) {
+  if (!await ledger.store.getTrustline(grant.addr, assetKey(grant.asset))) {
     return `the account has no trustline to ${assetKey(grant.asset)}: add one first (a changeTrust operation signed by the account), as on testnet`;
   }
   return null;
 }
 
-function grantOperation(ledger: SandboxLedger, grant: Grant): xdr.Operation {
+async function grantOperation(ledger: SandboxLedger, grant: Grant): Promise<xdr.Operation> {
   if (grant.asset) return Operation.payment({ destination: grant.addr, asset: toSdkAsset(grant.asset), amount: fromStroops(grant.amount) });
-  if (ledger.store.getAccount(grant.addr)) {
+  if (await ledger.store.getAccount(grant.addr)) {
     return Operation.payment({ destination: grant.addr, asset: Asset.native(), amount: fromStroops(STARTING_BALANCE) });
   }
   return Operation.createAccount({ destination: grant.addr, startingBalance: fromStroops(STARTING_BALANCE) });
@@ -99,11 +99,11 @@ function grantOperation(ledger: SandboxLedger, grant: Grant): xdr.Operation {
  * pending, as any account on the network.
  */
 async function submitGrant(ledger: SandboxLedger, friendbot: KeyPairInfo, grant: Grant): Promise<SubmitOutcome | null> {
-  const source = ledger.store.getAccount(friendbot.publicKey);
+  const source = await ledger.store.getAccount(friendbot.publicKey);
   if (!source) return null;
   const tx = new TransactionBuilder(new Account(friendbot.publicKey, source.seq.toString()), {
     fee: BASE_FEE.toString(), networkPassphrase: ledger.passphrase,
-  }).addOperation(grantOperation(ledger, grant)).setTimeout(TimeoutInfinite).build();
+  }).addOperation(await grantOperation(ledger, grant)).setTimeout(TimeoutInfinite).build();
   tx.sign(NativeKeypair.fromSecret(friendbot.secret));
   return ledger.submitAndWait(tx.toXDR());
 }
@@ -137,7 +137,7 @@ export function createFriendbotRouter(ledger: SandboxLedger, friendbot: KeyPairI
     if ('field' in grant) return badRequest(res, grant.field, grant.reason);
     const turn = queue.then(async () => {
       // Checked on its turn: an earlier grant in the queue may have created the account.
-      const refused = refusal(ledger, grant);
+      const refused = await refusal(ledger, grant);
       if (refused) return stateProblem(res, refused);
       sendOutcome(req, res, await submitGrant(ledger, friendbot, grant));
     });

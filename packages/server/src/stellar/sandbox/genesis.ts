@@ -42,11 +42,11 @@ export interface SandboxKeys {
  */
 const FRIENDBOT_FLOAT = toStroops('1000000000');
 
-function storedOrNew(ledger: SandboxLedger, role: string, secret?: string): KeyPairInfo {
-  const stored = ledger.store.getKey(role);
+async function storedOrNew(ledger: SandboxLedger, role: string, secret?: string): Promise<KeyPairInfo> {
+  const stored = await ledger.store.getKey(role);
   if (stored?.secret) return { publicKey: stored.publicKey, secret: stored.secret };
   const kp = secret ? NativeKeypair.fromSecret(secret) : NativeKeypair.random();
-  ledger.store.putKey(role, kp.publicKey(), kp.secret());
+  await ledger.store.putKey(role, kp.publicKey(), kp.secret());
   return { publicKey: kp.publicKey(), secret: kp.secret() };
 }
 
@@ -57,62 +57,62 @@ function fraction(rate: string): [bigint, bigint] {
   return [BigInt(whole + frac), d];
 }
 
-function seedPair(ledger: SandboxLedger, mm: string, pair: string, rate: string, depth: bigint): void {
+async function seedPair(ledger: SandboxLedger, mm: string, pair: string, rate: string, depth: bigint): Promise<void> {
   const [baseCode, quoteCode] = pair.split('/') as [keyof typeof SANDBOX_ASSETS, keyof typeof SANDBOX_ASSETS];
   const base = assetKey(SANDBOX_ASSETS[baseCode]);
   const quote = assetKey(SANDBOX_ASSETS[quoteCode]);
   const [n, d] = fraction(rate);
   const quoteDepth = (depth * n) / d;
   // Mint twice what the offers sell so their selling liabilities stay funded.
-  fundAccount(ledger.store, ledger.closeLedger(), mm, base, depth * 2n);
-  fundAccount(ledger.store, ledger.closeLedger(), mm, quote, quoteDepth * 2n);
-  const clock = ledger.closeLedger();
-  ledger.store.insertOffer({ seller: mm, selling: base, buying: quote, amount: depth, priceN: n, priceD: d }, clock.ledger);
-  ledger.store.insertOffer({ seller: mm, selling: quote, buying: base, amount: quoteDepth, priceN: d, priceD: n }, clock.ledger);
-  const acc = ledger.store.getAccount(mm)!;
+  await fundAccount(ledger.store, await ledger.closeLedger(), mm, base, depth * 2n);
+  await fundAccount(ledger.store, await ledger.closeLedger(), mm, quote, quoteDepth * 2n);
+  const clock = await ledger.closeLedger();
+  await ledger.store.insertOffer({ seller: mm, selling: base, buying: quote, amount: depth, priceN: n, priceD: d }, clock.ledger);
+  await ledger.store.insertOffer({ seller: mm, selling: quote, buying: base, amount: quoteDepth, priceN: d, priceD: n }, clock.ledger);
+  const acc = (await ledger.store.getAccount(mm))!;
   // Offers are subentries: two more base reserves, paid from faucet XLM.
-  ledger.store.putAccount({ ...acc, subentries: acc.subentries + 2, balance: acc.balance + 10_000_000n });
+  await ledger.store.putAccount({ ...acc, subentries: acc.subentries + 2, balance: acc.balance + 10_000_000n });
 }
 
 /**
  * The friendbot's own account, with XLM, USDC and EURC it pays out in real transactions. Apart
  * from the rest of genesis so databases bootstrapped before the friendbot existed get it too.
  */
-export function ensureFriendbot(ledger: SandboxLedger): KeyPairInfo {
-  return ledger.store.sql.transaction(async () => topUpFriendbot(ledger, storedOrNew(ledger, 'friendbot')));
+export async function ensureFriendbot(ledger: SandboxLedger): Promise<KeyPairInfo> {
+  return ledger.store.sql.transaction(async () => topUpFriendbot(ledger, await storedOrNew(ledger, 'friendbot')));
 }
 
-function topUpFriendbot(ledger: SandboxLedger, friendbot: KeyPairInfo): KeyPairInfo {
-  const balanceOf = (asset: string) => asset === 'native'
-    ? ledger.store.getAccount(friendbot.publicKey)?.balance ?? 0n
-    : ledger.store.getTrustline(friendbot.publicKey, asset)?.balance ?? 0n;
+async function topUpFriendbot(ledger: SandboxLedger, friendbot: KeyPairInfo): Promise<KeyPairInfo> {
+  const balanceOf = async (asset: string) => asset === 'native'
+    ? (await ledger.store.getAccount(friendbot.publicKey))?.balance ?? 0n
+    : (await ledger.store.getTrustline(friendbot.publicKey, asset))?.balance ?? 0n;
   const low = ['native', assetKey(SANDBOX_ASSETS.USDC), assetKey(SANDBOX_ASSETS.EURC)]
-    .filter((asset) => balanceOf(asset) < FRIENDBOT_FLOAT / 2n);
+    .filter(async (asset) => await balanceOf(asset) < FRIENDBOT_FLOAT / 2n);
   if (low.length === 0) return friendbot;
   // One ledger for the whole top-up, so later ledger numbers move as little as possible.
-  const clock = ledger.closeLedger();
-  for (const asset of low) fundAccount(ledger.store, clock, friendbot.publicKey, asset, FRIENDBOT_FLOAT - balanceOf(asset));
+  const clock = await ledger.closeLedger();
+  for (const asset of low) await fundAccount(ledger.store, clock, friendbot.publicKey, asset, FRIENDBOT_FLOAT - await balanceOf(asset));
   return friendbot;
 }
 
-export function bootstrapSandbox(ledger: SandboxLedger, options: BootstrapOptions = {}): SandboxKeys {
+export async function bootstrapSandbox(ledger: SandboxLedger, options: BootstrapOptions = {}): Promise<SandboxKeys> {
   return ledger.store.sql.transaction(async () => {
     const issuers = { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! };
-    const already = ledger.store.getKey('market_maker');
-    const marketMaker = storedOrNew(ledger, 'market_maker', options.marketMakerSecret);
-    const treasury = storedOrNew(ledger, 'treasury', options.treasurySecret);
-    if (already) return { marketMaker, treasury, friendbot: ensureFriendbot(ledger), issuers };
-    const clock = ledger.closeLedger();
-    for (const issuer of Object.values(issuers)) ensureAccount(ledger.store, clock, issuer, 100_000_000n);
+    const already = await ledger.store.getKey('market_maker');
+    const marketMaker = await storedOrNew(ledger, 'market_maker', options.marketMakerSecret);
+    const treasury = await storedOrNew(ledger, 'treasury', options.treasurySecret);
+    if (already) return { marketMaker, treasury, friendbot: await ensureFriendbot(ledger), issuers };
+    const clock = await ledger.closeLedger();
+    for (const issuer of Object.values(issuers)) await ensureAccount(ledger.store, clock, issuer, 100_000_000n);
     const depth = toStroops(options.depth ?? '1000000');
     for (const [pair, rate] of Object.entries(options.rates ?? DEFAULT_RATES)) {
-      seedPair(ledger, marketMaker.publicKey, pair, rate, depth);
+      await seedPair(ledger, marketMaker.publicKey, pair, rate, depth);
     }
     const xlm = toStroops(options.treasuryXlm ?? '1000000');
-    fundAccount(ledger.store, ledger.closeLedger(), treasury.publicKey, 'native', xlm);
+    await fundAccount(ledger.store, await ledger.closeLedger(), treasury.publicKey, 'native', xlm);
     for (const code of ['USDC', 'EURC'] as const) {
-      ensureTrustline(ledger.store, ledger.closeLedger(), treasury.publicKey, assetKey(SANDBOX_ASSETS[code]));
+      await ensureTrustline(ledger.store, await ledger.closeLedger(), treasury.publicKey, assetKey(SANDBOX_ASSETS[code]));
     }
-    return { marketMaker, treasury, friendbot: ensureFriendbot(ledger), issuers };
+    return { marketMaker, treasury, friendbot: await ensureFriendbot(ledger), issuers };
   });
 }

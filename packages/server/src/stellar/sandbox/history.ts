@@ -47,8 +47,8 @@ function inLedger(q: Select, column: string, ledger: number | undefined): Select
 }
 
 /** A list's records, each the JSON text of its resource. */
-function parsed<T>(store: SandboxStore, query: Prepared<{ json: string }, any>, args: object = {}): T[] {
-  return store.sql.column(query, args).map((json) => JSON.parse(json) as T);
+async function parsed<T>(store: SandboxStore, query: Prepared<{ json: string }, any>, args: object = {}): Promise<T[]> {
+  return (await store.sql.column(query, args)).map((json) => JSON.parse(json) as T);
 }
 
 const INSERT_TRANSACTION = prepared<never, { hash: string; ledger: number; successful: number; resource: string; paging: bigint }>((k, p) =>
@@ -80,18 +80,18 @@ const INSERT_EFFECT = prepared<never, { op_id: bigint; idx: number; account: str
 const LATEST_RECORD_ID = prepared<{ id: bigint | null }>((k) => k.selectFrom('sbx_operations').select((eb) => eb.fn.max('id').as('id')),
   { bigint: true });
 
-export function insertTransaction(store: SandboxStore, t: HorizonTransaction, accounts: Iterable<string>): void {
+export async function insertTransaction(store: SandboxStore, t: HorizonTransaction, accounts: Iterable<string>): Promise<void> {
   const paging = BigInt(t.paging_token);
-  store.sql.run(INSERT_TRANSACTION, { hash: t.hash, ledger: t.ledger, successful: t.successful ? 1 : 0, resource: JSON.stringify(t), paging });
-  for (const account of accounts) store.sql.run(LINK_TRANSACTION, { account, paging });
+  await store.sql.run(INSERT_TRANSACTION, { hash: t.hash, ledger: t.ledger, successful: t.successful ? 1 : 0, resource: JSON.stringify(t), paging });
+  for (const account of accounts) await store.sql.run(LINK_TRANSACTION, { account, paging });
 }
 
-export function getTransaction(store: SandboxStore, hash: string): HorizonTransaction | undefined {
-  const row = store.sql.get(GET_TRANSACTION, { hash });
+export async function getTransaction(store: SandboxStore, hash: string): Promise<HorizonTransaction | undefined> {
+  const row = await store.sql.get(GET_TRANSACTION, { hash });
   return row && (JSON.parse(row.resource) as HorizonTransaction);
 }
 
-export function listTransactions(store: SandboxStore, f: HistoryFilter, p: Page<bigint>): HorizonTransaction[] {
+export async function listTransactions(store: SandboxStore, f: HistoryFilter, p: Page<bigint>): Promise<HorizonTransaction[]> {
   return parsed(store, dynamic<{ json: string }>((k) => {
     let q: Select = k.selectFrom('sbx_transactions as t');
     if (f.account) q = q.innerJoin('sbx_tx_accounts as a', (j) => j.onRef('a.paging', '=', 't.paging').on('a.account', '=', f.account!));
@@ -101,16 +101,16 @@ export function listTransactions(store: SandboxStore, f: HistoryFilter, p: Page<
   }));
 }
 
-export function insertOperation(store: SandboxStore, r: HorizonOperationRecord): void {
+export async function insertOperation(store: SandboxStore, r: HorizonOperationRecord): Promise<void> {
   const id = BigInt(r.id);
-  store.sql.run(INSERT_OPERATION, {
+  await store.sql.run(INSERT_OPERATION, {
     id, tx_hash: r.transaction_hash, successful: r.transaction_successful ? 1 : 0, record: JSON.stringify(r), is_payment: isPayment(r) ? 1 : 0,
   });
-  for (const account of participants(r)) store.sql.run(LINK_OPERATION, { account, op_id: id });
+  for (const account of participants(r)) await store.sql.run(LINK_OPERATION, { account, op_id: id });
 }
 
-export function getOperation(store: SandboxStore, id: bigint): HorizonOperationRecord | undefined {
-  const row = store.sql.get(GET_OPERATION, { id });
+export async function getOperation(store: SandboxStore, id: bigint): Promise<HorizonOperationRecord | undefined> {
+  const row = await store.sql.get(GET_OPERATION, { id });
   return row && (JSON.parse(row.record) as HorizonOperationRecord);
 }
 
@@ -130,7 +130,7 @@ function operations(k: Kysely<any>, f: OperationsFilter, page: { cursor: bigint;
   return q.orderBy('o.id', page.order).limit(page.limit);
 }
 
-export function listOperations(store: SandboxStore, f: OperationsFilter, p: Page<bigint>): HorizonOperationRecord[] {
+export async function listOperations(store: SandboxStore, f: OperationsFilter, p: Page<bigint>): Promise<HorizonOperationRecord[]> {
   return parsed(store, dynamic<{ json: string }>((k) => operations(k, f, { cursor: cursorOf(p), limit: p.limit, order: p.order })));
 }
 
@@ -144,26 +144,26 @@ const RECORDS = Object.fromEntries((['asc', 'desc'] as const).flatMap((order) =>
 ])));
 
 /** Payment records of one account (the observer's and the payments stream's query). */
-export function listRecords(store: SandboxStore, q: HistoryQuery): HorizonPaymentRecord[] {
+export async function listRecords(store: SandboxStore, q: HistoryQuery): Promise<HorizonPaymentRecord[]> {
   return parsed(store, RECORDS[`${q.order} ${q.includeFailed}`]!, { account: q.account, cursor: cursorOf(q), limit: q.limit });
 }
 
 export function insertEffects(
   store: SandboxStore, opId: bigint, txHash: string, createdAt: string, effects: EffectBody[],
 ): void {
-  effects.forEach((e, i) => {
+  effects.forEach(async (e, i) => {
     const { account, type, type_i, ...fields } = e;
     const record = { ...effectIds(opId, i + 1), account, type, type_i, created_at: createdAt, ...fields };
-    store.sql.run(INSERT_EFFECT, { op_id: opId, idx: i + 1, account, tx_hash: txHash, record: JSON.stringify(record) });
+    await store.sql.run(INSERT_EFFECT, { op_id: opId, idx: i + 1, account, tx_hash: txHash, record: JSON.stringify(record) });
   });
 }
 
 /** An effect cursor: its operation id and 1-based order ("12884905986-2"). */
 export type EffectCursor = [bigint, number];
 
-export function listEffects(
+export async function listEffects(
   store: SandboxStore, f: HistoryFilter & { operation?: bigint }, p: Page<EffectCursor>,
-): HorizonEffect[] {
+): Promise<HorizonEffect[]> {
   const asc = p.order === 'asc';
   const [op, idx] = p.cursor ?? [asc ? -1n : MAX_TOKEN, 0];
   const cmp = after(p.order);
@@ -202,9 +202,9 @@ const ACCOUNT_IDS = Object.fromEntries((['asset', 'sponsor', 'signer'] as const)
 ])));
 
 /** Accounts by the one filter Horizon's /accounts takes; paged by account id. */
-export function listAccountIds(
+export async function listAccountIds(
   store: SandboxStore, filter: { asset?: string; signer?: string; sponsor?: string }, p: Page<string>,
-): string[] {
+): Promise<string[]> {
   const asc = p.order === 'asc';
   const cursor = p.cursor ?? (asc ? '' : '\uffff');
   const [by, value]: [AccountsBy, string] = filter.asset !== undefined ? ['asset', filter.asset]
@@ -213,6 +213,6 @@ export function listAccountIds(
 }
 
 /** The paging token of the newest operation ("cursor=now" on payment streams). */
-export function latestRecordId(store: SandboxStore): bigint {
-  return store.sql.get(LATEST_RECORD_ID)!.id ?? 0n;
+export async function latestRecordId(store: SandboxStore): Promise<bigint> {
+  return (await store.sql.get(LATEST_RECORD_ID))!.id ?? 0n;
 }

@@ -105,16 +105,16 @@ export class SandboxLedger {
 
   /** The last closed ledger (1 = genesis). */
   get ledgerSequence(): number {
-    return Number(this.store.getState('ledger') ?? '1');
+    return Number(await this.store.getState('ledger') ?? '1');
   }
 
   /** Reserves the next ledger number and its close time; call inside a SQLite transaction. */
-  closeLedger(): Clock {
+  async closeLedger(): Promise<Clock> {
     const ledger = this.ledgerSequence + 1;
-    this.store.setState('ledger', String(ledger));
+    await this.store.setState('ledger', String(ledger));
     const ms = this.now();
     const clock = { ledger, closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
-    openLedger(this.store, ledger, clock.closeTime, clock.createdAt);
+    await openLedger(this.store, ledger, clock.closeTime, clock.createdAt);
     return clock;
   }
 
@@ -130,14 +130,14 @@ export class SandboxLedger {
    * Applies a transaction in a ledger of its own at once. Instant ledgers only: a clocked
    * ledger applies transactions at its close (submitAndWait, submitAsync).
    */
-  submit(envelopeXdr: string): SubmitOutcome {
+  async submit(envelopeXdr: string): Promise<SubmitOutcome> {
     if (this.clock) throw new Error('a clocked sandbox ledger applies transactions at its close: use submitAndWait');
     const env = this.decode(envelopeXdr);
     if (!env) return { status: 'malformed', envelopeXdr };
-    const applied = this.store.sql.transaction(async () => {
-      const checked = checkTransaction(this.store, env, Math.floor(this.now() / 1000));
+    const applied = await this.store.sql.transaction(async () => {
+      const checked = await checkTransaction(this.store, env, Math.floor(this.now() / 1000));
       if ('name' in checked) return checked;
-      return applyTransaction(this.store, env, envelopeXdr, checked, this.closeLedger());
+      return applyTransaction(this.store, env, envelopeXdr, checked, await this.closeLedger());
     });
     const outcome = this.outcome(txHash(env).toString('hex'), envelopeXdr, applied);
     if (!('name' in applied)) this.announce(applied.ledger, applied.records);
@@ -158,7 +158,7 @@ export class SandboxLedger {
     const env = this.decode(envelopeXdr);
     if (!env) return { status: 'malformed', envelopeXdr };
     const hash = txHash(env).toString('hex');
-    const admitted = this.clock.admit(env, envelopeXdr, hash);
+    const admitted = await this.clock.admit(env, envelopeXdr, hash);
     if (admitted.status === 'TRY_AGAIN_LATER') return { status: 'try_again_later', hash, envelopeXdr };
     if (admitted.status === 'ERROR') {
       return { status: 'rejected', hash, envelopeXdr, resultXdr: admitted.errorResultXdr, codes: admitted.codes };
@@ -167,24 +167,24 @@ export class SandboxLedger {
   }
 
   /** POST /transactions_async: admitted (PENDING) or refused at once; applied at the close. */
-  submitAsync(envelopeXdr: string): AsyncSubmitOutcome {
+  async submitAsync(envelopeXdr: string): Promise<AsyncSubmitOutcome> {
     const env = this.decode(envelopeXdr);
     if (!env) {
       return { status: 'ERROR', hash: '', errorResultXdr: txResult(0n, 'txMalformed').toXDR('base64'), codes: { transaction: 'tx_malformed' } };
     }
     const hash = txHash(env).toString('hex');
     if (!this.clock) {
-      const out = this.submit(envelopeXdr);
+      const out = await this.submit(envelopeXdr);
       if (out.status === 'rejected') return { status: 'ERROR', hash, errorResultXdr: out.resultXdr, codes: out.codes };
       return { status: 'PENDING', hash };
     }
-    const admitted = this.clock.admit(env, envelopeXdr, hash);
+    const admitted = await this.clock.admit(env, envelopeXdr, hash);
     if (admitted.status === 'ERROR') return { status: 'ERROR', hash, errorResultXdr: admitted.errorResultXdr, codes: admitted.codes };
     return { status: admitted.status, hash };
   }
 
   /** Closes the next ledger now (clocked ledgers; tests and benchmarks step the clock with it). */
-  closeNow(): number {
+  async closeNow(): Promise<number> {
     if (!this.clock) throw new Error('an instant sandbox ledger closes a ledger per transaction');
     return this.clock.close();
   }
@@ -194,8 +194,8 @@ export class SandboxLedger {
    * An instant ledger closes a ledger for it; a clocked one writes into the current ledger, so
    * funding never shifts the ledger clock.
    */
-  fund(address: string, asset: AssetRef, amount: bigint): void {
-    this.directWrite((clock) => fundAccount(this.store, clock, address, assetKey(asset), amount));
+  async fund(address: string, asset: AssetRef, amount: bigint): Promise<void> {
+    await this.directWrite((clock) => fundAccount(this.store, clock, address, assetKey(asset), amount));
   }
 
   /**
@@ -203,9 +203,9 @@ export class SandboxLedger {
    * an instant ledger closes a ledger for it; a clocked one writes into the current ledger, so
    * such writes never shift the ledger clock.
    */
-  directWrite(write: (clock: Clock) => void): void {
-    const clock = this.store.sql.transaction(async () => {
-      const c = this.clock ? this.currentClock() : this.closeLedger();
+  async directWrite(write: (clock: Clock) => void): Promise<void> {
+    const clock = await this.store.sql.transaction(async () => {
+      const c = this.clock ? this.currentClock() : await this.closeLedger();
       write(c);
       return c;
     });
@@ -217,15 +217,15 @@ export class SandboxLedger {
     return { ledger: this.ledgerSequence, closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   }
 
-  getTransaction(hash: string): HorizonTransaction | undefined {
+  async getTransaction(hash: string): Promise<HorizonTransaction | undefined> {
     return getTransaction(this.store, hash);
   }
 
-  listPayments(q: HistoryQuery): HorizonPaymentRecord[] {
+  async listPayments(q: HistoryQuery): Promise<HorizonPaymentRecord[]> {
     return listRecords(this.store, q);
   }
 
-  latestPagingToken(): bigint {
+  async latestPagingToken(): Promise<bigint> {
     return latestRecordId(this.store);
   }
 
@@ -234,27 +234,27 @@ export class SandboxLedger {
     return (BigInt(this.ledgerSequence + 1) << 32n) - 1n;
   }
 
-  listTransactions(f: HistoryFilter, p: Page<bigint>): HorizonTransaction[] {
+  async listTransactions(f: HistoryFilter, p: Page<bigint>): Promise<HorizonTransaction[]> {
     return listTransactions(this.store, f, p);
   }
 
-  listOperations(f: HistoryFilter & { paymentsOnly?: boolean }, p: Page<bigint>): HorizonOperationRecord[] {
+  async listOperations(f: HistoryFilter & { paymentsOnly?: boolean }, p: Page<bigint>): Promise<HorizonOperationRecord[]> {
     return listOperations(this.store, f, p);
   }
 
-  getOperation(id: bigint): HorizonOperationRecord | undefined {
+  async getOperation(id: bigint): Promise<HorizonOperationRecord | undefined> {
     return getOperation(this.store, id);
   }
 
-  listEffects(f: HistoryFilter & { operation?: bigint }, p: Page<EffectCursor>): HorizonEffect[] {
+  async listEffects(f: HistoryFilter & { operation?: bigint }, p: Page<EffectCursor>): Promise<HorizonEffect[]> {
     return listEffects(this.store, f, p);
   }
 
-  getLedger(seq: number): HorizonLedger | undefined {
+  async getLedger(seq: number): Promise<HorizonLedger | undefined> {
     return getLedger(this.store, seq);
   }
 
-  listLedgers(p: Page<bigint>): HorizonLedger[] {
+  async listLedgers(p: Page<bigint>): Promise<HorizonLedger[]> {
     return listLedgers(this.store, p);
   }
 
@@ -263,7 +263,7 @@ export class SandboxLedger {
     return elderLedger(this.store);
   }
 
-  listAccountIds(filter: { asset?: string; signer?: string; sponsor?: string }, p: Page<string>): string[] {
+  async listAccountIds(filter: { asset?: string; signer?: string; sponsor?: string }, p: Page<string>): Promise<string[]> {
     return listAccountIds(this.store, filter, p);
   }
 

@@ -80,23 +80,23 @@ const LEDGERS = Object.fromEntries((['asc', 'desc'] as const).map((order) => [or
 const ELDER_LEDGER = prepared<{ seq: number | null }>((k) => k.selectFrom('sbx_ledgers').select((eb) => eb.fn.min('seq').as('seq')));
 
 /** Records ledger `seq` as closed at `closeTime`; call inside the close's SQLite transaction. */
-export function openLedger(store: SandboxStore, seq: number, closeTime: number, closedAt: string): void {
+export async function openLedger(store: SandboxStore, seq: number, closeTime: number, closedAt: string): Promise<void> {
   // The newest recorded ledger carries the fee pool; it chains by hash only if it is seq - 1
   // (sandbox files from before ledgers were recorded start with a gap).
-  const last = store.sql.get(LAST_LEDGER);
+  const last = await store.sql.get(LAST_LEDGER);
   const fees = BigInt(last?.fees ?? '0');
   const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
   const raw = header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXDR();
-  store.sql.run(INSERT_LEDGER, {
+  await store.sql.run(INSERT_LEDGER, {
     seq, hash: sha256(raw).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
   });
 }
 
 /** Counts one applied transaction (and its fee, which goes to the fee pool) in its ledger. */
-export function countTransaction(store: SandboxStore, seq: number, successful: boolean, ops: number, fee: bigint): void {
-  const row = store.sql.get(LEDGER_FEES, { seq });
+export async function countTransaction(store: SandboxStore, seq: number, successful: boolean, ops: number, fee: bigint): Promise<void> {
+  const row = await store.sql.get(LEDGER_FEES, { seq });
   if (!row) return;
-  store.sql.run(COUNT_TRANSACTION, {
+  await store.sql.run(COUNT_TRANSACTION, {
     seq, ok: successful ? 1 : 0, failed: successful ? 0 : 1, ops: successful ? ops : 0, txSetOps: ops, fees: (BigInt(row.fees) + fee).toString(),
   });
 }
@@ -124,20 +124,20 @@ function resource(r: LedgerRow): HorizonLedger {
   };
 }
 
-export function getLedger(store: SandboxStore, seq: number): HorizonLedger | undefined {
-  const row = store.sql.get(GET_LEDGER, { seq });
+export async function getLedger(store: SandboxStore, seq: number): Promise<HorizonLedger | undefined> {
+  const row = await store.sql.get(GET_LEDGER, { seq });
   return row && resource(row);
 }
 
 /** Ledgers after (asc) or before (desc) the cursor, a ledger paging token (seq << 32). */
-export function listLedgers(store: SandboxStore, p: { cursor?: bigint; limit: number; order: 'asc' | 'desc' }): HorizonLedger[] {
+export async function listLedgers(store: SandboxStore, p: { cursor?: bigint; limit: number; order: 'asc' | 'desc' }): Promise<HorizonLedger[]> {
   const asc = p.order === 'asc';
   const seq = p.cursor === undefined ? (asc ? -1 : Number.MAX_SAFE_INTEGER) : Number(p.cursor >> 32n);
-  const rows = store.sql.all(LEDGERS[p.order]!, { seq, limit: p.limit });
+  const rows = await store.sql.all(LEDGERS[p.order]!, { seq, limit: p.limit });
   return rows.map(resource);
 }
 
 /** The oldest ledger history holds (Horizon's history_elder_ledger). */
-export function elderLedger(store: SandboxStore): number {
-  return store.sql.get(ELDER_LEDGER)!.seq ?? 1;
+export async function elderLedger(store: SandboxStore): Promise<number> {
+  return (await store.sql.get(ELDER_LEDGER))!.seq ?? 1;
 }

@@ -25,9 +25,9 @@ export class SandboxNetwork implements StellarNetwork {
 
   async loadAccount(id: string): Promise<AccountView | null> {
     const { store } = this.ledger;
-    const a = store.getAccount(id);
+    const a = await store.getAccount(id);
     if (!a) return null;
-    const lines = store.listTrustlines(id).map((t) => ({ asset: parseAssetKey(t.asset), balance: t.balance, limit: t.limit }));
+    const lines = (await store.listTrustlines(id)).map((t) => ({ asset: parseAssetKey(t.asset), balance: t.balance, limit: t.limit }));
     return {
       id, sequence: a.seq, subentryCount: a.subentries, numSponsoring: a.numSponsoring, numSponsored: a.numSponsored,
       balances: [...lines, { asset: SANDBOX_ASSETS.XLM, balance: a.balance, limit: null }],
@@ -48,13 +48,13 @@ export class SandboxNetwork implements StellarNetwork {
   }
 
   async submitTransactionAsync(envelopeXdr: string): Promise<AsyncSubmitResult> {
-    const out = this.ledger.submitAsync(envelopeXdr);
+    const out = await this.ledger.submitAsync(envelopeXdr);
     return { status: out.status, hash: out.hash, ...(out.errorResultXdr ? { errorResultXdr: out.errorResultXdr } : {}),
       ...(out.codes ? { resultCodes: out.codes } : {}) };
   }
 
   async getTransaction(hash: string): Promise<TransactionView | null> {
-    const t = this.ledger.getTransaction(hash);
+    const t = await this.ledger.getTransaction(hash);
     if (!t) return null;
     return {
       hash: t.hash, ledger: t.ledger, successful: t.successful, createdAt: t.created_at, sourceAccount: t.source_account,
@@ -63,29 +63,29 @@ export class SandboxNetwork implements StellarNetwork {
     };
   }
 
-  private joined(r: HorizonPaymentRecord): HorizonPaymentRecord {
-    const tx = this.ledger.getTransaction(r.transaction_hash);
+  private async joined(r: HorizonPaymentRecord): Promise<HorizonPaymentRecord> {
+    const tx = await this.ledger.getTransaction(r.transaction_hash);
     const linked = withLinks(r, this.horizonUrl);
     return tx ? { ...linked, transaction: transactionLinks(tx, this.horizonUrl) } : linked;
   }
 
   async listPayments(account: string, o: ListPaymentsOptions = {}): Promise<PaymentsPage> {
-    const records = this.ledger.listPayments({
+    const records = (await this.ledger.listPayments({
       account, limit: o.limit ?? 10, order: o.order ?? 'asc', includeFailed: o.includeFailed ?? false,
-      ...(o.cursor ? { cursor: BigInt(o.cursor === 'now' ? this.ledger.latestPagingToken() : o.cursor) } : {}),
-    }).map((r) => this.joined(r));
+      ...(o.cursor ? { cursor: BigInt(o.cursor === 'now' ? await this.ledger.latestPagingToken() : o.cursor) } : {}),
+    })).map((r) => this.joined(r));
     return { records, nextCursor: records.at(-1)?.paging_token ?? o.cursor ?? null };
   }
 
-  watchPayments(account: string, cursor: string, onRecord: (record: HorizonPaymentRecord) => void): () => void {
-    let last = cursor === 'now' ? this.ledger.latestPagingToken().toString() : cursor;
-    const flush = () => {
+  async watchPayments(account: string, cursor: string, onRecord: (record: HorizonPaymentRecord) => void): Promise<() => void> {
+    let last = cursor === 'now' ? (await this.ledger.latestPagingToken()).toString() : cursor;
+    const flush = async () => {
       for (;;) {
-        const batch = this.ledger.listPayments({ account, limit: 200, order: 'asc', includeFailed: false,
+        const batch = await this.ledger.listPayments({ account, limit: 200, order: 'asc', includeFailed: false,
           ...(last ? { cursor: BigInt(last) } : {}) });
         for (const r of batch) {
           last = r.paging_token;
-          onRecord(this.joined(r));
+          onRecord(await this.joined(r));
         }
         if (batch.length < 200) return;
       }

@@ -27,9 +27,9 @@ export interface Cross {
 }
 
 /** Offers with what their seller can really deliver (an unfunded offer delivers less). */
-function liveOffers(store: SandboxStore, selling: string, buying: string, taker?: string) {
-  return store.bookOffers(selling, buying).map((o) => {
-    const can = spendable(store, o.seller, selling);
+async function liveOffers(store: SandboxStore, selling: string, buying: string, taker?: string) {
+  return (await store.bookOffers(selling, buying)).map(async (o) => {
+    const can = await spendable(store, o.seller, selling);
     // spendable() already subtracts this offer's own liability; add it back.
     const funded = typeof can === 'string' ? 0n : can + o.amount;
     return { ...o, amount: o.amount < funded ? o.amount : funded < 0n ? 0n : funded, self: o.seller === taker };
@@ -37,13 +37,13 @@ function liveOffers(store: SandboxStore, selling: string, buying: string, taker?
 }
 
 /** Strict receive over one book: what receiving `amount` of `receive` costs in `pay`. */
-export function quoteReceive(
+export async function quoteReceive(
   store: SandboxStore, pay: string, receive: string, amount: bigint, taker?: string,
-): Cross | 'too_few_offers' | 'cross_self' {
+): Promise<Cross | 'too_few_offers' | 'cross_self'> {
   const fills: Fill[] = [];
   let left = amount;
   let paid = 0n;
-  for (const o of liveOffers(store, receive, pay, taker)) {
+  for (const o of await liveOffers(store, receive, pay, taker)) {
     if (left === 0n) break;
     if (o.amount === 0n) continue;
     if (o.self) return 'cross_self';
@@ -58,13 +58,13 @@ export function quoteReceive(
 }
 
 /** Strict send over one book: what paying exactly `amount` of `pay` yields in `receive`. */
-export function quoteSend(
+export async function quoteSend(
   store: SandboxStore, pay: string, receive: string, amount: bigint, taker?: string,
-): Cross | 'too_few_offers' | 'cross_self' {
+): Promise<Cross | 'too_few_offers' | 'cross_self'> {
   const fills: Fill[] = [];
   let left = amount;
   let received = 0n;
-  for (const o of liveOffers(store, receive, pay, taker)) {
+  for (const o of await liveOffers(store, receive, pay, taker)) {
     if (left === 0n) break;
     if (o.amount === 0n) continue;
     if (o.self) return 'cross_self';
@@ -81,32 +81,32 @@ export function quoteSend(
 }
 
 /** Moves the makers' balances for real and shrinks (or removes) their offers. */
-export function settleCross(store: SandboxStore, cross: Cross, ledger: number): void {
+export async function settleCross(store: SandboxStore, cross: Cross, ledger: number): Promise<void> {
   for (const f of cross.fills) {
-    const offer = store.bookOffers(cross.receive, cross.pay).find((o) => o.id === f.offerId)!;
-    moveMaker(store, f.seller, cross.receive, -f.sold, ledger);
-    moveMaker(store, f.seller, cross.pay, f.bought, ledger);
+    const offer = (await store.bookOffers(cross.receive, cross.pay)).find((o) => o.id === f.offerId)!;
+    await moveMaker(store, f.seller, cross.receive, -f.sold, ledger);
+    await moveMaker(store, f.seller, cross.pay, f.bought, ledger);
     const rest = offer.amount - f.sold;
     if (rest > 0n) {
-      store.setOfferAmount(offer.id, rest, ledger);
+      await store.setOfferAmount(offer.id, rest, ledger);
     } else {
-      store.deleteOffer(offer.id);
-      const seller = store.getAccount(f.seller)!;
-      store.putAccount({ ...seller, subentries: seller.subentries - 1, lastModifiedLedger: ledger });
+      await store.deleteOffer(offer.id);
+      const seller = (await store.getAccount(f.seller))!;
+      await store.putAccount({ ...seller, subentries: seller.subentries - 1, lastModifiedLedger: ledger });
     }
   }
 }
 
 // The maker's balances back its offers (liabilities), so no reserve or limit check is due here.
-function moveMaker(store: SandboxStore, seller: string, asset: string, delta: bigint, ledger: number) {
+async function moveMaker(store: SandboxStore, seller: string, asset: string, delta: bigint, ledger: number) {
   if (asset !== 'native' && parseAssetKey(asset).issuer === seller) return;
   if (asset === 'native') {
-    const a = store.getAccount(seller)!;
-    store.putAccount({ ...a, balance: a.balance + delta, lastModifiedLedger: ledger });
+    const a = (await store.getAccount(seller))!;
+    await store.putAccount({ ...a, balance: a.balance + delta, lastModifiedLedger: ledger });
     return;
   }
-  const line = store.getTrustline(seller, asset)!;
-  store.putTrustline({ ...line, balance: line.balance + delta, lastModifiedLedger: ledger });
+  const line = (await store.getTrustline(seller, asset))!;
+  await store.putTrustline({ ...line, balance: line.balance + delta, lastModifiedLedger: ledger });
 }
 
 /** ClaimAtoms for a path payment's success result. */

@@ -13,15 +13,15 @@ export interface Plan {
 type PlanError = 'too_few_offers' | 'cross_self';
 
 /** Strict receive along [send, ...path, dest]: walks backwards from the amount to deliver. */
-export function planReceive(
+export async function planReceive(
   store: SandboxStore, assets: string[], destAmount: bigint, taker?: string,
-): Plan | PlanError {
+): Promise<Plan | PlanError> {
   const crosses: Cross[] = [];
   let need = destAmount;
   for (let i = assets.length - 1; i > 0; i--) {
     const [pay, receive] = [assets[i - 1]!, assets[i]!];
     if (pay === receive) continue;
-    const q = quoteReceive(store, pay, receive, need, taker);
+    const q = await quoteReceive(store, pay, receive, need, taker);
     if (typeof q === 'string') return q;
     crosses.unshift(q);
     need = q.paid;
@@ -30,15 +30,15 @@ export function planReceive(
 }
 
 /** Strict send along [send, ...path, dest]: walks forwards from the amount sent. */
-export function planSend(
+export async function planSend(
   store: SandboxStore, assets: string[], sendAmount: bigint, taker?: string,
-): Plan | PlanError {
+): Promise<Plan | PlanError> {
   const crosses: Cross[] = [];
   let have = sendAmount;
   for (let i = 1; i < assets.length; i++) {
     const [pay, receive] = [assets[i - 1]!, assets[i]!];
     if (pay === receive) continue;
-    const q = quoteSend(store, pay, receive, have, taker);
+    const q = await quoteSend(store, pay, receive, have, taker);
     if (typeof q === 'string') return q;
     crosses.push(q);
     have = q.received;
@@ -47,11 +47,11 @@ export function planSend(
 }
 
 /** Intermediate-asset lists worth trying from `src` to `dst`. */
-function candidatePaths(store: SandboxStore, src: string, dst: string): string[][] {
+async function candidatePaths(store: SandboxStore, src: string, dst: string): Promise<string[][]> {
   if (src === dst) return [[]];
-  const books = new Set(store.books().map(([selling, buying]) => `${buying}>${selling}`));
+  const books = new Set((await store.books()).map(([selling, buying]) => `${buying}>${selling}`));
   const canConvert = (pay: string, receive: string) => books.has(`${pay}>${receive}`);
-  const mids = new Set(store.books().flat());
+  const mids = new Set((await store.books()).flat());
   const paths: string[][] = canConvert(src, dst) ? [[]] : [];
   for (const mid of mids) {
     if (mid !== src && mid !== dst && canConvert(src, mid) && canConvert(mid, dst)) paths.push([mid]);
@@ -71,9 +71,9 @@ function quote(src: string, dst: string, path: string[], plan: Plan): PathQuote 
 
 export function findStrictReceive(store: SandboxStore, q: StrictReceiveQuery): PathQuote[] {
   const dst = assetKey(q.destinationAsset);
-  const quotes = q.sourceAssets.map(assetKey).flatMap((src) =>
-    candidatePaths(store, src, dst).flatMap((path) => {
-      const plan = planReceive(store, [src, ...path, dst], q.destinationAmount);
+  const quotes = q.sourceAssets.map(assetKey).flatMap(async (src) =>
+    (await candidatePaths(store, src, dst)).flatMap(async (path) => {
+      const plan = await planReceive(store, [src, ...path, dst], q.destinationAmount);
       return typeof plan === 'string' ? [] : [quote(src, dst, path, plan)];
     }),
   );
@@ -82,9 +82,9 @@ export function findStrictReceive(store: SandboxStore, q: StrictReceiveQuery): P
 
 export function findStrictSend(store: SandboxStore, q: StrictSendQuery): PathQuote[] {
   const src = assetKey(q.sourceAsset);
-  const quotes = q.destinationAssets.map(assetKey).flatMap((dst) =>
-    candidatePaths(store, src, dst).flatMap((path) => {
-      const plan = planSend(store, [src, ...path, dst], q.sourceAmount);
+  const quotes = q.destinationAssets.map(assetKey).flatMap(async (dst) =>
+    (await candidatePaths(store, src, dst)).flatMap(async (path) => {
+      const plan = await planSend(store, [src, ...path, dst], q.sourceAmount);
       return typeof plan === 'string' ? [] : [quote(src, dst, path, plan)];
     }),
   );

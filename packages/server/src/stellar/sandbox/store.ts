@@ -186,8 +186,8 @@ export class SandboxStore {
     this.sql = sqlOf(db);
   }
 
-  getAccount(id: string): AccountRow | undefined {
-    const r = this.sql.get(GET_ACCOUNT, { id });
+  async getAccount(id: string): Promise<AccountRow | undefined> {
+    const r = await this.sql.get(GET_ACCOUNT, { id });
     return r && accountFrom(r);
   }
 
@@ -195,8 +195,8 @@ export class SandboxStore {
    * An upsert, updating the row in place: INSERT OR REPLACE deleted and re-inserted it, and the
    * treasury's row is written by every operation it sponsors (~14% of a clocked close).
    */
-  putAccount(a: AccountRow): void {
-    this.sql.run(PUT_ACCOUNT, {
+  async putAccount(a: AccountRow): Promise<void> {
+    await this.sql.run(PUT_ACCOUNT, {
       id: a.id, balance: a.balance.toString(), seq: a.seq.toString(), subentries: a.subentries, num_sponsoring: a.numSponsoring,
       num_sponsored: a.numSponsored, sponsor: a.sponsor, last_modified_ledger: a.lastModifiedLedger, seq_ledger: a.seqLedger,
       seq_time: a.seqTime, master_weight: a.masterWeight, low_threshold: a.lowThreshold, med_threshold: a.medThreshold,
@@ -204,50 +204,50 @@ export class SandboxStore {
     });
   }
 
-  deleteAccount(id: string): void {
-    this.sql.run(DELETE_ACCOUNT, { id });
+  async deleteAccount(id: string): Promise<void> {
+    await this.sql.run(DELETE_ACCOUNT, { id });
   }
 
   /** An account's extra signers in stellar-core's order (by key). */
-  listSigners(account: string): SignerRow[] {
+  async listSigners(account: string): Promise<SignerRow[]> {
     return this.sql.all(LIST_SIGNERS, { account });
   }
 
-  putSigner(s: SignerRow): void {
-    this.sql.run(PUT_SIGNER, { account: s.account, key: s.key, weight: s.weight, sponsor: s.sponsor });
+  async putSigner(s: SignerRow): Promise<void> {
+    await this.sql.run(PUT_SIGNER, { account: s.account, key: s.key, weight: s.weight, sponsor: s.sponsor });
   }
 
-  deleteSigner(account: string, key: string): void {
-    this.sql.run(DELETE_SIGNER, { account, key });
+  async deleteSigner(account: string, key: string): Promise<void> {
+    await this.sql.run(DELETE_SIGNER, { account, key });
   }
 
-  getTrustline(account: string, asset: string): TrustlineRow | undefined {
-    const r = this.sql.get(GET_TRUSTLINE, { account, asset });
+  async getTrustline(account: string, asset: string): Promise<TrustlineRow | undefined> {
+    const r = await this.sql.get(GET_TRUSTLINE, { account, asset });
     return r && trustlineFrom(r);
   }
 
   /** An account's trustlines in the order they were made. */
-  listTrustlines(account: string): TrustlineRow[] {
-    return this.sql.all(LIST_TRUSTLINES, { account }).map(trustlineFrom);
+  async listTrustlines(account: string): Promise<TrustlineRow[]> {
+    return (await this.sql.all(LIST_TRUSTLINES, { account })).map(trustlineFrom);
   }
 
   /**
    * Updates the trustline in place, else makes it (after the account's others): an upsert would
    * compute the new one's position at every write of a balance.
    */
-  putTrustline(t: TrustlineRow): void {
+  async putTrustline(t: TrustlineRow): Promise<void> {
     const args = { account: t.account, asset: t.asset, balance: t.balance.toString(), lim: t.limit.toString(), sponsor: t.sponsor,
       last_modified_ledger: t.lastModifiedLedger };
-    if (this.sql.run(UPDATE_TRUSTLINE, args) === 0) this.sql.run(INSERT_TRUSTLINE, args);
+    if (await this.sql.run(UPDATE_TRUSTLINE, args) === 0) await this.sql.run(INSERT_TRUSTLINE, args);
   }
 
-  deleteTrustline(account: string, asset: string): void {
-    this.sql.run(DELETE_TRUSTLINE, { account, asset });
+  async deleteTrustline(account: string, asset: string): Promise<void> {
+    await this.sql.run(DELETE_TRUSTLINE, { account, asset });
   }
 
   /** Offers selling `selling` for `buying`, best (lowest) price first, then oldest. */
-  bookOffers(selling: string, buying: string): OfferRow[] {
-    const rows = this.sql.all(BOOK_OFFERS, { selling, buying });
+  async bookOffers(selling: string, buying: string): Promise<OfferRow[]> {
+    const rows = await this.sql.all(BOOK_OFFERS, { selling, buying });
     // Prices are exact rationals; compare by cross-multiplication rather than in SQL floats.
     return rows.map(offerFrom).sort((a, b) => {
       const diff = a.priceN * b.priceD - b.priceN * a.priceD;
@@ -255,45 +255,45 @@ export class SandboxStore {
     });
   }
 
-  offersBySeller(seller: string): OfferRow[] {
-    return this.sql.all(OFFERS_BY_SELLER, { seller }).map(offerFrom);
+  async offersBySeller(seller: string): Promise<OfferRow[]> {
+    return (await this.sql.all(OFFERS_BY_SELLER, { seller })).map(offerFrom);
   }
 
   /** Distinct [selling, buying] pairs that have offers. */
-  books(): Array<[string, string]> {
-    return this.sql.all(BOOKS).map((r) => [r.selling, r.buying]);
+  async books(): Promise<Array<[string, string]>> {
+    return (await this.sql.all(BOOKS)).map((r) => [r.selling, r.buying]);
   }
 
-  insertOffer(o: Omit<OfferRow, 'id'>, ledger: number): number {
-    const row = this.sql.get(INSERT_OFFER, {
+  async insertOffer(o: Omit<OfferRow, 'id'>, ledger: number): Promise<number> {
+    const row = await this.sql.get(INSERT_OFFER, {
       seller: o.seller, selling: o.selling, buying: o.buying, amount: o.amount.toString(), price_n: o.priceN.toString(),
       price_d: o.priceD.toString(), last_modified_ledger: ledger,
     });
     return Number(row!.id);
   }
 
-  setOfferAmount(id: number, amount: bigint, ledger: number): void {
-    this.sql.run(SET_OFFER_AMOUNT, { id, amount: amount.toString(), ledger });
+  async setOfferAmount(id: number, amount: bigint, ledger: number): Promise<void> {
+    await this.sql.run(SET_OFFER_AMOUNT, { id, amount: amount.toString(), ledger });
   }
 
-  deleteOffer(id: number): void {
-    this.sql.run(DELETE_OFFER, { id });
+  async deleteOffer(id: number): Promise<void> {
+    await this.sql.run(DELETE_OFFER, { id });
   }
 
-  getState(key: string): string | undefined {
-    return this.sql.get(GET_STATE, { key })?.value;
+  async getState(key: string): Promise<string | undefined> {
+    return (await this.sql.get(GET_STATE, { key }))?.value;
   }
 
-  setState(key: string, value: string): void {
-    this.sql.run(SET_STATE, { key, value });
+  async setState(key: string, value: string): Promise<void> {
+    await this.sql.run(SET_STATE, { key, value });
   }
 
-  getKey(role: string): { publicKey: string; secret: string | null } | undefined {
-    const r = this.sql.get(GET_KEY, { role });
+  async getKey(role: string): Promise<{ publicKey: string; secret: string | null } | undefined> {
+    const r = await this.sql.get(GET_KEY, { role });
     return r && { publicKey: r.public_key as string, secret: (r.secret as string | null) ?? null };
   }
 
-  putKey(role: string, publicKey: string, secret: string | null): void {
-    this.sql.run(PUT_KEY, { role, public_key: publicKey, secret });
+  async putKey(role: string, publicKey: string, secret: string | null): Promise<void> {
+    await this.sql.run(PUT_KEY, { role, public_key: publicKey, secret });
   }
 }

@@ -30,9 +30,9 @@ export interface Rejected {
   ops?: OpResult[];
 }
 
-export function checkTransaction(
+export async function checkTransaction(
   store: SandboxStore, env: Transaction | FeeBumpTransaction, now: number,
-): Checked | Rejected {
+): Promise<Checked | Rejected> {
   const bump = env instanceof FeeBumpTransaction;
   const inner = bump ? env.innerTransaction : env;
   const ops = inner.operations.length;
@@ -43,16 +43,16 @@ export function checkTransaction(
   const feeCharged = BASE_FEE * BigInt(ops + (bump ? 1 : 0));
   if (BigInt(env.fee) < feeCharged) return { name: 'txInsufficientFee', feeCharged };
   const source = baseAccount(inner.source);
-  const account = store.getAccount(source);
+  const account = await store.getAccount(source);
   const feeAccount = bump ? baseAccount(env.feeSource) : source;
-  const payer = store.getAccount(feeAccount);
+  const payer = await store.getAccount(feeAccount);
   if (!account || !payer) return { name: 'txNoAccount', feeCharged: 0n };
   if (BigInt(inner.sequence) !== account.seq + 1n) return { name: 'txBadSeq', feeCharged: 0n };
-  const outer = bump ? checkOuterAuth(store, env, feeAccount) : null;
+  const outer = bump ? await checkOuterAuth(store, env, feeAccount) : null;
   if (outer) return { name: outer, feeCharged: 0n };
   const auth = innerAuth(store, inner, source);
   if (!auth.source()) return { name: 'txBadAuth', feeCharged: 0n };
-  if (availableNative(store, payer) < feeCharged) return { name: 'txInsufficientBalance', feeCharged: 0n };
+  if (await availableNative(store, payer) < feeCharged) return { name: 'txInsufficientBalance', feeCharged: 0n };
   const failed = auth.operations();
   if (failed) return { name: 'txFailed', feeCharged: 0n, ops: failed };
   if (!auth.allUsed()) return { name: 'txBadAuthExtra', feeCharged: 0n };

@@ -19,9 +19,9 @@ function links(base: string, id: string) {
   };
 }
 
-function trustlineBalances(store: SandboxStore, id: string) {
-  return store.listTrustlines(id).map((t) => {
-    const l = liabilities(store, id, t.asset);
+async function trustlineBalances(store: SandboxStore, id: string) {
+  return (await store.listTrustlines(id)).map(async (t) => {
+    const l = await liabilities(store, id, t.asset);
     return {
       balance: fromStroops(t.balance),
       limit: fromStroops(t.limit),
@@ -37,9 +37,9 @@ function trustlineBalances(store: SandboxStore, id: string) {
 }
 
 /** The master key first (with its weight, 0 included), then each signer in key order. */
-function signers(store: SandboxStore, a: AccountRow) {
+async function signers(store: SandboxStore, a: AccountRow) {
   const master = { weight: a.masterWeight, key: a.id, type: 'ed25519_public_key' };
-  return [master, ...store.listSigners(a.id).map((s) => ({
+  return [master, ...(await store.listSigners(a.id)).map((s) => ({
     weight: s.weight, key: s.key, type: 'ed25519_public_key', ...(s.sponsor ? { sponsor: s.sponsor } : {}),
   }))];
 }
@@ -49,10 +49,10 @@ function flags(bits: number) {
     auth_clawback_enabled: (bits & 8) !== 0 };
 }
 
-export function accountResource(store: SandboxStore, id: string, base: string) {
-  const a = store.getAccount(id);
+export async function accountResource(store: SandboxStore, id: string, base: string) {
+  const a = await store.getAccount(id);
   if (!a) return undefined;
-  const native = liabilities(store, id, 'native');
+  const native = await liabilities(store, id, 'native');
   return {
     _links: links(base, id),
     id,
@@ -67,7 +67,7 @@ export function accountResource(store: SandboxStore, id: string, base: string) {
     thresholds: { low_threshold: a.lowThreshold, med_threshold: a.medThreshold, high_threshold: a.highThreshold },
     flags: flags(a.flags),
     balances: [
-      ...trustlineBalances(store, id),
+      ...await trustlineBalances(store, id),
       {
         balance: fromStroops(a.balance),
         buying_liabilities: fromStroops(native.buying),
@@ -75,7 +75,7 @@ export function accountResource(store: SandboxStore, id: string, base: string) {
         asset_type: 'native',
       },
     ],
-    signers: signers(store, a),
+    signers: await signers(store, a),
     data: {},
     num_sponsoring: a.numSponsoring,
     num_sponsored: a.numSponsored,

@@ -47,8 +47,8 @@ export function listAccounts(ledger: SandboxLedger) {
     const collection: Collection<AccountRef> = {
       cursor: /^G[A-Z2-7]{55}$/,
       now: () => '',
-      fetch: (p) => ledger
-        .listAccountIds(filter, { limit: p.limit, order: p.order, ...(p.cursor ? { cursor: p.cursor } : {}) })
+      fetch: async (p) => (await ledger
+        .listAccountIds(filter, { limit: p.limit, order: p.order, ...(p.cursor ? { cursor: p.cursor } : {}) }))
         .map((id) => ({ id, paging_token: id })),
       render: (a, base) => accountResource(ledger.store, a.id, base),
     };

@@ -57,10 +57,10 @@ export function ledgerLinks(l: HorizonLedger, base: string): HorizonLedger {
 }
 
 /** The record with links and, with join=transactions, its transaction after transaction_hash. */
-function renderOperation(ledger: SandboxLedger, r: HorizonOperationRecord, base: string, join: boolean): unknown {
+async function renderOperation(ledger: SandboxLedger, r: HorizonOperationRecord, base: string, join: boolean): Promise<unknown> {
   const linked = withLinks(r, base);
   if (!join) return linked;
-  const tx = ledger.getTransaction(r.transaction_hash);
+  const tx = await ledger.getTransaction(r.transaction_hash);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(linked)) {
     out[k] = v;

@@ -27,9 +27,9 @@ function assetList(value: string | undefined): AssetRef[] | null {
 }
 
 /** Assets an account holds (for source_account / destination_account queries). */
-function heldAssets(ledger: SandboxLedger, account: string | undefined): AssetRef[] | null {
-  if (!account || !ledger.store.getAccount(account)) return null;
-  return [...ledger.store.listTrustlines(account).map((t) => parseAssetKey(t.asset)), NATIVE];
+async function heldAssets(ledger: SandboxLedger, account: string | undefined): Promise<AssetRef[] | null> {
+  if (!account || !await ledger.store.getAccount(account)) return null;
+  return [...(await ledger.store.listTrustlines(account)).map((t) => parseAssetKey(t.asset)), NATIVE];
 }
 
 function amountParam(value: string | undefined): bigint | null {
@@ -51,13 +51,13 @@ function pathRecord(p: PathQuote) {
 }
 
 export function strictReceivePaths(ledger: SandboxLedger) {
-  return (req: Request, res: Response) => {
+  return async (req: Request, res: Response) => {
     const q = req.query as Query;
     const destinationAsset = assetParam(q, 'destination');
     if (!destinationAsset) return badRequest(res, 'destination_asset_type', 'unparseable value');
     const destinationAmount = amountParam(q.destination_amount);
     if (destinationAmount === null) return badRequest(res, 'destination_amount', 'unparseable value');
-    const sourceAssets = assetList(q.source_assets) ?? heldAssets(ledger, q.source_account);
+    const sourceAssets = assetList(q.source_assets) ?? await heldAssets(ledger, q.source_account);
     if (!sourceAssets) return badRequest(res, 'source_assets', 'source_assets or source_account is required');
     const quotes = ledger.findStrictReceivePaths({ sourceAssets, destinationAsset, destinationAmount });
     sendHal(res, { _embedded: { records: quotes.map(pathRecord) } });
@@ -65,13 +65,13 @@ export function strictReceivePaths(ledger: SandboxLedger) {
 }
 
 export function strictSendPaths(ledger: SandboxLedger) {
-  return (req: Request, res: Response) => {
+  return async (req: Request, res: Response) => {
     const q = req.query as Query;
     const sourceAsset = assetParam(q, 'source');
     if (!sourceAsset) return badRequest(res, 'source_asset_type', 'unparseable value');
     const sourceAmount = amountParam(q.source_amount);
     if (sourceAmount === null) return badRequest(res, 'source_amount', 'unparseable value');
-    const destinationAssets = assetList(q.destination_assets) ?? heldAssets(ledger, q.destination_account);
+    const destinationAssets = assetList(q.destination_assets) ?? await heldAssets(ledger, q.destination_account);
     if (!destinationAssets) return badRequest(res, 'destination_assets', 'destination_assets or destination_account is required');
     const quotes = ledger.findStrictSendPaths({ sourceAsset, sourceAmount, destinationAssets });
     sendHal(res, { _embedded: { records: quotes.map(pathRecord) } });

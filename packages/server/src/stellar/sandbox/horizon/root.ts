@@ -4,7 +4,7 @@ import type { SandboxLedger } from '../ledger.js';
 import { baseUrl, sendHal } from './render.js';
 
 export function root(ledger: SandboxLedger) {
-  return (req: Request, res: Response) => {
+  return async (req: Request, res: Response) => {
     const b = baseUrl(req);
     const t = (href: string) => ({ href: `${b}${href}`, templated: true });
     const latest = ledger.ledgerSequence;
@@ -32,7 +32,7 @@ export function root(ledger: SandboxLedger) {
       core_version: 'fundkit-sandbox',
       ingest_latest_ledger: latest,
       history_latest_ledger: latest,
-      history_latest_ledger_closed_at: ledger.getLedger(latest)?.closed_at ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      history_latest_ledger_closed_at: (await ledger.getLedger(latest))?.closed_at ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
       history_elder_ledger: ledger.elderLedger,
       core_latest_ledger: latest,
       network_passphrase: ledger.passphrase,

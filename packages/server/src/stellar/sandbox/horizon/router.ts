@@ -27,24 +27,24 @@ function mountHistory(router: Router, ledger: SandboxLedger, prefix: string, sco
 }
 
 function mountSingles(router: Router, ledger: SandboxLedger): void {
-  router.get('/accounts/:id', (req, res) => {
+  router.get('/accounts/:id', async (req, res) => {
     const id = accountParam(req, res);
     if (!id) return;
-    const account = accountResource(ledger.store, id, baseUrl(req));
+    const account = await accountResource(ledger.store, id, baseUrl(req));
     if (!account) return notFound(res);
     sendHal(res, account);
   });
-  router.get('/operations/:id', (req, res) => {
+  router.get('/operations/:id', async (req, res) => {
     const id = operationParam(req, res);
     if (id === undefined) return;
-    const op = ledger.getOperation(id);
+    const op = await ledger.getOperation(id);
     if (!op) return notFound(res);
     sendHal(res, withLinks(op, baseUrl(req)));
   });
-  router.get('/ledgers/:seq', (req, res) => {
+  router.get('/ledgers/:seq', async (req, res) => {
     const seq = ledgerParam(req, res);
     if (seq === undefined) return;
-    const l = ledger.getLedger(seq);
+    const l = await ledger.getLedger(seq);
     if (!l) return notFound(res);
     sendHal(res, ledgerLinks(l, baseUrl(req)));
   });

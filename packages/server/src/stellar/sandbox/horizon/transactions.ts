@@ -48,10 +48,10 @@ const ASYNC_STATUS = { PENDING: 201, DUPLICATE: 409, TRY_AGAIN_LATER: 503, ERROR
 
 /** POST /transactions_async: admitted or refused at once; the ledger applies it at its close. */
 export function submitTransactionAsync(ledger: SandboxLedger) {
-  return (req: Request, res: Response) => {
+  return async (req: Request, res: Response) => {
     const tx = envelopeParam(req, res);
     if (!tx) return;
-    const out = ledger.submitAsync(tx);
+    const out = await ledger.submitAsync(tx);
     const status = ASYNC_STATUS[out.status];
     // Horizon's TransactionSubmissionResponse, fields in its order (status repeats the HTTP status).
     const body = { ...(out.errorResultXdr ? { errorResultXdr: out.errorResultXdr } : {}), tx_status: out.status, status, hash: out.hash };
@@ -60,8 +60,8 @@ export function submitTransactionAsync(ledger: SandboxLedger) {
 }
 
 export function getTransaction(ledger: SandboxLedger) {
-  return (req: Request, res: Response) => {
-    const t = ledger.getTransaction(String(req.params.hash));
+  return async (req: Request, res: Response) => {
+    const t = await ledger.getTransaction(String(req.params.hash));
     if (!t) return notFound(res);
     sendHal(res, transactionLinks(t, baseUrl(req)));
   };

@@ -32,7 +32,7 @@ function route(op: Operation.PathPaymentStrictReceive | Operation.PathPaymentStr
   return [op.sendAsset, ...op.path, op.destAsset].map((a) => assetKey(fromSdkAsset(a)));
 }
 
-export function pathPaymentStrictReceive(op: Operation.PathPaymentStrictReceive, ctx: OpContext): OpOutcome {
+export async function pathPaymentStrictReceive(op: Operation.PathPaymentStrictReceive, ctx: OpContext): Promise<OpOutcome> {
   const kind = 'pathPaymentStrictReceive';
   const { store, ledger } = ctx;
   const [destAmount, sendMax] = [stroops(op.destAmount), stroops(op.sendMax)];
@@ -40,33 +40,33 @@ export function pathPaymentStrictReceive(op: Operation.PathPaymentStrictReceive,
   const dest = baseAccount(op.destination);
   const assets = route(op);
   // stellar-core's order: credit the destination, cross the book, then charge the source.
-  const credited = credit(store, dest, assets.at(-1)!, destAmount, ledger);
+  const credited = await credit(store, dest, assets.at(-1)!, destAmount, ledger);
   if (credited) return fail(kind, BALANCE_OUTCOME[credited]);
-  const plan = planReceive(store, assets, destAmount, ctx.source);
+  const plan = await planReceive(store, assets, destAmount, ctx.source);
   if (typeof plan === 'string') return fail(kind, PLAN_OUTCOME[plan]);
   if (plan.sourceAmount > sendMax) return fail(kind, 'OverSendmax');
-  const debited = debit(store, ctx.source, assets[0]!, plan.sourceAmount, ledger);
+  const debited = await debit(store, ctx.source, assets[0]!, plan.sourceAmount, ledger);
   if (debited) return fail(kind, BALANCE_OUTCOME[debited]);
-  for (const cross of plan.crosses) settleCross(store, cross, ledger);
+  for (const cross of plan.crosses) await settleCross(store, cross, ledger);
   return success(kind, { asset: op.destAsset }, dest, plan);
 }
 
-export function pathPaymentStrictSend(op: Operation.PathPaymentStrictSend, ctx: OpContext): OpOutcome {
+export async function pathPaymentStrictSend(op: Operation.PathPaymentStrictSend, ctx: OpContext): Promise<OpOutcome> {
   const kind = 'pathPaymentStrictSend';
   const { store, ledger } = ctx;
   const [sendAmount, destMin] = [stroops(op.sendAmount), stroops(op.destMin)];
   if (sendAmount <= 0n || destMin <= 0n) return fail(kind, 'Malformed');
   const dest = baseAccount(op.destination);
-  if (!store.getAccount(dest)) return fail(kind, 'NoDestination');
+  if (!await store.getAccount(dest)) return fail(kind, 'NoDestination');
   const assets = route(op);
   // stellar-core's order: charge the source, cross the book, check destMin, credit the destination.
-  const debited = debit(store, ctx.source, assets[0]!, sendAmount, ledger);
+  const debited = await debit(store, ctx.source, assets[0]!, sendAmount, ledger);
   if (debited) return fail(kind, BALANCE_OUTCOME[debited]);
-  const plan = planSend(store, assets, sendAmount, ctx.source);
+  const plan = await planSend(store, assets, sendAmount, ctx.source);
   if (typeof plan === 'string') return fail(kind, PLAN_OUTCOME[plan]);
   if (plan.destAmount < destMin) return fail(kind, 'UnderDestmin');
-  for (const cross of plan.crosses) settleCross(store, cross, ledger);
-  const credited = credit(store, dest, assets.at(-1)!, plan.destAmount, ledger);
+  for (const cross of plan.crosses) await settleCross(store, cross, ledger);
+  const credited = await credit(store, dest, assets.at(-1)!, plan.destAmount, ledger);
   if (credited) return fail(kind, BALANCE_OUTCOME[credited]);
   return success(kind, { asset: op.destAsset }, dest, plan);
 }

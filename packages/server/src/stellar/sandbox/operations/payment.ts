@@ -14,16 +14,16 @@ const OUTCOME: Record<BalanceError, string> = {
 
 const fail = (outcome: string): OpOutcome => ({ result: opResult('payment', outcome) });
 
-export function payment(op: Operation.Payment, ctx: OpContext): OpOutcome {
+export async function payment(op: Operation.Payment, ctx: OpContext): Promise<OpOutcome> {
   const { store, ledger } = ctx;
   const amount = stroops(op.amount);
   if (amount <= 0n) return fail('Malformed');
   const dest = baseAccount(op.destination);
   const asset = assetKey(fromSdkAsset(op.asset));
   // stellar-core's order: destination checks first, then the source's balance.
-  const credited = credit(store, dest, asset, amount, ledger);
+  const credited = await credit(store, dest, asset, amount, ledger);
   if (credited) return fail(OUTCOME[credited]);
-  const debited = debit(store, ctx.source, asset, amount, ledger);
+  const debited = await debit(store, ctx.source, asset, amount, ledger);
   if (debited) return fail(OUTCOME[debited]);
   return { result: opResult('payment', 'Success'), sourceAmount: amount, destAmount: amount };
 }

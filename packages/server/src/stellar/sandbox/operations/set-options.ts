@@ -47,13 +47,13 @@ function nextFlags(flags: number, op: SetOptions): number | string {
 }
 
 /** Writes everything but the signer; a string is the failure. */
-function applyOptions(op: SetOptions, ctx: OpContext): string | null {
+async function applyOptions(op: SetOptions, ctx: OpContext): Promise<string | null> {
   const { store, source } = ctx;
-  const acc = store.getAccount(source)!;
-  if (op.inflationDest && op.inflationDest !== source && !store.getAccount(op.inflationDest)) return 'InvalidInflation';
+  const acc = (await store.getAccount(source))!;
+  if (op.inflationDest && op.inflationDest !== source && !await store.getAccount(op.inflationDest)) return 'InvalidInflation';
   const flags = nextFlags(acc.flags, op);
   if (typeof flags === 'string') return flags;
-  store.putAccount({
+  await store.putAccount({
     ...acc,
     flags,
     inflationDest: op.inflationDest ?? acc.inflationDest,
@@ -68,43 +68,43 @@ function applyOptions(op: SetOptions, ctx: OpContext): string | null {
 }
 
 /** Adds, reweighs or (weight 0) removes a signer; each signer is a subentry with a reserve. */
-function applySigner(signer: Ed25519Signer, ctx: OpContext): string | SignerSponsorship | null {
+async function applySigner(signer: Ed25519Signer, ctx: OpContext): Promise<string | SignerSponsorship | null> {
   const { store, source } = ctx;
   const key = signer.ed25519PublicKey;
-  const signers = store.listSigners(source);
+  const signers = await store.listSigners(source);
   const existing = signers.find((s) => s.key === key);
   if (signer.weight === 0) {
     if (!existing) return null;
-    store.deleteSigner(source, key);
-    releaseReserve(ctx, source, existing.sponsor, 1, 1);
+    await store.deleteSigner(source, key);
+    await releaseReserve(ctx, source, existing.sponsor, 1, 1);
     return existing.sponsor ? { signer: key, formerSponsor: existing.sponsor } : null;
   }
   if (existing) {
-    store.putSigner({ ...existing, weight: signer.weight });
+    await store.putSigner({ ...existing, weight: signer.weight });
     return null;
   }
   if (signers.length >= MAX_SIGNERS) return 'TooManySigners';
-  const sponsor = takeReserve(ctx, source, 1, 1);
+  const sponsor = await takeReserve(ctx, source, 1, 1);
   if (sponsor === 'low_reserve') return 'LowReserve';
-  store.putSigner({ account: source, key, weight: signer.weight, sponsor });
+  await store.putSigner({ account: source, key, weight: signer.weight, sponsor });
   return sponsor ? { signer: key, sponsor } : null;
 }
 
-export function setOptions(op: SetOptions, ctx: OpContext): OpOutcome {
+export async function setOptions(op: SetOptions, ctx: OpContext): Promise<OpOutcome> {
   if (op.signer && !('ed25519PublicKey' in op.signer)) {
     return { result: { code: 'op_not_supported', xdr: xdr.OperationResult.opNotSupported() } };
   }
   const signer = op.signer as Ed25519Signer | undefined;
   const bad = malformed(op, signer, ctx.source);
   if (bad) return fail(bad);
-  const before = signerSummary(ctx.store, ctx.source);
-  const failed = applyOptions(op, ctx);
+  const before = await signerSummary(ctx.store, ctx.source);
+  const failed = await applyOptions(op, ctx);
   if (failed) return fail(failed);
-  const changed = signer ? applySigner(signer, ctx) : null;
+  const changed = signer ? await applySigner(signer, ctx) : null;
   if (typeof changed === 'string') return fail(changed);
   return {
     result: opResult('setOptions', 'Success'),
-    signers: summaryDiff(before, signerSummary(ctx.store, ctx.source)),
+    signers: summaryDiff(before, await signerSummary(ctx.store, ctx.source)),
     ...(changed ? { signerSponsorships: [changed] } : {}),
   };
 }

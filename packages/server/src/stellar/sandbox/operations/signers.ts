@@ -7,12 +7,12 @@ import { releaseReserve } from './reserves.js';
  * Horizon's SignerSummary: every key that can sign with a weight above 0, the master key
  * included (a master weight of 0 takes it out).
  */
-export function signerSummary(store: SandboxStore, id: string): Map<string, number> {
-  const account = store.getAccount(id);
+export async function signerSummary(store: SandboxStore, id: string): Promise<Map<string, number>> {
+  const account = await store.getAccount(id);
   const summary = new Map<string, number>();
   if (!account) return summary;
   if (account.masterWeight > 0) summary.set(id, account.masterWeight);
-  for (const s of store.listSigners(id)) summary.set(s.key, s.weight);
+  for (const s of await store.listSigners(id)) summary.set(s.key, s.weight);
   return summary;
 }
 
@@ -33,11 +33,11 @@ export function summaryDiff(before: Map<string, number>, after: Map<string, numb
 }
 
 /** Deletes every signer of an account (merged away), giving each sponsored reserve back. */
-export function removeSigners(ctx: OpContext, account: string): SignerSponsorship[] {
+export async function removeSigners(ctx: OpContext, account: string): Promise<SignerSponsorship[]> {
   const released: SignerSponsorship[] = [];
-  for (const s of ctx.store.listSigners(account)) {
-    ctx.store.deleteSigner(account, s.key);
-    releaseReserve(ctx, account, s.sponsor, 1, 1);
+  for (const s of await ctx.store.listSigners(account)) {
+    await ctx.store.deleteSigner(account, s.key);
+    await releaseReserve(ctx, account, s.sponsor, 1, 1);
     if (s.sponsor) released.push({ signer: s.key, formerSponsor: s.sponsor });
   }
   return released;
