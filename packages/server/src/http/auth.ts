@@ -15,7 +15,7 @@ export interface AuthDeps {
   accounts: AccountsService;
   operatorKey: string | null;
   checkoutKey: Buffer;
-  findApplication: (id: string) => ApplicationRecord | undefined;
+  findApplication: (id: string) => Promise<ApplicationRecord | undefined>;
 }
 
 const DESCRIPTIONS: Record<Scheme, string> = {
@@ -74,7 +74,7 @@ async function authenticateCheckout(token: string, deps: AuthDeps): Promise<Auth
       : new ApiError('INVALID_TOKEN', 'invalid checkout session token');
   }
   const { claims } = result;
-  const application = activeApplication(deps.findApplication(claims.applicationId));
+  const application = activeApplication(await deps.findApplication(claims.applicationId));
   return { kind: 'checkout', application, environment: claims.environment, sessionId: claims.sessionId, fundingIntentId: claims.fundingIntentId, keyId: claims.sessionId };
 }
 

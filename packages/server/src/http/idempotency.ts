@@ -58,7 +58,7 @@ export function idempotency(op: Operation, repo: IdempotencyRepo) {
   };
 }
 
-function answerExisting(res: Response, existing: NonNullable<ReturnType<IdempotencyRepo['claim']>>, hash: string): void {
+function answerExisting(res: Response, existing: NonNullable<Awaited<ReturnType<IdempotencyRepo['claim']>>>, hash: string): void {
   if (existing.request_hash !== hash) {
     throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request; use a new key', { param: 'Idempotency-Key' });
   }
@@ -78,19 +78,22 @@ function recordResponse(res: Response, repo: IdempotencyRepo, scope: string, key
     if (res.statusCode >= 500) await repo.release(scope, key);
     else await repo.complete(scope, key, res.statusCode, body);
   };
-  // stored as the JSON is sent, so a concurrent retry replays it at once
+  // a key that could not be recorded stays in progress until it expires; the answer still goes out
+  const settleQuietly = (body: string | null) => settle(body).catch(() => undefined);
+  // stored before the JSON is sent (res.json stays synchronous for its callers): a retry that
+  // comes after the answer replays it; one during the write finds the key in progress (409)
   const originalJson = res.json.bind(res);
-  res.json = async (body: unknown) => {
-    await settle(JSON.stringify(body));
-    return originalJson(body);
+  res.json = (body: unknown) => {
+    void settleQuietly(JSON.stringify(body)).then(() => originalJson(body));
+    return res;
   };
   // bodiless answers (204) never pass through res.json
-  res.on('finish', () => settle(null));
-  res.on('close', async () => {
+  res.on('finish', () => void settleQuietly(null));
+  res.on('close', () => {
     // the client left before any answer: free the key rather than hold it for 24 h
     if (!settled && !res.writableFinished) {
       settled = true;
-      await repo.release(scope, key);
+      void repo.release(scope, key).catch(() => undefined);
     }
   });
 }

@@ -58,12 +58,12 @@ export function toList<Row extends { created_at: string; id: string }, T>(
 }
 
 /** toList for presenters that take the whole page at once (batched reads instead of queries per row). */
-export function toPage<Row extends { created_at: string; id: string }, T>(
+export async function toPage<Row extends { created_at: string; id: string }, T>(
   rows: Row[],
   page: PageRequest,
-  presentPage: (rows: Row[]) => T[],
-): ListEnvelope<T> {
-  const shown = presentPage(rows.slice(0, page.limit));
+  presentPage: (rows: Row[]) => T[] | Promise<T[]>,
+): Promise<ListEnvelope<T>> {
+  const shown = await presentPage(rows.slice(0, page.limit));
   return toList(rows, page, (_row) => shown.shift()!);
 }
 

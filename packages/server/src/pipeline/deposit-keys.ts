@@ -15,7 +15,7 @@ export interface DepositKey {
 
 export interface CosignerLookup {
   /** the co-signer the account was created with, if any */
-  cosignerOf(depositAccountId: string, address: string): string | null;
+  cosignerOf(depositAccountId: string, address: string): Promise<string | null>;
 }
 
 /** The deposit account of an intent, with its key decrypted only for the signature at hand. */
@@ -32,13 +32,13 @@ export class DepositKeys {
     const account = intent?.deposit_account_id ? await this.intents.findDepositAccount(intent.deposit_account_id) : undefined;
     if (!account) throw new Error(`deposit account of ${intentId} missing`);
     const keypair = NativeKeypair.fromSecret(decryptSecret(this.secretsKey, account.secret_encrypted));
-    return { keypair, signer: this.signerFor(account.id, account.address, keypair), address: account.address, accountId: account.id, asset: account.asset, status: account.status };
+    return { keypair, signer: await this.signerFor(account.id, account.address, keypair), address: account.address, accountId: account.id, asset: account.asset, status: account.status };
   }
 
   /** Exactly one key signs per account: Stellar refuses a signature nobody needed (tx_bad_auth_extra). */
-  private signerFor(accountId: string, address: string, own: Keypair): Keypair {
+  private async signerFor(accountId: string, address: string, own: Keypair): Promise<Keypair> {
     if (!this.cosigning) return own;
-    const cosigner = this.cosigning.lookup.cosignerOf(accountId, address);
+    const cosigner = await this.cosigning.lookup.cosignerOf(accountId, address);
     return cosigner === this.cosigning.treasury.publicKey() ? this.cosigning.treasury : own;
   }
 }

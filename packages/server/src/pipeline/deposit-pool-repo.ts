@@ -129,8 +129,10 @@ export class DepositPoolRepo {
    * Unclaimed accounts per asset, ready or still in a pending batch (both count toward the target).
    * One count per asset, each a range of the ready index (claimed rows, which only grow, are not read).
    */
-  unclaimed(network: string, environment: string, assets: string[]): Map<string, number> {
-    return new Map(assets.map(async (asset) => [asset, Number((await this.sql.get(UNCLAIMED, { network, environment, asset }))!.n)]));
+  async unclaimed(network: string, environment: string, assets: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const asset of assets) counts.set(asset, Number((await this.sql.get(UNCLAIMED, { network, environment, asset }))!.n));
+    return counts;
   }
 
   async ready(network: string, environment: string, asset: string): Promise<number> {

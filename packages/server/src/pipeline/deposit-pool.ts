@@ -70,9 +70,9 @@ export class DepositPool {
   }
 
   /** What is missing per asset, one asset after the other so none waits behind another's deficit. */
-  private topUps(slots: number): Code[] {
+  private async topUps(slots: number): Promise<Code[]> {
     const codes = Object.keys(this.deps.network.assets) as Code[];
-    const have = this.deps.repo.unclaimed(this.deps.networkName, this.deps.environment, codes);
+    const have = await this.deps.repo.unclaimed(this.deps.networkName, this.deps.environment, codes);
     const missing = codes.map((code) => ({ code, n: this.deps.size - (have.get(code) ?? 0) }));
     const out: Code[] = [];
     while (out.length < slots && missing.some((m) => m.n > 0)) {
@@ -94,7 +94,7 @@ export class DepositPool {
     return inTransaction(this.deps.db, async () => {
       const { repo, networkName: network, environment } = this.deps;
       const waiting = await repo.waiting(environment, MAX_ACCOUNTS_PER_TX);
-      const topUps = this.topUps(MAX_ACCOUNTS_PER_TX - waiting.length);
+      const topUps = await this.topUps(MAX_ACCOUNTS_PER_TX - waiting.length);
       if (waiting.length + topUps.length === 0) {
         this.gatheringSince = null;
         return undefined;

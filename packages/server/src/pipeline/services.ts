@@ -26,7 +26,7 @@ export interface PipelineServiceDeps {
   intents: IntentAccess;
   paymentViews: PaymentsReadModel;
   /** ROUTE_REMAINDER: what a conversion left of a payment stays refundable from the deposit account */
-  routeRemainder: (intent: FundingIntentRecord, payment: PaymentRecord) => bigint;
+  routeRemainder: (intent: FundingIntentRecord, payment: PaymentRecord) => Promise<bigint>;
   /** a stalled conversion (FAILED/PAUSED) can be given up so its source funds go back to the payer */
   conversions: Conversions;
 }

@@ -9,10 +9,10 @@ import type { Logger } from 'pino';
 export interface JobSpec<J> {
   name: string;
   /** The next job, skipping those whose key is in `inFlight` (jobs still running in this worker). */
-  claim(inFlight: ReadonlySet<string>): J | undefined;
+  claim(inFlight: ReadonlySet<string>): Promise<J | undefined> | J | undefined;
   run(job: J): Promise<void>;
   /** the job threw (network down, not visible yet): retry at `retryAt` */
-  fail(job: J, error: unknown, retryAt: string): void;
+  fail(job: J, error: unknown, retryAt: string): Promise<void> | void;
   attempts(job: J): number;
   /**
    * Jobs run at once (default 1). Above 1, `key` names a job so a running one is not claimed
@@ -65,17 +65,17 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
     } catch (error) {
       const retryAt = new Date(Date.now() + backoffMs(spec.attempts(job), options.backoffBaseMs)).toISOString();
       options.logger.warn({ err: error, worker: spec.name }, 'job failed; retrying later');
-      try { spec.fail(job, error, retryAt); } catch (inner) { options.logger.error({ err: inner, worker: spec.name }, 'could not record the failure'); }
+      try { await spec.fail(job, error, retryAt); } catch (inner) { options.logger.error({ err: inner, worker: spec.name }, 'could not record the failure'); }
     }
   }
 
   /** Claims and starts jobs while slots are free; false when nothing was claimable. */
-  function fill(): boolean {
+  async function fill(): Promise<boolean> {
     let started = false;
     while (inFlight.size < slots) {
       let job: J | undefined;
       try {
-        job = spec.claim(new Set(inFlight.keys()));
+        job = await spec.claim(new Set(inFlight.keys()));
       } catch (error) {
         options.logger.error({ err: error, worker: spec.name }, 'claim failed');
         return started;
@@ -98,7 +98,7 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
       // cuts short: without a turn of the event loop here, a long queue (or one job claimed again
       // and again) would starve timers, sockets and every request until it ended.
       await nextTurn();
-      const started = fill();
+      const started = await fill();
       if (slots === 1 && inFlight.size > 0) {
         await Promise.all(inFlight.values());
         continue;

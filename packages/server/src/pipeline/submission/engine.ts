@@ -49,6 +49,9 @@ interface Item {
   reject: (error: unknown) => void;
 }
 
+/** The operations of an item, built when needed (they may read the database). */
+type SpecSource = () => BuildSpec | Promise<BuildSpec>;
+
 type Sent = { confirmed: TransactionView } | { refused: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,8 +82,9 @@ export class SubmissionEngine {
    * fresh item, whose envelope is handed to `save` before submission. Resolves with this
    * item's outcome; network errors reject (the caller's worker retries with backoff).
    */
-  run(stored: string | null, spec: () => BuildSpec, save: (envelopeXdr: string) => Promise<void>): Promise<TxOutcome> {
-    return stored ? this.resume(stored, spec, save) : this.enqueue(spec(), save);
+  async run(stored: string | null, spec: SpecSource, save: (envelopeXdr: string) => Promise<void> | void): Promise<TxOutcome> {
+    const saveAsync = async (envelopeXdr: string) => { await save(envelopeXdr); };
+    return stored ? this.resume(stored, spec, saveAsync) : this.enqueue(await spec(), saveAsync);
   }
 
   /** Items waiting for a channel (for tests and metrics). */
@@ -205,7 +209,7 @@ export class SubmissionEngine {
   }
 
   /** After a restart: the stored envelope's outcome, or the same envelope again, or (never applicable) a fresh one. */
-  private async resume(stored: string, spec: () => BuildSpec, save: Item['save']): Promise<TxOutcome> {
+  private async resume(stored: string, spec: SpecSource, save: Item['save']): Promise<TxOutcome> {
     const tx = this.inner(stored);
     const hash = TransactionBuilder.fromXDR(stored, this.network.passphrase).hash().toString('hex');
     const found = await this.network.getTransaction(hash);
@@ -215,7 +219,7 @@ export class SubmissionEngine {
     try {
       const sent = await this.send(channel, stored, hash);
       if ('confirmed' in sent) return this.storedVerdict(tx, sent.confirmed, spec, save);
-      if (sent.refused === 'tx_bad_seq' || sent.refused === 'try_again_later') return this.enqueue(spec(), save);
+      if (sent.refused === 'tx_bad_seq' || sent.refused === 'try_again_later') return this.enqueue(await spec(), save);
       return { hash, applied: false, successful: false, ledger: null, code: sent.refused };
     } finally {
       if (channel) this.channels.release(channel);
@@ -223,8 +227,9 @@ export class SubmissionEngine {
   }
 
   /** Finds this item's operations in its stored batch to read their outcome. */
-  private storedVerdict(tx: Transaction, found: TransactionView, spec: () => BuildSpec, save: Item['save']): Promise<TxOutcome> {
-    const mine = withSources(spec(), this.treasury.publicKey()).map((op) => op.toXDR('base64'));
+  private async storedVerdict(tx: Transaction, found: TransactionView, spec: SpecSource, save: Item['save']): Promise<TxOutcome> {
+    const built = await spec();
+    const mine = withSources(built, this.treasury.publicKey()).map((op) => op.toXDR('base64'));
     const env = tx.toEnvelope();
     const ops = env.switch().name === 'envelopeTypeTxV0' ? env.v0().tx().operations() : env.v1().tx().operations();
     const all = ops.map((op) => op.toXDR('base64'));
@@ -233,6 +238,6 @@ export class SubmissionEngine {
     const count = offset < 0 ? all.length : mine.length;
     if (offset < 0) offset = 0;
     const verdict = itemVerdict(found, offset, count);
-    return 'done' in verdict ? Promise.resolve(verdict.done) : this.enqueue(spec(), save);
+    return 'done' in verdict ? verdict.done : this.enqueue(built, save);
   }
 }

@@ -46,7 +46,7 @@ export interface ResumeInput {
   code_verifier?: string;
 }
 
-type PresentedIntent = ReturnType<FundingIntentsService['get']>;
+type PresentedIntent = Awaited<ReturnType<FundingIntentsService['get']>>;
 
 function invalidHandoff(): ApiError {
   // one answer for unknown, used, expired and wrong verifier: nothing to learn by probing

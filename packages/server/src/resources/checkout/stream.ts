@@ -5,9 +5,9 @@ const HEARTBEAT_MS = 15_000;
 
 export interface StatusSource {
   /** the public view now (throws an ApiError when it cannot be read) */
-  view(): object;
+  view(): Promise<object>;
   /** changes whenever the view may have; null when the intent is gone */
-  marker(): string | null;
+  marker(): Promise<string | null>;
 }
 
 export function wantsEventStream(req: Request): boolean {
@@ -19,8 +19,8 @@ export function wantsEventStream(req: Request): boolean {
  * in-process event bus for intents, so each stream polls one indexed row every 500 ms and builds
  * the view only when it moved; comments keep proxies from closing an idle stream.
  */
-export function streamStatus(req: Request, res: Response, source: StatusSource): void {
-  const first = source.view(); // before any header: an auth or 404 error still gets its envelope
+export async function streamStatus(req: Request, res: Response, source: StatusSource): Promise<void> {
+  const first = await source.view(); // before any header: an auth or 404 error still gets its envelope
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -29,17 +29,19 @@ export function streamStatus(req: Request, res: Response, source: StatusSource):
   res.write('retry: 2000\n\n');
   const send = (view: object) => res.write(`event: status\ndata: ${JSON.stringify(view)}\n\n`);
   send(first);
-  let last = source.marker();
+  let last = await source.marker();
+  let polling = false;
+  // one poll at a time: a read slower than the interval is not started again meanwhile
   const poll = setInterval(() => {
-    const now = source.marker();
-    if (now === null) return stop();
-    if (now === last) return;
-    last = now;
-    try {
-      send(source.view());
-    } catch {
-      stop();
-    }
+    if (polling) return;
+    polling = true;
+    void (async () => {
+      const now = await source.marker();
+      if (now === null) return stop();
+      if (now === last) return;
+      last = now;
+      send(await source.view());
+    })().catch(() => stop()).finally(() => { polling = false; });
   }, POLL_MS);
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
   function stop(): void {

@@ -23,7 +23,7 @@ export interface ProvisionedAccount {
 export interface DepositAccountSource {
   /** before the transaction; only test sources wait here (to hold a create open), never the chain */
   prepare?(request: ProvisionRequest): Promise<ProvisionedAccount>;
-  take(request: ProvisionRequest, prepared: ProvisionedAccount | undefined): ProvisionedAccount;
+  take(request: ProvisionRequest, prepared: ProvisionedAccount | undefined): Promise<ProvisionedAccount> | ProvisionedAccount;
   /** after the commit: watch the account, wake the worker */
   taken?(request: ProvisionRequest, account: ProvisionedAccount): void;
 }

@@ -16,11 +16,11 @@ import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo } fr
 
 export interface IntentReadDeps {
   intents: Pick<FundingIntentsRepo, 'pageRelations'>;
-  settlements: { byIntents(intentIds: string[]): Map<string, SettlementRecord> };
-  payments: { latestAppliedByIntents(intentIds: string[]): Map<string, PaymentRecord> };
+  settlements: { byIntents(intentIds: string[]): Promise<Map<string, SettlementRecord>> };
+  payments: { latestAppliedByIntents(intentIds: string[]): Promise<Map<string, PaymentRecord>> };
   paymentViews: PaymentsReadModel;
-  quotes: { findByIds(ids: string[]): Map<string, QuoteRecord> };
-  executions: { byQuotes(quoteIds: string[]): Map<string, ExecutionRecord> };
+  quotes: { findByIds(ids: string[]): Promise<Map<string, QuoteRecord>> };
+  executions: { byQuotes(quoteIds: string[]): Promise<Map<string, ExecutionRecord>> };
   publicBaseUrl: () => string;
 }
 
@@ -131,14 +131,14 @@ export class FundingIntentReadModel {
     const { accounts, registrations, related } = await deps.intents.pageRelations(intents);
     // settlements and payments are read only for intents that have any (most have neither)
     const relatedIds = related.size > 0 ? ids.filter((id) => related.has(id)) : [];
-    const settlements = relatedIds.length > 0 ? deps.settlements.byIntents(relatedIds) : NO_SETTLEMENTS;
-    const latest = relatedIds.length > 0 ? deps.payments.latestAppliedByIntents(relatedIds) : NO_PAYMENTS;
+    const settlements = relatedIds.length > 0 ? await deps.settlements.byIntents(relatedIds) : NO_SETTLEMENTS;
+    const latest = relatedIds.length > 0 ? await deps.payments.latestAppliedByIntents(relatedIds) : NO_PAYMENTS;
     const paid = [...latest.values()];
-    const paymentViews = paid.length > 0 ? deps.paymentViews.page(paid, new Map(intents.map((i) => [i.id, i]))) : [];
+    const paymentViews = paid.length > 0 ? await deps.paymentViews.page(paid, new Map(intents.map((i) => [i.id, i]))) : [];
     const payments = new Map(paid.map((p, n) => [p.funding_intent_id, paymentViews[n]]));
     const quoteIds = intents.map((i) => (i as { quote_id?: string | null }).quote_id).filter((q): q is string => Boolean(q));
-    const quotes = quoteIds.length > 0 ? deps.quotes.findByIds(quoteIds) : new Map<string, QuoteRecord>();
-    const executions = quoteIds.length > 0 ? deps.executions.byQuotes(quoteIds) : new Map<string, ExecutionRecord>();
+    const quotes = quoteIds.length > 0 ? await deps.quotes.findByIds(quoteIds) : new Map<string, QuoteRecord>();
+    const executions = quoteIds.length > 0 ? await deps.executions.byQuotes(quoteIds) : new Map<string, ExecutionRecord>();
     const baseUrl = deps.publicBaseUrl();
     return intents.map((intent) => {
       const account = accounts.get(intent.deposit_account_id!);

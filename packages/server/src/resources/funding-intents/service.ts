@@ -111,7 +111,7 @@ export class FundingIntentsService {
     const intentId = newId('funding_intent');
     const provisioned = await this.writes.run(async () => {
       // the pool claim and the rows that use it commit together: an account is taken at most once
-      const taken = this.deps.deposits.take(request, prepared);
+      const taken = await this.deps.deposits.take(request, prepared);
       const createdAt = isoNow();
       const account: DepositAccountRecord = {
         id: newId('deposit_account'), application_id: caller.applicationId, environment: caller.environment, network: 'stellar',

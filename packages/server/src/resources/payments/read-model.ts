@@ -9,10 +9,10 @@ import { presentPayment } from './present.js';
 import type { PaymentRecord } from './repo.js';
 
 export interface PaymentReadDeps {
-  intents: { findByIds(ids: string[]): Map<string, FundingIntentRecord> };
-  refunds: { byPayments(paymentIds: string[]): Map<string, RefundRecord[]> };
+  intents: { findByIds(ids: string[]): Promise<Map<string, FundingIntentRecord>> };
+  refunds: { byPayments(paymentIds: string[]): Promise<Map<string, RefundRecord[]>> };
   /** ROUTE_REMAINDER: what a conversion left of the intent's latest confirmed payment */
-  remainders: { remainders(intentIds: string[]): Map<string, { paymentId: string | null; remainder: bigint }> };
+  remainders: { remainders(intentIds: string[]): Promise<Map<string, { paymentId: string | null; remainder: bigint }>> };
 }
 
 export type PaymentView = ReturnType<typeof presentPayment>;
@@ -21,15 +21,15 @@ export class PaymentsReadModel {
   constructor(private readonly deps: PaymentReadDeps) {}
 
   /** `known`: intents the caller already holds (an intent page), so they are not read again. */
-  page(payments: PaymentRecord[], known?: Map<string, FundingIntentRecord>): PaymentView[] {
+  async page(payments: PaymentRecord[], known?: Map<string, FundingIntentRecord>): Promise<PaymentView[]> {
     if (payments.length === 0) return [];
     const intentIds = [...new Set(payments.map((p) => p.funding_intent_id))];
     const missing = known ? intentIds.filter((id) => !known.has(id)) : intentIds;
-    const intents = missing.length > 0 ? new Map([...(known ?? []), ...this.deps.intents.findByIds(missing)]) : known!;
-    const refunds = this.deps.refunds.byPayments(payments.map((p) => p.id));
+    const intents = missing.length > 0 ? new Map([...(known ?? []), ...await this.deps.intents.findByIds(missing)]) : known!;
+    const refunds = await this.deps.refunds.byPayments(payments.map((p) => p.id));
     // only a CONFIRMED payment can carry a remainder
     const confirmed = [...new Set(payments.filter((p) => p.status === 'CONFIRMED').map((p) => p.funding_intent_id))];
-    const remainders = confirmed.length > 0 ? this.deps.remainders.remainders(confirmed) : new Map<string, { paymentId: string | null; remainder: bigint }>();
+    const remainders = confirmed.length > 0 ? await this.deps.remainders.remainders(confirmed) : new Map<string, { paymentId: string | null; remainder: bigint }>();
     return payments.map((p) => {
       const intent = intents.get(p.funding_intent_id)!;
       const r = remainders.get(p.funding_intent_id);
@@ -38,7 +38,7 @@ export class PaymentsReadModel {
     });
   }
 
-  one(payment: PaymentRecord): PaymentView {
-    return this.page([payment])[0]!;
+  async one(payment: PaymentRecord): Promise<PaymentView> {
+    return (await this.page([payment]))[0]!;
   }
 }

@@ -37,7 +37,7 @@ export interface RefundsDeps {
   /** wake the payout worker */
   nudge: () => void;
   /** ROUTE_REMAINDER: the source funds a conversion left of a payment */
-  routeRemainder: (intent: FundingIntentRecord, payment: PaymentRecord) => bigint;
+  routeRemainder: (intent: FundingIntentRecord, payment: PaymentRecord) => Promise<bigint>;
   /** a refund may give up a FAILED/PAUSED conversion */
   conversions: Conversions;
 }
@@ -46,8 +46,8 @@ type Plan = { source: 'DEPOSIT' | 'BALANCE'; amount: bigint };
 
 /** The intent's conversion, as a refund needs it (the route executions' ConversionGate). */
 export interface Conversions {
-  status(intentId: string): 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED' | null;
-  abandon(intentId: string, cause?: string): void;
+  status(intentId: string): Promise<'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED' | null>;
+  abandon(intentId: string, cause?: string): Promise<void>;
 }
 
 /** The reasons that may give up a stalled conversion: the merchant's call, or the conversion failed. */
@@ -87,12 +87,12 @@ export class RefundsService {
    */
   private async leaveRouting(intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Promise<FundingIntentRecord> {
     if (intent.status !== 'ROUTING' || payment.status !== 'CONFIRMED') return intent;
-    const status = this.deps.conversions.status(intent.id);
+    const status = await this.deps.conversions.status(intent.id);
     if (status === 'PENDING' || status === 'RUNNING') {
       throw new ApiError('CONFLICT', 'the conversion of this payment is in progress; refund it once the route execution has FAILED or PAUSED');
     }
     if ((status !== 'FAILED' && status !== 'PAUSED') || !GIVE_UP_REASONS.includes(reason)) return intent;
-    this.deps.conversions.abandon(intent.id);
+    await this.deps.conversions.abandon(intent.id);
     return this.deps.machine.transition(intent.id, 'FAILED', `route execution ${status}; given up to refund payment ${payment.id}`);
   }
 
@@ -100,7 +100,7 @@ export class RefundsService {
   private async plan(caller: Caller, intent: FundingIntentRecord, payment: PaymentRecord, reason: string): Promise<Plan> {
     const refunds = await this.deps.repo.byPayment(payment.id);
     if (inProgress(refunds)) throw new ApiError('CONFLICT', 'a refund of this payment is in progress; wait for it to complete or fail');
-    const refundable = refundableAmount(intent, payment, refunds, this.deps.routeRemainder(intent, payment));
+    const refundable = refundableAmount(intent, payment, refunds, await this.deps.routeRemainder(intent, payment));
     if (refundable > 0n) return { source: 'DEPOSIT', amount: refundable };
     const settled = settledRemaining(intent, payment, refunds);
     if (settled > 0n) {
@@ -148,7 +148,7 @@ export class RefundsService {
     if (coversIntent(intent, await this.deps.payments.byIntent(intent.id), refunds, (r) => r.status !== 'FAILED')) {
       // an accepted quote's conversion waits for the rest of the money, which will never come:
       // it has not started (only a confirmed intent converts), so it ends here with the intent
-      if (intent.status === 'PARTIALLY_FUNDED' && this.deps.conversions.status(intent.id) === 'PENDING') this.deps.conversions.abandon(intent.id, 'an underpayment the payer gave up');
+      if (intent.status === 'PARTIALLY_FUNDED' && await this.deps.conversions.status(intent.id) === 'PENDING') await this.deps.conversions.abandon(intent.id, 'an underpayment the payer gave up');
       await this.deps.machine.transition(intent.id, 'REFUND_PENDING', `refund ${refund.id} returns everything received`);
     } else if (intent.status === 'PARTIALLY_FUNDED' && payment.applied_amount > 0n) {
       await this.unapplyRefunded(intent, payment, refund);
