@@ -110,12 +110,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
           const warm = config.stellar === 'sandbox' ? services.pipeline.pipeline.fillPool(POOL_FILL_TIMEOUT_MS) : Promise.resolve();
-          void warm.then(async () => {
+          warm.then(async () => {
             stopMaintenance = await startMaintenance(services, logger);
             webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
             services.pipeline.pipeline.start();
             resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
-          });
+          }).catch(reject);
         });
       });
     },

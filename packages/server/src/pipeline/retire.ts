@@ -61,10 +61,11 @@ export class DepositRetirer {
     const intent = await this.deps.machine.load(intentId);
     const settlement = await this.deps.settlements.byIntent(intentId);
     if (settlement && (settlement.status === 'PENDING' || settlement.status === 'SUBMITTED')) return false;
-    return (await this.deps.payments.byIntent(intentId)).every(async (p) => {
+    for (const p of await this.deps.payments.byIntent(intentId)) {
       const refunds = await this.deps.refunds.byPayment(p.id);
-      return p.status !== 'DETECTED' && !inProgress(refunds) && refundableAmount(intent, p, refunds) === 0n;
-    });
+      if (p.status === 'DETECTED' || inProgress(refunds) || refundableAmount(intent, p, refunds) !== 0n) return false;
+    }
+    return true;
   }
 
   async retire(intentId: string): Promise<void> {

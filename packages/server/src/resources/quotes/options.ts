@@ -25,8 +25,9 @@ function checkPayable(intent: LinkedIntent): void {
 }
 
 /** Source assets worth pricing: every enabled one, or only the destination once money arrived (no mixing). */
-function sources(deps: QuotesDeps, intent: LinkedIntent): AssetCode[] {
-  const enabled = CODES.filter((c) => deps.assets.findEnabled(intent.environment, c));
+async function sources(deps: QuotesDeps, intent: LinkedIntent): Promise<AssetCode[]> {
+  const enabled: AssetCode[] = [];
+  for (const c of CODES) if (await deps.assets.findEnabled(intent.environment, c)) enabled.push(c);
   return intent.received_amount > 0n ? enabled.filter((c) => c === intent.requirement_asset) : enabled;
 }
 
@@ -45,7 +46,7 @@ export async function listOptions(deps: QuotesDeps, caller: QuoteCaller, intentI
   const intent = await loadIntent(deps, caller, intentId);
   checkPayable(intent);
   const remaining = intent.requirement_amount - intent.received_amount;
-  const codes = sources(deps, intent);
+  const codes = await sources(deps, intent);
   const network = deps.network(intent.environment);
   const others = codes.filter((c) => c !== intent.requirement_asset);
   const paths = network ? await priceReceive(network, others, intent.requirement_asset as AssetCode, remaining) : [];
@@ -55,6 +56,8 @@ export async function listOptions(deps: QuotesDeps, caller: QuoteCaller, intentI
   ];
   if (drafts.length === 0) throw new ApiError('NO_ROUTE_AVAILABLE', `no supported asset can reach ${intent.requirement_asset} for this intent now`);
   const quotes = drafts.map((d) => buildQuote(network, d));
-  await inTransaction(deps.db, () => quotes.forEach((q) => deps.quotes.insert(q)));
+  await inTransaction(deps.db, async () => {
+    for (const q of quotes) await deps.quotes.insert(q);
+  });
   return { object: 'funding_options' as const, funding_intent_id: intent.id, options: quotes.map(presentOption) };
 }

@@ -37,6 +37,8 @@ const MAX_BUFFERED = 500;
 export class RequestLogsService {
   private buffer: RequestLogRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** the writes under way, in order: a read waits for those a flush before it started */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly repo: RequestLogsRepo, private readonly onError: (error: unknown) => void = () => {}) {}
 
@@ -45,7 +47,8 @@ export class RequestLogsService {
     this.buffer.push({ ...entry, id: newId('request_log'), created_at: isoNow() });
     if (this.buffer.length >= MAX_BUFFERED) await this.flush();
     else if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), REQUEST_LOG_FLUSH_MS);
+      // flush never throws (errors go to onError)
+      this.timer = setTimeout(() => void this.flush(), REQUEST_LOG_FLUSH_MS);
       this.timer.unref();
     }
   }
@@ -54,14 +57,12 @@ export class RequestLogsService {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.buffer.length === 0) return;
-    const entries = this.buffer;
-    this.buffer = [];
-    try {
-      await this.repo.insertMany(entries);
-    } catch (error) {
-      this.onError(error);
+    if (this.buffer.length > 0) {
+      const entries = this.buffer;
+      this.buffer = [];
+      this.writing = this.writing.then(() => this.repo.insertMany(entries)).catch((error: unknown) => this.onError(error));
     }
+    await this.writing;
   }
 
   async list(applicationId: string, environment: Environment, filters: RequestLogFilters, page: PageRequest) {

@@ -64,10 +64,10 @@ export class RouteExecutionsService {
   }
 
   /** Checks and restarts in one transaction, so a refund giving the funds up cannot interleave. */
-  private async restart(id: string, status: 'PENDING' | 'RUNNING', check: (e: ExecutionRecord) => bigint) {
+  private async restart(id: string, status: 'PENDING' | 'RUNNING', check: (e: ExecutionRecord) => Promise<bigint>) {
     await inTransaction(this.deps.db, async () => {
       const e = (await this.deps.executions.findById(id))!;
-      const sendMax = check(e);
+      const sendMax = await check(e);
       const at = isoNow();
       // a new envelope: the stored one was applied and failed, so it can never succeed
       await this.deps.executions.update(e.id, {

@@ -144,11 +144,13 @@ export class WebhookDeliveriesRepo {
     return this.sql.transaction(async () => {
       const rows = await this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
-      return due.map(async (delivery) => {
+      const claims: Claim[] = [];
+      for (const delivery of due) {
         const token = newToken();
         await this.sql.run(MARK_CLAIMED, { id: delivery.id, leaseUntil, token });
-        return { delivery, number: delivery.attempt_count + 1, token };
-      });
+        claims.push({ delivery, number: delivery.attempt_count + 1, token });
+      }
+      return claims;
     });
   }
 
