@@ -54,7 +54,7 @@ describe('at network speed with the deposit pool empty', () => {
   afterAll(() => e.close());
 
   it('a create answers CREATED/PROVISIONING at once, then AWAITING_PAYMENT (payment.pending) once a ledger created its account', async () => {
-    const before = e.server.services.pipeline.pipeline.stellar!.ledger!.ledgerSequence;
+    const before = await e.server.services.pipeline.pipeline.stellar!.ledger!.ledgerSequence();
     const intent = await createIntent(e);
     expect(intent).toMatchObject({ status: 'CREATED', deposit_account: { status: 'PROVISIONING' } });
     expect(intent.funding_instructions.deposit.address).toBeNull();

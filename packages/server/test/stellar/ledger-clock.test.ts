@@ -36,7 +36,7 @@ describe('a sandbox ledger that keeps real time', () => {
   it('answers POST /transactions at the close, with every waiting transaction in the same ledger', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
     const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
-    const before = sb.ledger.ledgerSequence;
+    const before = await sb.ledger.ledgerSequence();
     const a = watch(sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(bob.publicKey())])));
     const b = watch(sb.horizon.submitTransaction(await buildTx(sb, bob, [pay(alice.publicKey())])));
     await tick();
@@ -143,8 +143,8 @@ describe('a sandbox ledger that keeps real time', () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 1 });
     sb.ledger.start();
     const alice = await fundedAccount(sb);
-    const start = sb.ledger.ledgerSequence;
-    await expect.poll(() => sb.ledger.ledgerSequence, { timeout: 3000 }).toBeGreaterThanOrEqual(start + 1);
+    const start = await sb.ledger.ledgerSequence();
+    await expect.poll(() => sb.ledger.ledgerSequence(), { timeout: 3000 }).toBeGreaterThanOrEqual(start + 1);
     const res = await sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(alice.publicKey())]));
     expect(res.ledger).toBeGreaterThan(start);
   });

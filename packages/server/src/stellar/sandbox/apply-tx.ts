@@ -38,10 +38,10 @@ export interface Applied {
 const ROLLBACK = Symbol('rollback');
 
 /** Runs fn in a savepoint that is rolled back unless fn returns true. */
-export async function savepoint(store: SandboxStore, fn: () => boolean): Promise<boolean> {
+export async function savepoint(store: SandboxStore, fn: () => Promise<boolean>): Promise<boolean> {
   try {
     await store.sql.transaction(async () => {
-      if (!fn()) throw ROLLBACK;
+      if (!(await fn())) throw ROLLBACK;
     });
     return true;
   } catch (err) {
@@ -70,7 +70,7 @@ async function applyOperations(store: SandboxStore, tx: Transaction, source: str
       const opSource = baseAccount(op.source ?? source);
       const ctx: OpContext = { store, ledger: clock.ledger, closeTime: clock.closeTime, source: opSource, sponsoring };
       let outcome: OpOutcome = { result: opNoSourceAccount() };
-      if (await store.getAccount(opSource)) await savepoint(store, () => succeeded((outcome = applyOperation(op, ctx))));
+      if (await store.getAccount(opSource)) await savepoint(store, async () => succeeded((outcome = await applyOperation(op, ctx))));
       outcomes.push(outcome);
     }
     if (outcomes.some((o) => !succeeded(o))) name = 'txFailed';
@@ -104,10 +104,10 @@ export async function applyTransaction(
   const records = operationRecords(c, { hash, successful, clock, order }, outcomes);
   const accounts = new Set([c.source, c.feeAccount, ...records.flatMap(participants)]);
   await insertTransaction(store, resource, accounts);
-  records.forEach(async (r, i) => {
+  for (const [i, r] of records.entries()) {
     await insertOperation(store, r);
-    if (successful) insertEffects(store, BigInt(r.id), hash, clock.createdAt, operationEffects(r, outcomes[i]!));
-  });
+    if (successful) await insertEffects(store, BigInt(r.id), hash, clock.createdAt, operationEffects(r, outcomes[i]!));
+  }
   await countTransaction(store, clock.ledger, successful, records.length, c.feeCharged);
   const payments = records.filter(isPayment);
   return { hash, ledger: clock.ledger, successful, codes, resultXdr: resource.result_xdr, resource, records: payments };

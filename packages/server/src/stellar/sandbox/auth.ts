@@ -64,9 +64,15 @@ export function innerAuth(store: SandboxStore, inner: Transaction, source: strin
      * Each operation's threshold; like checkValid it stops at the first operation not
      * authorised and answers every operation's result (opBAD_AUTH for that one), else null.
      */
-    operations: (): OpResult[] | null => {
+    operations: async (): Promise<OpResult[] | null> => {
       const ops = inner.operations;
-      const bad = ops.findIndex(async (op) => !await meets(store, checker, baseAccount(op.source ?? source), thresholdLevel(op)));
+      let bad = -1;
+      for (const [i, op] of ops.entries()) {
+        if (!(await meets(store, checker, baseAccount(op.source ?? source), thresholdLevel(op)))) {
+          bad = i;
+          break;
+        }
+      }
       return bad < 0 ? null : ops.map((op, i) => (i === bad ? opBadAuth() : opUnchecked(op)));
     },
     allUsed: () => checker.allUsed(),

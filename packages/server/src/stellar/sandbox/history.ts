@@ -148,14 +148,14 @@ export async function listRecords(store: SandboxStore, q: HistoryQuery): Promise
   return parsed(store, RECORDS[`${q.order} ${q.includeFailed}`]!, { account: q.account, cursor: cursorOf(q), limit: q.limit });
 }
 
-export function insertEffects(
+export async function insertEffects(
   store: SandboxStore, opId: bigint, txHash: string, createdAt: string, effects: EffectBody[],
-): void {
-  effects.forEach(async (e, i) => {
+): Promise<void> {
+  for (const [i, e] of effects.entries()) {
     const { account, type, type_i, ...fields } = e;
     const record = { ...effectIds(opId, i + 1), account, type, type_i, created_at: createdAt, ...fields };
     await store.sql.run(INSERT_EFFECT, { op_id: opId, idx: i + 1, account, tx_hash: txHash, record: JSON.stringify(record) });
-  });
+  }
 }
 
 /** An effect cursor: its operation id and 1-based order ("12884905986-2"). */

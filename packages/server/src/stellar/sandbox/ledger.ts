@@ -104,13 +104,13 @@ export class SandboxLedger {
   }
 
   /** The last closed ledger (1 = genesis). */
-  get ledgerSequence(): number {
+  async ledgerSequence(): Promise<number> {
     return Number(await this.store.getState('ledger') ?? '1');
   }
 
   /** Reserves the next ledger number and its close time; call inside a SQLite transaction. */
   async closeLedger(): Promise<Clock> {
-    const ledger = this.ledgerSequence + 1;
+    const ledger = await this.ledgerSequence() + 1;
     await this.store.setState('ledger', String(ledger));
     const ms = this.now();
     const clock = { ledger, closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
@@ -203,18 +203,18 @@ export class SandboxLedger {
    * an instant ledger closes a ledger for it; a clocked one writes into the current ledger, so
    * such writes never shift the ledger clock.
    */
-  async directWrite(write: (clock: Clock) => void): Promise<void> {
+  async directWrite(write: (clock: Clock) => Promise<void> | void): Promise<void> {
     const clock = await this.store.sql.transaction(async () => {
-      const c = this.clock ? this.currentClock() : await this.closeLedger();
-      write(c);
+      const c = this.clock ? await this.currentClock() : await this.closeLedger();
+      await write(c);
       return c;
     });
     if (!this.clock) this.announce(clock.ledger, []);
   }
 
-  private currentClock(): Clock {
+  private async currentClock(): Promise<Clock> {
     const ms = this.now();
-    return { ledger: this.ledgerSequence, closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    return { ledger: await this.ledgerSequence(), closeTime: Math.floor(ms / 1000), createdAt: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   }
 
   async getTransaction(hash: string): Promise<HorizonTransaction | undefined> {
@@ -230,8 +230,8 @@ export class SandboxLedger {
   }
 
   /** A cursor after everything already closed, for "cursor=now" on any history list. */
-  nowToken(): bigint {
-    return (BigInt(this.ledgerSequence + 1) << 32n) - 1n;
+  async nowToken(): Promise<bigint> {
+    return (BigInt(await this.ledgerSequence() + 1) << 32n) - 1n;
   }
 
   async listTransactions(f: HistoryFilter, p: Page<bigint>): Promise<HorizonTransaction[]> {
@@ -259,7 +259,7 @@ export class SandboxLedger {
   }
 
   /** The oldest ledger in history (ledgers closed by an older server version have no record). */
-  get elderLedger(): number {
+  async elderLedger(): Promise<number> {
     return elderLedger(this.store);
   }
 
@@ -267,11 +267,11 @@ export class SandboxLedger {
     return listAccountIds(this.store, filter, p);
   }
 
-  findStrictReceivePaths(q: StrictReceiveQuery): PathQuote[] {
+  async findStrictReceivePaths(q: StrictReceiveQuery): Promise<PathQuote[]> {
     return findStrictReceive(this.store, q);
   }
 
-  findStrictSendPaths(q: StrictSendQuery): PathQuote[] {
+  async findStrictSendPaths(q: StrictSendQuery): Promise<PathQuote[]> {
     return findStrictSend(this.store, q);
   }
 }

@@ -77,18 +77,38 @@ export class SandboxNetwork implements StellarNetwork {
     return { records, nextCursor: records.at(-1)?.paging_token ?? o.cursor ?? null };
   }
 
-  async watchPayments(account: string, cursor: string, onRecord: (record: HorizonPaymentRecord) => void): Promise<() => void> {
-    let last = cursor === 'now' ? (await this.ledger.latestPagingToken()).toString() : cursor;
-    const flush = async () => {
+  watchPayments(account: string, cursor: string, onRecord: (record: HorizonPaymentRecord) => unknown): () => void {
+    const start = cursor === 'now' ? this.ledger.latestPagingToken().then(String) : Promise.resolve(cursor);
+    let last: string | null = null;
+    const drain = async () => {
+      last ??= await start;
       for (;;) {
         const batch = await this.ledger.listPayments({ account, limit: 200, order: 'asc', includeFailed: false,
           ...(last ? { cursor: BigInt(last) } : {}) });
         for (const r of batch) {
           last = r.paging_token;
-          onRecord(await this.joined(r));
+          // in order, each handled before the next (as the Horizon watcher does)
+          await onRecord(await this.joined(r));
         }
         if (batch.length < 200) return;
       }
+    };
+    // one drain at a time: a close during a drain runs one more after it, never a second beside it
+    let running = false;
+    let again = false;
+    const flush = () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      void (async () => {
+        do {
+          again = false;
+          await drain().catch(() => undefined);
+        } while (again);
+        running = false;
+      })();
     };
     const flushes = this.watchers.get(account) ?? new Set<() => void>();
     this.watchers.set(account, flushes);

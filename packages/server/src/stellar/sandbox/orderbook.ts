@@ -28,12 +28,12 @@ export interface Cross {
 
 /** Offers with what their seller can really deliver (an unfunded offer delivers less). */
 async function liveOffers(store: SandboxStore, selling: string, buying: string, taker?: string) {
-  return (await store.bookOffers(selling, buying)).map(async (o) => {
+  return Promise.all((await store.bookOffers(selling, buying)).map(async (o) => {
     const can = await spendable(store, o.seller, selling);
     // spendable() already subtracts this offer's own liability; add it back.
     const funded = typeof can === 'string' ? 0n : can + o.amount;
     return { ...o, amount: o.amount < funded ? o.amount : funded < 0n ? 0n : funded, self: o.seller === taker };
-  });
+  }));
 }
 
 /** Strict receive over one book: what receiving `amount` of `receive` costs in `pay`. */

@@ -69,24 +69,26 @@ function quote(src: string, dst: string, path: string[], plan: Plan): PathQuote 
   };
 }
 
-export function findStrictReceive(store: SandboxStore, q: StrictReceiveQuery): PathQuote[] {
+export async function findStrictReceive(store: SandboxStore, q: StrictReceiveQuery): Promise<PathQuote[]> {
   const dst = assetKey(q.destinationAsset);
-  const quotes = q.sourceAssets.map(assetKey).flatMap(async (src) =>
-    (await candidatePaths(store, src, dst)).flatMap(async (path) => {
+  const quotes: PathQuote[] = [];
+  for (const src of q.sourceAssets.map(assetKey)) {
+    for (const path of await candidatePaths(store, src, dst)) {
       const plan = await planReceive(store, [src, ...path, dst], q.destinationAmount);
-      return typeof plan === 'string' ? [] : [quote(src, dst, path, plan)];
-    }),
-  );
+      if (typeof plan !== 'string') quotes.push(quote(src, dst, path, plan));
+    }
+  }
   return quotes.sort((a, b) => (a.sourceAmount < b.sourceAmount ? -1 : a.sourceAmount > b.sourceAmount ? 1 : 0));
 }
 
-export function findStrictSend(store: SandboxStore, q: StrictSendQuery): PathQuote[] {
+export async function findStrictSend(store: SandboxStore, q: StrictSendQuery): Promise<PathQuote[]> {
   const src = assetKey(q.sourceAsset);
-  const quotes = q.destinationAssets.map(assetKey).flatMap(async (dst) =>
-    (await candidatePaths(store, src, dst)).flatMap(async (path) => {
+  const quotes: PathQuote[] = [];
+  for (const dst of q.destinationAssets.map(assetKey)) {
+    for (const path of await candidatePaths(store, src, dst)) {
       const plan = await planSend(store, [src, ...path, dst], q.sourceAmount);
-      return typeof plan === 'string' ? [] : [quote(src, dst, path, plan)];
-    }),
-  );
+      if (typeof plan !== 'string') quotes.push(quote(src, dst, path, plan));
+    }
+  }
   return quotes.sort((a, b) => (a.destinationAmount > b.destinationAmount ? -1 : a.destinationAmount < b.destinationAmount ? 1 : 0));
 }

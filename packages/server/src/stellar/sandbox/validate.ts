@@ -51,9 +51,9 @@ export async function checkTransaction(
   const outer = bump ? await checkOuterAuth(store, env, feeAccount) : null;
   if (outer) return { name: outer, feeCharged: 0n };
   const auth = innerAuth(store, inner, source);
-  if (!auth.source()) return { name: 'txBadAuth', feeCharged: 0n };
+  if (!await auth.source()) return { name: 'txBadAuth', feeCharged: 0n };
   if (await availableNative(store, payer) < feeCharged) return { name: 'txInsufficientBalance', feeCharged: 0n };
-  const failed = auth.operations();
+  const failed = await auth.operations();
   if (failed) return { name: 'txFailed', feeCharged: 0n, ops: failed };
   if (!auth.allUsed()) return { name: 'txBadAuthExtra', feeCharged: 0n };
   return { inner, source, feeAccount, feeCharged };

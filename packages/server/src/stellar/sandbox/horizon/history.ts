@@ -71,7 +71,7 @@ async function renderOperation(ledger: SandboxLedger, r: HorizonOperationRecord,
 
 function transactions(ledger: SandboxLedger, scope: Scope): Collection<HorizonTransaction> {
   return {
-    cursor: TOKEN, now: () => ledger.nowToken().toString(), failed: true,
+    cursor: TOKEN, now: async () => (await ledger.nowToken()).toString(), failed: true,
     fetch: (p) => ledger.listTransactions({ ...scope, includeFailed: p.includeFailed || scope.includeFailed === true }, numeric(p)),
     render: (t, base) => transactionLinks(t, base),
   };
@@ -79,7 +79,7 @@ function transactions(ledger: SandboxLedger, scope: Scope): Collection<HorizonTr
 
 function operations(ledger: SandboxLedger, scope: Scope, paymentsOnly: boolean): Collection<HorizonOperationRecord> {
   return {
-    cursor: TOKEN, now: () => ledger.nowToken().toString(), failed: true, joinable: true,
+    cursor: TOKEN, now: async () => (await ledger.nowToken()).toString(), failed: true, joinable: true,
     fetch: (p) => ledger.listOperations(
       { ...scope, paymentsOnly, includeFailed: p.includeFailed || scope.includeFailed === true }, numeric(p)),
     render: (r, base, p) => renderOperation(ledger, r, base, p.join),
@@ -88,7 +88,7 @@ function operations(ledger: SandboxLedger, scope: Scope, paymentsOnly: boolean):
 
 function effects(ledger: SandboxLedger, scope: Scope): Collection<HorizonEffect> {
   return {
-    cursor: EFFECT_TOKEN, now: () => `${ledger.nowToken()}-0`,
+    cursor: EFFECT_TOKEN, now: async () => `${await ledger.nowToken()}-0`,
     fetch: (p) => ledger.listEffects(scope, { ...page(p), ...effectCursor(p) }),
     render: (e, base) => effectLinks(e, base),
   };
@@ -107,7 +107,7 @@ export function historyCollection(
 
 export function ledgersCollection(ledger: SandboxLedger): Collection<HorizonLedger> {
   return {
-    cursor: TOKEN, now: () => (BigInt(ledger.ledgerSequence) << 32n).toString(),
+    cursor: TOKEN, now: async () => (BigInt(await ledger.ledgerSequence()) << 32n).toString(),
     fetch: (p) => ledger.listLedgers(numeric(p)),
     render: (l, base) => ledgerLinks(l, base),
   };

@@ -59,7 +59,7 @@ export function strictReceivePaths(ledger: SandboxLedger) {
     if (destinationAmount === null) return badRequest(res, 'destination_amount', 'unparseable value');
     const sourceAssets = assetList(q.source_assets) ?? await heldAssets(ledger, q.source_account);
     if (!sourceAssets) return badRequest(res, 'source_assets', 'source_assets or source_account is required');
-    const quotes = ledger.findStrictReceivePaths({ sourceAssets, destinationAsset, destinationAmount });
+    const quotes = await ledger.findStrictReceivePaths({ sourceAssets, destinationAsset, destinationAmount });
     sendHal(res, { _embedded: { records: quotes.map(pathRecord) } });
   };
 }
@@ -73,7 +73,7 @@ export function strictSendPaths(ledger: SandboxLedger) {
     if (sourceAmount === null) return badRequest(res, 'source_amount', 'unparseable value');
     const destinationAssets = assetList(q.destination_assets) ?? await heldAssets(ledger, q.destination_account);
     if (!destinationAssets) return badRequest(res, 'destination_assets', 'destination_assets or destination_account is required');
-    const quotes = ledger.findStrictSendPaths({ sourceAsset, sourceAmount, destinationAssets });
+    const quotes = await ledger.findStrictSendPaths({ sourceAsset, sourceAmount, destinationAssets });
     sendHal(res, { _embedded: { records: quotes.map(pathRecord) } });
   };
 }

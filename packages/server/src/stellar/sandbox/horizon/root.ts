@@ -7,7 +7,7 @@ export function root(ledger: SandboxLedger) {
   return async (req: Request, res: Response) => {
     const b = baseUrl(req);
     const t = (href: string) => ({ href: `${b}${href}`, templated: true });
-    const latest = ledger.ledgerSequence;
+    const latest = await ledger.ledgerSequence();
     sendHal(res, {
       // Only what this router serves (and the friendbot the server mounts beside it).
       _links: {
@@ -33,7 +33,7 @@ export function root(ledger: SandboxLedger) {
       ingest_latest_ledger: latest,
       history_latest_ledger: latest,
       history_latest_ledger_closed_at: (await ledger.getLedger(latest))?.closed_at ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      history_elder_ledger: ledger.elderLedger,
+      history_elder_ledger: await ledger.elderLedger(),
       core_latest_ledger: latest,
       network_passphrase: ledger.passphrase,
       current_protocol_version: 22,
@@ -44,13 +44,13 @@ export function root(ledger: SandboxLedger) {
 }
 
 export function feeStats(ledger: SandboxLedger) {
-  return (_req: Request, res: Response) => {
+  return async (_req: Request, res: Response) => {
     const flat = (v: string) => Object.fromEntries(
       ['max', 'min', 'mode', 'p10', 'p20', 'p30', 'p40', 'p50', 'p60', 'p70', 'p80', 'p90', 'p95', 'p99'].map((k) => [k, v]),
     );
     // No congestion in the sandbox: everyone pays the base fee.
     sendHal(res, {
-      last_ledger: String(ledger.ledgerSequence),
+      last_ledger: String(await ledger.ledgerSequence()),
       last_ledger_base_fee: '100',
       ledger_capacity_usage: '0',
       fee_charged: flat('100'),
