@@ -110,7 +110,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
           const warm = config.stellar === 'sandbox' ? services.pipeline.pipeline.fillPool(POOL_FILL_TIMEOUT_MS) : Promise.resolve();
-          warm.then(async () => {
+          // errors reach listen()'s caller through reject
+          void warm.then(async () => {
             stopMaintenance = await startMaintenance(services, logger);
             webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
             services.pipeline.pipeline.start();

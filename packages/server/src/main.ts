@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     server.logger.info({ signal }, 'shutting down');
     // in-flight requests finish; a stuck one cannot hold the process forever
     setTimeout(() => process.exit(1), 10_000).unref();
-    server.close().then(() => process.exit(0), () => process.exit(1));
+    void server.close().then(() => process.exit(0), () => process.exit(1));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
 }
 
-main().catch((error: unknown) => {
+void main().catch((error: unknown) => {
   process.stderr.write(`fundkit-server: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -33,8 +33,8 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(pattern);
   });
 
-  it('pubnet without a master key is refused', () => {
-    expect(() => createServer({ env: { FUNDKIT_STELLAR: 'pubnet', FUNDKIT_DB: ':memory:' }, logger: silent })).toThrow(/FUNDKIT_MASTER_KEY/);
+  it('pubnet without a master key is refused', async () => {
+    await expect(createServer({ env: { FUNDKIT_STELLAR: 'pubnet', FUNDKIT_DB: ':memory:' }, logger: silent })).rejects.toThrow(/FUNDKIT_MASTER_KEY/);
   });
 });
 
@@ -53,11 +53,11 @@ describe('bootstrap', () => {
     }
   });
 
-  it('a malformed bootstrap file stops start-up naming FUNDKIT_BOOTSTRAP', () => {
+  it('a malformed bootstrap file stops start-up naming FUNDKIT_BOOTSTRAP', async () => {
     const dir = tmp();
     const path = join(dir, 'b.json');
     writeFileSync(path, JSON.stringify({ applications: [{ name: 'A', secret_keys: ['pk_test_wrongKind0000000000'] }] }));
-    expect(() => createServer({ env: { FUNDKIT_DB: ':memory:', FUNDKIT_BOOTSTRAP: path }, logger: silent })).toThrow(/^FUNDKIT_BOOTSTRAP: applications\[0\]\.secret_keys\[0\]/);
+    await expect(createServer({ env: { FUNDKIT_DB: ':memory:', FUNDKIT_BOOTSTRAP: path }, logger: silent })).rejects.toThrow(/^FUNDKIT_BOOTSTRAP: applications\[0\]\.secret_keys\[0\]/);
   });
 
   it('without a bootstrap file the first start creates and saves a sandbox application', async () => {

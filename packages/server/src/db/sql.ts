@@ -260,7 +260,8 @@ export class SqliteSql implements Sql {
         } catch (error) {
           done = Promise.reject(error);
         }
-        done.then((value) => {
+        // settles the transaction either way; errors go to the caller through reject
+        void done.then((value) => {
           try {
             this.end('COMMIT');
           } catch (error) {

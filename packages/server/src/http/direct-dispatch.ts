@@ -19,7 +19,7 @@ export function composed(steps: RequestHandler[]): RequestHandler {
       if (!step) return done();
       try {
         const result: unknown = step(req, res, next);
-        if (result instanceof Promise) result.then(undefined, (reason: unknown) => next(reason ?? new Error('Rejected promise')));
+        if (result instanceof Promise) void result.then(undefined, (reason: unknown) => next(reason ?? new Error('Rejected promise')));
       } catch (thrown) {
         next(thrown);
       }

@@ -27,7 +27,7 @@ async function readExcerpt(response: Response): Promise<string | null> {
   } catch {
     // the body broke off or timed out after the status arrived: keep what came
   } finally {
-    reader.cancel().catch(() => {});
+    void reader.cancel().catch(() => {});
   }
   const text = Array.from(new TextDecoder().decode(Buffer.concat(chunks))).slice(0, EXCERPT_CHARS).join('');
   return text === '' ? null : text;

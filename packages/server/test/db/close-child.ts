@@ -7,7 +7,7 @@ import { createServer } from '../../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fundkit-close-'));
 const path = join(dir, 'fundkit.db');
-const server = createServer({ env: { FUNDKIT_DB: path, FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'silent' } });
+const server = await createServer({ env: { FUNDKIT_DB: path, FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'silent' } });
 await server.listen(0, '127.0.0.1');
 await server.close();
 // closing the last connection checkpoints the WAL into the file and removes it

@@ -15,10 +15,10 @@ describe('GroupCommit', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (v TEXT UNIQUE)');
     const writes = new GroupCommit(db);
-    const insert = (v: string) => () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
+    const insert = (v: string) => async () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
     const settled = await Promise.allSettled([
       writes.run(insert('a')),
-      writes.run(() => { insert('b')(); throw new Error('refused'); }),
+      writes.run(async () => { await insert('b')(); throw new Error('refused'); }),
       writes.run(insert('a')), // UNIQUE: fails alone
       writes.run(insert('c')),
     ]);
@@ -32,7 +32,7 @@ describe('GroupCommit', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (v TEXT)');
     const writes = new GroupCommit(db);
-    const seen = await writes.run(() => {
+    const seen = await writes.run(async () => {
       db.prepare('INSERT INTO t (v) VALUES (?)').run('x');
       return db.inTransaction;
     });

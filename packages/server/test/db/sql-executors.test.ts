@@ -104,7 +104,7 @@ behaves('SqliteSql', async () => {
   db.exec('CREATE TABLE t (v TEXT PRIMARY KEY, n INTEGER NOT NULL)');
   const sql = SqliteSql.of(db);
   // one connection: "another context" is the same executor, used from outside the transaction
-  return { sql, other: sql, close: async () => db.close() };
+  return { sql, other: sql, close: async () => { db.close(); } };
 });
 
 describe('SqliteSql, one connection', () => {

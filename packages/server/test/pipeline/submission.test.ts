@@ -39,7 +39,7 @@ describe('the treasury submission engine', () => {
     const dest = (await fundedAccount(sb)).publicKey();
     const before = await xlm(dest);
     const saved: string[] = [];
-    const outs = await Promise.all(Array.from({ length: 30 }, () => e.run(null, () => pay(dest), (env) => saved.push(env))));
+    const outs = await Promise.all(Array.from({ length: 30 }, () => e.run(null, () => pay(dest), (env) => { saved.push(env); })));
     expect(outs.every((o) => o.successful)).toBe(true);
     expect(await xlm(dest)).toBe(before + 30n * 10_000_000n);
     const hashes = new Set(outs.map((o) => o.hash));
@@ -63,7 +63,7 @@ describe('the treasury submission engine', () => {
   it('keeps each transaction within 20 signatures: items with their own signers are spread', async () => {
     sb = await startSandbox();
     const e = engine({ channels: 1 });
-    const deposits = Array.from({ length: 25 }, () => fundedAccount(sb, '10'));
+    const deposits = await Promise.all(Array.from({ length: 25 }, () => fundedAccount(sb, '10')));
     const dest = sb.treasury.publicKey();
     const outs = await Promise.all(deposits.map((d) => e.run(null, () => ({
       operations: [Operation.payment({ source: d.publicKey(), destination: dest, asset: Asset.native(), amount: '1' })], signers: [d],

@@ -51,7 +51,7 @@ describe('the one transition table', () => {
         if (canTransition(from, to)) continue;
         illegal++;
         const id = intentIn(from);
-        expect(() => machine().transition(id, to, 'walk'), `${from} → ${to}`).toThrow(/illegal funding intent transition/);
+        await expect(machine().transition(id, to, 'walk'), `${from} → ${to}`).rejects.toThrow(/illegal funding intent transition/);
         expect((await t.server.services.pipeline.pipeline.repos.fundingIntents.findById(id))!.status).toBe(from);
         expect(historyCount(id)).toBe(0);
         expect(eventCount(id)).toBe(0);

@@ -41,8 +41,8 @@ describe('genesis: the friendbot account', () => {
   it('is created with large XLM, USDC and EURC balances, once, and also in a database bootstrapped before it existed', async () => {
     const ledger = new SandboxLedger(new Database(':memory:'));
     const { friendbot } = await bootstrapSandbox(ledger);
-    const holdings = async (id: string) => [(await ledger.store.getAccount(id))?.balance, ...[SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]
-      .map(async (a) => (await ledger.store.getTrustline(id, `${a.code}:${a.issuer}`))?.balance)];
+    const holdings = async (id: string) => [(await ledger.store.getAccount(id))?.balance, ...await Promise.all([SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]
+      .map(async (a) => (await ledger.store.getTrustline(id, `${a.code}:${a.issuer}`))?.balance))];
     expect(await holdings(friendbot.publicKey)).toEqual([1_000_000_001_0000000n, 1_000_000_000_0000000n, 1_000_000_000_0000000n]);
     const ledgerBefore = await ledger.ledgerSequence();
     expect((await bootstrapSandbox(ledger)).friendbot).toEqual(friendbot);

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { createServer } from '../../src/index.js';
 import { DEFAULT_BOOTSTRAP } from '../helpers/server.js';
 
-const server = createServer({
+const server = await createServer({
   bootstrap: DEFAULT_BOOTSTRAP,
   logger: pino({ level: 'silent' }),
   // a long timeout keeps the attempt in flight until the kill; a short lease makes the restart quick

@@ -36,7 +36,7 @@ export interface ClockHost {
   /** Unix seconds now (injectable for tests). */
   nowSeconds(): number;
   /** Reserves the next ledger; inside the close's SQLite transaction. */
-  closeLedger(): Clock;
+  closeLedger(): Promise<Clock>;
   /** After the close committed: wake streams and watchers. */
   closed(ledger: number, applied: Applied[]): void;
   /** A close that threw (a bug): reported, and the next close goes on. */
@@ -55,12 +55,12 @@ export class LedgerClock {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(async () => {
-      try {
-        await this.close();
-      } catch (error) {
-        this.host.failed(error);
-      }
+    let closing = false;
+    this.timer = setInterval(() => {
+      // a close that outlasts the interval is not overlapped by the next one
+      if (closing) return;
+      closing = true;
+      void this.close().catch((error: unknown) => this.host.failed(error)).finally(() => { closing = false; });
     }, this.seconds * 1000);
     // A server (or test) that is done must be able to exit without stopping the ledger first.
     this.timer.unref();
@@ -109,8 +109,8 @@ export class LedgerClock {
   async close(): Promise<number> {
     const set = this.takeSet();
     const outcomes = new Map<string, Applied | Rejected>();
-    const closeAll = await this.host.store.sql.transaction(async () => {
-      const c = this.host.closeLedger();
+    const closeAll = () => this.host.store.sql.transaction(async () => {
+      const c = await this.host.closeLedger();
       let order = 0;
       for (const p of set) {
         // Re-checked at close: time bounds may have passed, a sequence may have been consumed.
@@ -126,7 +126,7 @@ export class LedgerClock {
     });
     let clock: Clock;
     try {
-      clock = closeAll();
+      clock = await closeAll();
     } catch (error) {
       // Nothing of this ledger committed: its transactions are refused, never left hanging.
       for (const p of set) p.settle({ name: 'txInternalError', feeCharged: 0n });

@@ -86,8 +86,10 @@ async function topUpFriendbot(ledger: SandboxLedger, friendbot: KeyPairInfo): Pr
   const balanceOf = async (asset: string) => asset === 'native'
     ? (await ledger.store.getAccount(friendbot.publicKey))?.balance ?? 0n
     : (await ledger.store.getTrustline(friendbot.publicKey, asset))?.balance ?? 0n;
-  const low = ['native', assetKey(SANDBOX_ASSETS.USDC), assetKey(SANDBOX_ASSETS.EURC)]
-    .filter(async (asset) => await balanceOf(asset) < FRIENDBOT_FLOAT / 2n);
+  const low: string[] = [];
+  for (const asset of ['native', assetKey(SANDBOX_ASSETS.USDC), assetKey(SANDBOX_ASSETS.EURC)]) {
+    if (await balanceOf(asset) < FRIENDBOT_FLOAT / 2n) low.push(asset);
+  }
   if (low.length === 0) return friendbot;
   // One ledger for the whole top-up, so later ledger numbers move as little as possible.
   const clock = await ledger.closeLedger();

@@ -70,10 +70,12 @@ export class SandboxNetwork implements StellarNetwork {
   }
 
   async listPayments(account: string, o: ListPaymentsOptions = {}): Promise<PaymentsPage> {
-    const records = (await this.ledger.listPayments({
+    const found = (await this.ledger.listPayments({
       account, limit: o.limit ?? 10, order: o.order ?? 'asc', includeFailed: o.includeFailed ?? false,
       ...(o.cursor ? { cursor: BigInt(o.cursor === 'now' ? await this.ledger.latestPagingToken() : o.cursor) } : {}),
-    })).map((r) => this.joined(r));
+    }));
+    const records = [];
+    for (const r of found) records.push(await this.joined(r));
     return { records, nextCursor: records.at(-1)?.paging_token ?? o.cursor ?? null };
   }
 

@@ -20,7 +20,7 @@ function links(base: string, id: string) {
 }
 
 async function trustlineBalances(store: SandboxStore, id: string) {
-  return (await store.listTrustlines(id)).map(async (t) => {
+  return Promise.all((await store.listTrustlines(id)).map(async (t) => {
     const l = await liabilities(store, id, t.asset);
     return {
       balance: fromStroops(t.balance),
@@ -33,7 +33,7 @@ async function trustlineBalances(store: SandboxStore, id: string) {
       ...horizonAssetFields(parseAssetKey(t.asset)),
       ...(t.sponsor ? { sponsor: t.sponsor } : {}),
     };
-  });
+  }));
 }
 
 /** The master key first (with its weight, 0 included), then each signer in key order. */

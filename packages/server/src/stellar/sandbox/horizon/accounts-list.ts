@@ -41,7 +41,7 @@ interface AccountRef {
 }
 
 export function listAccounts(ledger: SandboxLedger) {
-  return (req: Request, res: Response) => {
+  return async (req: Request, res: Response) => {
     const filter = parseFilter(res, req.query as Record<string, string | undefined>);
     if (!filter) return;
     const collection: Collection<AccountRef> = {
@@ -52,6 +52,6 @@ export function listAccounts(ledger: SandboxLedger) {
         .map((id) => ({ id, paging_token: id })),
       render: (a, base) => accountResource(ledger.store, a.id, base),
     };
-    serveCollection(ledger, req, res, collection);
+    await serveCollection(ledger, req, res, collection);
   };
 }

@@ -21,8 +21,8 @@ export interface Collection<R extends { paging_token: string }> {
   /** Which cursors this list accepts, besides '' and 'now'. */
   cursor: RegExp;
   /** The cursor "now" stands for: after everything already closed. */
-  now: () => string;
-  fetch: (p: ListParams) => R[];
+  now: () => Promise<string> | string;
+  fetch: (p: ListParams) => Promise<R[]>;
   render: (r: R, base: string, p: ListParams) => unknown;
   /** Lists that accept include_failed / join (the others refuse them as Horizon does). */
   failed?: boolean;
@@ -31,7 +31,7 @@ export interface Collection<R extends { paging_token: string }> {
 
 const STREAM_BATCH = 200;
 
-function parseParams<R extends { paging_token: string }>(req: Request, c: Collection<R>): ListParams | { field: string } {
+async function parseParams<R extends { paging_token: string }>(req: Request, c: Collection<R>): Promise<ListParams | { field: string }> {
   const q = req.query as Record<string, string | undefined>;
   const limit = q.limit === undefined || q.limit === '' ? 10 : Number(q.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) return { field: 'limit' };
@@ -39,7 +39,7 @@ function parseParams<R extends { paging_token: string }>(req: Request, c: Collec
   if (order !== 'asc' && order !== 'desc') return { field: 'order' };
   // The SSE resume header wins over the cursor parameter, as in Horizon.
   let cursor = req.get('Last-Event-ID') ?? q.cursor ?? '';
-  if (cursor === 'now') cursor = c.now();
+  if (cursor === 'now') cursor = await c.now();
   if (cursor !== '' && !c.cursor.test(cursor)) return { field: 'cursor' };
   const failed = q.include_failed;
   if (failed !== undefined && failed !== '' && (!c.failed || (failed !== 'true' && failed !== 'false'))) {
@@ -54,9 +54,11 @@ function pageHref(base: string, path: string, p: ListParams, cursor: string, ord
   return `${base}${path}?cursor=${cursor}&limit=${p.limit}&order=${order}${extra}`;
 }
 
-function sendPage<R extends { paging_token: string }>(req: Request, res: Response, c: Collection<R>, p: ListParams): void {
+async function sendPage<R extends { paging_token: string }>(req: Request, res: Response, c: Collection<R>, p: ListParams): Promise<void> {
   const base = baseUrl(req);
-  const records = c.fetch(p);
+  const records = await c.fetch(p);
+  const rendered = [];
+  for (const r of records) rendered.push(await c.render(r, base, p));
   const first = records[0]?.paging_token ?? p.cursor;
   const last = records.at(-1)?.paging_token ?? p.cursor;
   const reverse = p.order === 'asc' ? 'desc' : 'asc';
@@ -66,7 +68,7 @@ function sendPage<R extends { paging_token: string }>(req: Request, res: Respons
       next: { href: pageHref(base, req.path, p, last, p.order) },
       prev: { href: pageHref(base, req.path, p, first, reverse) },
     },
-    _embedded: { records: records.map((r) => c.render(r, base, p)) },
+    _embedded: { records: rendered },
   });
 }
 
@@ -83,26 +85,43 @@ function stream<R extends { paging_token: string }>(
   const base = baseUrl(req);
   let cursor = p.cursor;
   // Re-reading from the last sent token on every close means nothing is skipped or repeated.
-  const flush = () => {
+  const drain = async () => {
     for (;;) {
-      const batch = c.fetch({ ...p, cursor, limit: STREAM_BATCH, order: 'asc' });
+      const batch = await c.fetch({ ...p, cursor, limit: STREAM_BATCH, order: 'asc' });
       for (const r of batch) {
-        res.write(`id: ${r.paging_token}\ndata: ${JSON.stringify(c.render(r, base, p))}\n\n`);
+        res.write(`id: ${r.paging_token}\ndata: ${JSON.stringify(await c.render(r, base, p))}\n\n`);
         cursor = r.paging_token;
       }
       if (batch.length < STREAM_BATCH) return;
     }
+  };
+  // one drain at a time: a close during a drain runs one more after it, never a second beside it
+  let running = false;
+  let again = false;
+  const flush = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void (async () => {
+      do {
+        again = false;
+        await drain().catch(() => res.end());
+      } while (again && !res.writableEnded);
+      running = false;
+    })();
   };
   flush();
   ledger.events.on('ledger', flush);
   res.on('close', () => ledger.events.off('ledger', flush));
 }
 
-export function serveCollection<R extends { paging_token: string }>(
+export async function serveCollection<R extends { paging_token: string }>(
   ledger: SandboxLedger, req: Request, res: Response, c: Collection<R>,
-): void {
-  const p = parseParams(req, c);
+): Promise<void> {
+  const p = await parseParams(req, c);
   if ('field' in p) return badRequest(res, p.field, 'unparseable value');
   if ((req.get('Accept') ?? '').includes('text/event-stream')) return stream(req, res, ledger, c, p);
-  sendPage(req, res, c, p);
+  await sendPage(req, res, c, p);
 }

@@ -19,9 +19,9 @@ type ScopeOf = (req: Request, res: Response) => Scope | undefined;
 /** GET {prefix}/{kind} for each history kind, scoped by what the path names. */
 function mountHistory(router: Router, ledger: SandboxLedger, prefix: string, scopeOf: ScopeOf, kinds = KINDS): void {
   for (const kind of kinds) {
-    router.get(`${prefix}/${kind}`, (req, res) => {
+    router.get(`${prefix}/${kind}`, async (req, res) => {
       const scope = scopeOf(req, res);
-      if (scope) serveCollection(ledger, req, res, historyCollection(ledger, kind, scope) as never);
+      if (scope) await serveCollection(ledger, req, res, historyCollection(ledger, kind, scope) as never);
     });
   }
 }

@@ -9,7 +9,7 @@ import { payment } from './payment.js';
 import { setOptions } from './set-options.js';
 import { beginSponsoring, endSponsoring } from './sponsorship.js';
 
-type Apply = (op: never, ctx: OpContext) => OpOutcome;
+type Apply = (op: never, ctx: OpContext) => Promise<OpOutcome> | OpOutcome;
 
 const APPLY: Record<string, Apply> = {
   createAccount, payment, pathPaymentStrictReceive, pathPaymentStrictSend, changeTrust, accountMerge, setOptions,
@@ -19,7 +19,7 @@ const APPLY: Record<string, Apply> = {
 const notSupported = (): OpResult => ({ code: 'op_not_supported', xdr: xdr.OperationResult.opNotSupported() });
 
 /** Applies one operation to the store; unsupported types fail with op_not_supported. */
-export function applyOperation(op: Operation, ctx: OpContext): OpOutcome {
+export async function applyOperation(op: Operation, ctx: OpContext): Promise<OpOutcome> {
   const apply = APPLY[op.type];
   return apply ? apply(op as never, ctx) : { result: notSupported() };
 }
