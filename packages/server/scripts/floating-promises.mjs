@@ -1,7 +1,8 @@
 // Lists promises nobody waits for: every call whose type is a Promise and whose parent is an
 // ExpressionStatement (not awaited, not returned, not `void`ed), and every async callback given
 // to an array method that ignores what it returns (forEach, filter, some, …), or to `map` whose
-// result is not handed to Promise.all. A deliberate fire-and-forget gets `void` and a comment.
+// result is not handed to Promise.all, and every promise-returning function passed where a
+// void-returning one is expected (an event listener, a `() => void` dependency). A deliberate fire-and-forget gets `void` and a comment.
 // Usage: node scripts/floating-promises.mjs [dir with tsconfig.json] [path prefix, default src/]
 import ts from 'typescript';
 import path from 'node:path';
@@ -39,6 +40,14 @@ for (const sf of program.getSourceFiles()) {
           const waited = callee.name.text === 'map' && ts.isCallExpression(node.parent) && /^Promise\.(all|allSettled)$/.test(node.parent.expression.getText());
           if (!waited) hits.push(`${at(arg)}: async callback of ${callee.name.text}: ${node.getText().split('\n')[0].slice(0, 100)}`);
         }
+      }
+    }
+    // a promise-returning function where a void-returning one is expected: its caller drops the promise
+    if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && !(ts.isCallExpression(node.parent) && ts.isPropertyAccessExpression(node.parent.expression) && CALLBACK_IGNORED.has(node.parent.expression.name.text))) {
+      const sig = checker.getSignatureFromDeclaration(node);
+      const expected = checker.getContextualType(node)?.getCallSignatures()[0];
+      if (sig && expected && isPromise(checker.getReturnTypeOfSignature(sig)) && (checker.getReturnTypeOfSignature(expected).flags & ts.TypeFlags.Void)) {
+        hits.push(`${at(node)}: promise given where void is expected: ${node.parent.getText().split('\n')[0].slice(0, 100)}`);
       }
     }
     ts.forEachChild(node, visit);

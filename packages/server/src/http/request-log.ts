@@ -10,7 +10,9 @@ import { locals } from './context.js';
 export function requestLogging(service: RequestLogsService, logger: Logger) {
   const access = logger.isLevelEnabled('info');
   return (req: Request, res: Response, next: NextFunction): void => {
-    res.on('finish', async () => {
+    // errors of the write are caught (and logged) inside
+    res.on('finish', () => void onFinish());
+    const onFinish = async () => {
       const state = locals(res);
       const ms = Date.now() - state.startedAt;
       if (access) logger.info({ requestId: state.requestId, method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
@@ -31,7 +33,7 @@ export function requestLogging(service: RequestLogsService, logger: Logger) {
       } catch (error) {
         logger.warn({ err: error }, 'could not write request log');
       }
-    });
+    };
     next();
   };
 }

@@ -164,17 +164,19 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     });
     const payer = new RefundPayer({ db, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
     const watcher = observer;
+    // called after a commit, with nobody to wait for it: a failure is logged
+    const followAddress = (address: string) => void watcher.watch(address).catch((error: unknown) => logger.error({ err: error, address }, 'could not watch a deposit account'));
     // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
     const served = stellar.network.kind === 'pubnet' ? 'live' : 'test';
     pool = new DepositPool({
       db, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
-      machine, signer, secretsKey, onActivated: (address) => watcher.watch(address), wake: nudgeOf('deposit-pool'),
+      machine, signer, secretsKey, onActivated: (address) => followAddress(address), wake: nudgeOf('deposit-pool'),
       // as long as the treasury lingers on a ledger that closes every few seconds; briefly on the instant sandbox
       gatherMs: stellar.ledger && !stellar.ledger.clock ? undefined : TREASURY_LINGER_MS,
     });
     deposits = poolDepositSource({
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
-      watchAddress: (address) => watcher.watch(address), nudge: nudgeOf('deposit-pool'),
+      watchAddress: (address) => followAddress(address), nudge: nudgeOf('deposit-pool'),
     });
     jobs.push(depositPoolJob(pool, deps.config.treasuryChannels));
     jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),

@@ -36,6 +36,7 @@ const PAGE = 200;
 
 export class Observer {
   private readonly watchers = new Map<string, () => void>();
+  private readonly starting = new Set<string>();
 
   constructor(private readonly deps: ObserverDeps) {}
 
@@ -45,12 +46,19 @@ export class Observer {
   }
 
   async watch(address: string): Promise<void> {
-    if (this.watchers.has(address)) return;
-    const cursor = (await this.deps.watch.find(address))?.cursor ?? '';
-    this.watchers.set(address, this.deps.network.watchPayments(address, cursor, (record) => this.handle(address, record)));
+    // reserved before the cursor's read: two calls for one address must not both start a watcher
+    if (this.watchers.has(address) || this.starting.has(address)) return;
+    this.starting.add(address);
+    try {
+      const cursor = (await this.deps.watch.find(address))?.cursor ?? '';
+      if (this.starting.has(address)) this.watchers.set(address, this.deps.network.watchPayments(address, cursor, (record) => this.handle(address, record)));
+    } finally {
+      this.starting.delete(address);
+    }
   }
 
   unwatch(address: string): void {
+    this.starting.delete(address);
     this.watchers.get(address)?.();
     this.watchers.delete(address);
   }

@@ -55,7 +55,7 @@ export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
   };
   const runner = new RouteRunner({
     db, executions, quotes, network, signer, depositKeys: () => pipeline.depositKeys,
-    transition: (id, to, reason) => void pipeline.machine.transition(id, to, reason), onSucceeded: () => pipeline.nudge.settle(),
+    transition: (id, to, reason) => pipeline.machine.transition(id, to, reason), onSucceeded: () => pipeline.nudge.settle(),
   });
   const job = routeExecutionJob(runner, executions, () => lapseLocks(db, quotes, intents, executions));
   pipeline.addJob(job);

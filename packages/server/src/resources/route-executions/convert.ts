@@ -18,7 +18,7 @@ export interface ConversionSpec {
   path: AssetRef[];
 }
 
-export function submitConversion(signer: TreasurySigner, stored: string | null, c: ConversionSpec, save: (envelope: string) => void): Promise<TxOutcome> {
+export function submitConversion(signer: TreasurySigner, stored: string | null, c: ConversionSpec, save: (envelope: string) => Promise<void> | void): Promise<TxOutcome> {
   return signer.run(stored, () => ({
     operations: [Operation.pathPaymentStrictReceive({
       source: c.deposit.address, destination: c.deposit.address, sendAsset: toSdkAsset(c.sendAsset), sendMax: fromStroops(c.sendMax),

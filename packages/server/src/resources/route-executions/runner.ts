@@ -26,7 +26,7 @@ export interface RunnerDeps {
   signer: () => TreasurySigner;
   depositKeys: () => DepositKeys;
   /** the pipeline's state machine: status, history and event together */
-  transition: (intentId: string, to: FundingIntentStatus, reason: string) => void;
+  transition: (intentId: string, to: FundingIntentStatus, reason: string) => Promise<unknown>;
   /** a conversion finished: wake the settlement worker */
   onSucceeded?: () => void;
 }
@@ -42,7 +42,7 @@ export class RouteRunner {
       const at = isoNow();
       await this.deps.executions.update(e.id, { status: 'RUNNING', phase: 'PRICING', started_at: at, updated_at: at });
       await this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
-      this.deps.transition(e.funding_intent_id, 'ROUTING', `route execution ${e.id} started`);
+      await this.deps.transition(e.funding_intent_id, 'ROUTING', `route execution ${e.id} started`);
     });
     return (await this.deps.executions.findById(e.id))!;
   }

@@ -6,11 +6,11 @@ import type { RouteRunner } from './runner.js';
 
 type Job = { kind: 'start' | 'run'; execution: ExecutionRecord };
 
-export function routeExecutionJob(runner: RouteRunner, executions: ExecutionsRepo, housekeeping: () => void): JobSpec<Job> {
+export function routeExecutionJob(runner: RouteRunner, executions: ExecutionsRepo, housekeeping: () => Promise<void>): JobSpec<Job> {
   return {
     name: 'route-execution',
     claim: async () => {
-      housekeeping();
+      await housekeeping();
       const at = isoNow();
       await executions.markAwaitingFunds(at);
       const waiting = await executions.nextToStart(at);
