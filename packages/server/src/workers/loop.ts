@@ -72,7 +72,9 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
   /** Claims and starts jobs while slots are free; false when nothing was claimable. */
   async function fill(): Promise<boolean> {
     let started = false;
-    while (inFlight.size < slots) {
+    // at most `slots` claims a turn: jobs may finish during a claim's await, and a queue of jobs
+    // that settle in microtasks would otherwise be claimed and run without a turn in between
+    for (let claims = 0; claims < slots && inFlight.size < slots; claims++) {
       let job: J | undefined;
       try {
         job = await spec.claim(new Set(inFlight.keys()));
