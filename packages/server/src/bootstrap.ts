@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigError } from './config.js';
-import type { Db } from './db/connection.js';
-import { inTransaction } from './db/transaction.js';
 import type { Services } from './services.js';
+import type { Sql } from './db/sql.js';
 
 /** FUNDKIT_BOOTSTRAP: applications and their keys, applied idempotently at every start. */
 export interface BootstrapFile {
@@ -51,8 +50,8 @@ export function readBootstrapFile(path: string): BootstrapFile {
   }
 }
 
-export async function applyBootstrap(db: Db, services: Services, file: BootstrapFile): Promise<void> {
-  await inTransaction(db, async () => {
+export async function applyBootstrap(sql: Sql, services: Services, file: BootstrapFile): Promise<void> {
+  await sql.transaction(async () => {
     for (const entry of file.applications) {
       const app = await services.applications.ensureUnowned(entry.name, entry.settlement_address ?? null);
       for (const key of [...(entry.secret_keys ?? []), ...(entry.publishable_keys ?? [])]) await services.keys.importKey(app.id, key);
@@ -64,13 +63,13 @@ export async function applyBootstrap(db: Db, services: Services, file: Bootstrap
  * First start without a bootstrap file: a "Sandbox application" with a test secret and
  * publishable key, printed once and saved under the data directory for later starts.
  */
-export async function ensureSandboxApplication(db: Db, services: Services, dataDir: string, logger: Logger): Promise<void> {
+export async function ensureSandboxApplication(sql: Sql, services: Services, dataDir: string, logger: Logger): Promise<void> {
   const saved = join(dataDir, 'sandbox-keys.json');
   if (existsSync(saved)) {
-    await applyBootstrap(db, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
+    await applyBootstrap(sql, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
     return;
   }
-  const created = await inTransaction(db, async () => {
+  const created = await sql.transaction(async () => {
     const app = await services.applications.ensureUnowned('Sandbox application', null);
     return { app, secret: (await services.keys.create(app.id, 'test', 'secret')).plaintext, publishable: (await services.keys.create(app.id, 'test', 'publishable')).plaintext };
   });

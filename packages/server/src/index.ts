@@ -7,6 +7,7 @@ import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type Boots
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { openDatabase, type Db } from './db/connection.js';
+import { sqlOf, type Sql } from './db/sql.js';
 import { createAppServer } from './http/node-server.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { RouteDef } from './http/route.js';
@@ -41,7 +42,10 @@ export interface ServerOptions {
 
 export interface FundkitServer {
   app: Express;
+  /** the SQLite connection (the sandbox ledger's chain; the server's data unless on PostgreSQL) */
   db: Db;
+  /** the server's data */
+  sql: Sql;
   config: Config;
   context: AppContext;
   services: Services;
@@ -51,10 +55,10 @@ export interface FundkitServer {
   close(): Promise<void>;
 }
 
-async function bootstrap(db: Db, services: Services, config: Config, options: ServerOptions, logger: Logger): Promise<void> {
-  if (options.bootstrap) return applyBootstrap(db, services, options.bootstrap);
-  if (options.bootstrap === undefined && config.bootstrapPath) return applyBootstrap(db, services, readBootstrapFile(config.bootstrapPath));
-  if (config.dbPath !== ':memory:') await ensureSandboxApplication(db, services, config.dataDir, logger);
+async function bootstrap(sql: Sql, services: Services, config: Config, options: ServerOptions, logger: Logger): Promise<void> {
+  if (options.bootstrap) return applyBootstrap(sql, services, options.bootstrap);
+  if (options.bootstrap === undefined && config.bootstrapPath) return applyBootstrap(sql, services, readBootstrapFile(config.bootstrapPath));
+  if (config.dbPath !== ':memory:') await ensureSandboxApplication(sql, services, config.dataDir, logger);
 }
 
 /** A start never waits longer than this for the deposit pool; its worker finishes the rest. */
@@ -81,12 +85,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   validator.compileAll();
   const masterKey = resolveMasterKey(config, logger);
   const db = openDatabase(config.dbPath);
+  const sql = sqlOf(db);
   const checkpointer = startCheckpointer(db, config.dbPath, (message) => logger.warn({ message }, 'WAL checkpoint failed'));
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
-  const services = await createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
+  const services = await createServices({ config, sql, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
     pipeline: pipelineSettings(options.env ?? process.env) });
   await services.idempotency.releaseAllInProgress();
-  await bootstrap(db, services, config, options, logger);
+  await bootstrap(sql, services, config, options, logger);
   const context: AppContext = {
     config, logger, spec, validator, services,
     rateLimiter: new RateLimiter(config.rateLimit),
@@ -99,7 +104,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   let webhookWorker: WebhookWorker | null = null;
 
   return {
-    app, db, config, context, services, logger,
+    app, db, sql, config, context, services, logger,
     listen(port = config.port, host = '0.0.0.0') {
       return new Promise((resolve, reject) => {
         server = createAppServer(app);
@@ -113,7 +118,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           // errors reach listen()'s caller through reject
           void warm.then(async () => {
             stopMaintenance = await startMaintenance(services, logger);
-            webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
+            webhookWorker = startWebhookDelivery(services.webhooks.deliveries, sql, logger, services.webhooks.options);
             services.pipeline.pipeline.start();
             resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
           }).catch(reject);

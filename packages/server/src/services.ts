@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { Db } from './db/connection.js';
 import { IdempotencyRepo } from './db/idempotency-repo.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
@@ -24,6 +23,8 @@ import { FundingIntentReadModel } from './resources/funding-intents/read-model.j
 import { PaymentsReadModel } from './resources/payments/read-model.js';
 import { QuotesRepo } from './resources/quotes/repo.js';
 import { ExecutionsRepo } from './resources/route-executions/repo.js';
+import type { Db } from './db/connection.js';
+import type { Sql } from './db/sql.js';
 
 /**
  * The service registry handed to route factories and workers. Later issues add their services
@@ -47,6 +48,9 @@ export interface Services {
 
 export interface ServiceDeps {
   config: Config;
+  /** the server's data, on either engine */
+  sql: Sql;
+  /** the SQLite connection the sandbox ledger keeps its chain in */
   db: Db;
   logger: Logger;
   masterKey: Buffer;
@@ -63,14 +67,14 @@ export interface ServiceDeps {
  * passed to its constructor; nothing is assigned to a service afterwards.
  */
 export async function createServices(deps: ServiceDeps): Promise<Services> {
-  const { config, db, logger } = deps;
-  const assets = new AssetsService(new AssetsRepo(db), config.stellar);
+  const { config, sql, db, logger } = deps;
+  const assets = new AssetsService(new AssetsRepo(sql), config.stellar);
   const pipeline = await createPipeline({
-    db, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
+    sql, db, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
   });
   const { repos } = pipeline;
-  const executions = new ExecutionsRepo(db);
-  const quoteRows = new QuotesRepo(db);
+  const executions = new ExecutionsRepo(sql);
+  const quoteRows = new QuotesRepo(sql);
   // the read models: a page of payments or intents with all they show, in batched queries
   const paymentViews = new PaymentsReadModel({ intents: repos.fundingIntents, refunds: repos.refunds, remainders: executions });
   const intentViews = new FundingIntentReadModel({
@@ -78,7 +82,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     quotes: quoteRows, executions, publicBaseUrl: deps.publicBaseUrl,
   });
   const fundingIntents = new FundingIntentsService({
-    db,
+    sql,
     repo: repos.fundingIntents,
     deposits: deps.provisionDepositAccount ? provisionerSource(deps.provisionDepositAccount) : pipeline.deposits,
     secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
@@ -88,21 +92,21 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     machine: pipeline.machine,
   });
   const quotes = createQuoteServices({
-    db, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },
+    sql, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },
   });
   const pipelineServices = createPipelineServices({
-    db, pipeline, intents: fundingIntents, paymentViews,
+    sql, pipeline, intents: fundingIntents, paymentViews,
     routeRemainder: (intent, payment) => executions.remainderFor(intent.id, payment.id),
     conversions: quotes.conversions,
   });
   return {
-    accounts: new AccountsService(new AccountsRepo(db), logger, deps.publicBaseUrl),
-    applications: new ApplicationsService(new ApplicationsRepo(db), config.logoDir, deps.publicBaseUrl),
-    keys: new KeysService(new KeysRepo(db)),
+    accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl),
+    applications: new ApplicationsService(new ApplicationsRepo(sql), config.logoDir, deps.publicBaseUrl),
+    keys: new KeysService(new KeysRepo(sql)),
     assets,
     fundingIntents,
-    requestLogs: new RequestLogsService(new RequestLogsRepo(db), (error) => logger.warn({ err: error }, 'could not write request logs')),
-    idempotency: new IdempotencyRepo(db),
+    requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
+    idempotency: new IdempotencyRepo(sql),
     checkout: createCheckoutService(deps, fundingIntents),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,

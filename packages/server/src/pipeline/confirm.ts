@@ -3,17 +3,16 @@
  * amount, destination) before it counts as confirmed; the intent is confirmed once every payment
  * applied to it is.
  */
-import type { Db } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
 import { isoNow } from '../lib/time.js';
 import type { PaymentRecord, PaymentsRepo } from '../resources/payments/repo.js';
 import type { StellarNetwork } from '../stellar/index.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
 import type { StateMachine } from './state-machine.js';
 import { verifyTransfer } from './verify.js';
+import type { Sql } from '../db/sql.js';
 
 export interface ConfirmDeps {
-  db: Db;
+  sql: Sql;
   network: StellarNetwork;
   payments: PaymentsRepo;
   intents: PipelineIntentsRepo;
@@ -33,7 +32,7 @@ export class PaymentConfirmer {
     // not visible yet (a lagging Horizon): the worker retries with backoff
     if (!view) throw new Error(`transaction ${payment.transaction_hash} not found yet`);
     const verdict = verifyTransfer(view, { destination: payment.destination_address, stellarAsset: payment.stellar_asset, amount: payment.amount }, this.deps.network.passphrase);
-    await inTransaction(this.deps.db, async () => (verdict.ok ? await this.confirmed(payment) : await this.rejected(payment, verdict.code, verdict.message)));
+    await this.deps.sql.transaction(async () => (verdict.ok ? await this.confirmed(payment) : await this.rejected(payment, verdict.code, verdict.message)));
     if (verdict.ok) this.deps.onConfirmed();
   }
 

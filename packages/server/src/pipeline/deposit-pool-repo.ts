@@ -1,6 +1,5 @@
 /** The warm pool of deposit accounts and the batches that create them (migration 014). */
 import { sql as kysql } from 'kysely';
-import type { Db } from '../db/connection.js';
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 
 export interface PoolAccount {

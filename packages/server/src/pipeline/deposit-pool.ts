@@ -6,8 +6,6 @@
  * is still PENDING and its stored envelope is looked up or resubmitted unchanged (TreasurySigner.run),
  * so no account is ever created on chain whose key is lost.
  */
-import type { Db } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
@@ -18,9 +16,10 @@ import type { StateMachine } from './state-machine.js';
 import type { TreasurySigner, TxOutcome } from './tx.js';
 import type { WatchRepo } from './watch-repo.js';
 import { NativeKeypair } from '../stellar/keypair.js';
+import type { Sql } from '../db/sql.js';
 
 export interface DepositPoolDeps {
-  db: Db;
+  sql: Sql;
   network: StellarNetwork;
   networkName: string;
   /** the one environment this network serves (test: sandbox/testnet, live: pubnet) */
@@ -91,7 +90,7 @@ export class DepositPool {
    * and a burst of creates is answered before its accounts' transactions are built and admitted.
    */
   private async plan(partialNow: boolean): Promise<DepositBatch | undefined> {
-    return inTransaction(this.deps.db, async () => {
+    return this.deps.sql.transaction(async () => {
       const { repo, networkName: network, environment } = this.deps;
       const waiting = await repo.waiting(environment, MAX_ACCOUNTS_PER_TX);
       const topUps = await this.topUps(MAX_ACCOUNTS_PER_TX - waiting.length);
@@ -152,7 +151,7 @@ export class DepositPool {
   /** Pool rows become claimable; intents' accounts become ACTIVE and their intents AWAITING_PAYMENT (event with it). */
   private async applied(batch: DepositBatch, hash: string): Promise<void> {
     const { repo, watch, machine } = this.deps;
-    const activated = await inTransaction(this.deps.db, async () => {
+    const activated = await this.deps.sql.transaction(async () => {
       const at = isoNow();
       await repo.updateBatch(batch.id, { status: 'APPLIED', transaction_hash: hash }, at);
       await repo.activatePool(batch.id, hash, at);
@@ -171,14 +170,14 @@ export class DepositPool {
 
   /** The transaction failed as a whole, so no account exists: pool keys dropped, waiting intents re-planned. */
   private async failed(batch: DepositBatch, out: TxOutcome): Promise<void> {
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       await this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: out.code ?? 'rejected', transaction_hash: out.applied ? out.hash : null }, isoNow());
       await this.deps.repo.release(batch.id);
     });
   }
 
   private async superseded(batch: DepositBatch): Promise<void> {
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       await this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: 'superseded' }, isoNow());
       await this.deps.repo.release(batch.id);
     });

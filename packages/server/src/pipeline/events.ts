@@ -2,17 +2,17 @@
  * Event payloads exactly as the spec's PaymentEventData / PayoutEventData / RefundEventData:
  * numbers where INTERFACE.md says number, the exact decimal strings beside them.
  */
-import type { Db } from '../db/connection.js';
 import { insertEvent } from '../db/outbox.js';
 import { fromStroops, toNumber } from '../lib/money.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 import type { PaymentsRepo } from '../resources/payments/repo.js';
 import type { RefundRecord } from '../resources/refunds/repo.js';
 import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
+import type { Sql } from '../db/sql.js';
 
 export class EventWriter {
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly payments: PaymentsRepo,
     private readonly settlements: SettlementsRepo,
   ) {}
@@ -44,11 +44,11 @@ export class EventWriter {
   }
 
   async intentEvent(type: string, intent: FundingIntentRecord): Promise<void> {
-    await insertEvent(this.db, { type, applicationId: intent.application_id, environment: intent.environment, data: await this.paymentData(intent) });
+    await insertEvent(this.sql, { type, applicationId: intent.application_id, environment: intent.environment, data: await this.paymentData(intent) });
   }
 
   async payout(type: 'payout.initiated' | 'payout.completed' | 'payout.failed', s: SettlementRecord, metadata: string): Promise<void> {
-    await insertEvent(this.db, {
+    await insertEvent(this.sql, {
       type, applicationId: s.application_id, environment: s.environment,
       data: {
         settlement_id: s.id, funding_intent_id: s.funding_intent_id, amount: toNumber(s.destination_amount),
@@ -61,7 +61,7 @@ export class EventWriter {
   }
 
   async refund(type: 'refund.created' | 'refund.completed' | 'refund.failed', r: RefundRecord): Promise<void> {
-    await insertEvent(this.db, {
+    await insertEvent(this.sql, {
       type, applicationId: r.application_id, environment: r.environment,
       data: {
         refund_id: r.id, funding_intent_id: r.funding_intent_id, payment_id: r.payment_id, amount: toNumber(r.amount),

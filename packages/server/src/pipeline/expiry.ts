@@ -1,13 +1,12 @@
 /** AWAITING_PAYMENT / PARTIALLY_FUNDED past expires_at → EXPIRED (payment.failed + invoice.overdue). */
-import type { Db } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
 import { isoNow } from '../lib/time.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
 import type { StateMachine } from './state-machine.js';
+import type { Sql } from '../db/sql.js';
 
 export class Expirer {
-  constructor(private readonly db: Db, private readonly intents: PipelineIntentsRepo, private readonly machine: StateMachine) {}
+  constructor(private readonly sql: Sql, private readonly intents: PipelineIntentsRepo, private readonly machine: StateMachine) {}
 
   /** The intent that expired first, passing over `waiting` (failed, backing off). */
   async claim(waiting: string[] = []): Promise<FundingIntentRecord | undefined> {
@@ -16,7 +15,7 @@ export class Expirer {
 
   /** Re-reads inside the transaction: a payment that landed first wins. */
   async expire(id: string): Promise<boolean> {
-    return inTransaction(this.db, async () => {
+    return this.sql.transaction(async () => {
       const intent = await this.machine.load(id);
       if (intent.status !== 'AWAITING_PAYMENT' && intent.status !== 'PARTIALLY_FUNDED') return false;
       if (intent.expires_at > isoNow()) return false;
@@ -27,7 +26,7 @@ export class Expirer {
 
   /** Test helper: expire now. */
   async expireNow(id: string): Promise<boolean> {
-    return inTransaction(this.db, async () => {
+    return this.sql.transaction(async () => {
       const intent = await this.machine.load(id);
       if (intent.status !== 'AWAITING_PAYMENT' && intent.status !== 'PARTIALLY_FUNDED') return false;
       await this.intents.setExpiresAt(id, isoNow());

@@ -2,11 +2,11 @@
  * Assembles the payment pipeline: the Stellar network, the observer, the state machine, the
  * settlement, refund and expiry steps, and their worker loops.
  */
-import { sqlOf } from '../db/sql.js';
+import type { Db } from '../db/connection.js';
+import type { Sql } from '../db/sql.js';
 import type { Router } from 'express';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
-import type { Db } from '../db/connection.js';
 import { deriveKey } from '../lib/crypto.js';
 import { randomKeypairSource, type DepositAccountSource } from '../resources/funding-intents/deposit-accounts.js';
 import { FundingIntentsRepo } from '../resources/funding-intents/repo.js';
@@ -71,6 +71,9 @@ export function pipelineSettings(env: Record<string, string | undefined>): Pipel
 }
 
 export interface PipelineDeps {
+  /** the server's data */
+  sql: Sql;
+  /** the SQLite connection the sandbox ledger keeps its chain in */
   db: Db;
   config: Config;
   logger: Logger;
@@ -108,10 +111,10 @@ export interface Pipeline {
   drain(): Promise<void>;
 }
 
-function createRepos(db: Db) {
+function createRepos(sql: Sql) {
   return {
-    payments: new PaymentsRepo(db), settlements: new SettlementsRepo(db), ledger: new LedgerRepo(db), refunds: new RefundsRepo(db),
-    watch: new WatchRepo(db), intents: new PipelineIntentsRepo(db), fundingIntents: new FundingIntentsRepo(db),
+    payments: new PaymentsRepo(sql), settlements: new SettlementsRepo(sql), ledger: new LedgerRepo(sql), refunds: new RefundsRepo(sql),
+    watch: new WatchRepo(sql), intents: new PipelineIntentsRepo(sql), fundingIntents: new FundingIntentsRepo(sql),
   };
 }
 
@@ -119,20 +122,20 @@ function createRepos(db: Db) {
 const TREASURY_LINGER_MS = 250;
 
 export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
-  const { db, logger } = deps;
-  const repos = createRepos(db);
+  const { sql, logger } = deps;
+  const repos = createRepos(sql);
   const secretsKey = deriveKey(deps.masterKey, 'deposit-account-secrets');
-  const events = new EventWriter(db, repos.payments, repos.settlements);
+  const events = new EventWriter(sql, repos.payments, repos.settlements);
   const machine = new StateMachine(repos.fundingIntents, events);
-  const expirer = new Expirer(db, repos.intents, machine);
+  const expirer = new Expirer(sql, repos.intents, machine);
   // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
   const stellar = deps.config.stellar === 'sandbox'
-    ? await setupSandbox(db, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
+    ? await setupSandbox(deps.db, sql, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
       rates: deps.config.sandboxRates, ledgerSeconds: deps.config.sandboxLedgerSeconds, maxOpsPerLedger: deps.config.sandboxLedgerMaxOps,
     })
-    : await setupHorizon(db, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
+    : await setupHorizon(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
       (account, reason, delayMs) => logger.debug({ account, reason, delayMs }, 'payments watcher restarting'));
-  const poolRepo = new DepositPoolRepo(db);
+  const poolRepo = new DepositPoolRepo(sql);
   const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey, stellar ? { treasury: stellar.treasury, lookup: poolRepo } : null);
   const workers: Worker[] = [];
   const nudgeOf = (name: string) => () => workers.find((w) => w.name === name)?.nudge();
@@ -147,29 +150,29 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   if (stellar) {
     const networkName = stellar.network.kind;
     const signer = new TreasurySigner(stellar.network, stellar.treasury, {
-      channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => sqlOf(db).transaction(fn),
+      channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => sql.transaction(fn),
       // a ledger that closes per transaction gains nothing from waiting; a real or clocked one does
       lingerMs: stellar.ledger && !stellar.ledger.clock ? 0 : TREASURY_LINGER_MS,
     });
     treasurySigner = signer;
     // as many payouts running as the treasury's transactions can carry in one ledger
     const inFlight = deps.config.treasuryChannels * deps.config.treasuryBatchItems;
-    observer = new Observer({ db, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
+    observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
     tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never, signer) : null;
-    const confirmer = new PaymentConfirmer({ db, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
+    const confirmer = new PaymentConfirmer({ sql, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
     const settler = new Settler({
-      db, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
+      sql, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
       machine, events, signer, depositKeys, ...(tools ? { prepareDestination: tools.prepareDestination.bind(tools) } : {}),
       routeOf: (intent) => ((intent as { route_type?: string }).route_type === 'STELLAR_PATH_PAYMENT' ? 'STELLAR_PATH_PAYMENT' : 'DIRECT_STELLAR'),
     });
-    const payer = new RefundPayer({ db, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
+    const payer = new RefundPayer({ sql, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
     const watcher = observer;
     // called after a commit, with nobody to wait for it: a failure is logged
     const followAddress = (address: string) => void watcher.watch(address).catch((error: unknown) => logger.error({ err: error, address }, 'could not watch a deposit account'));
     // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
     const served = stellar.network.kind === 'pubnet' ? 'live' : 'test';
     pool = new DepositPool({
-      db, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
+      sql, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
       machine, signer, secretsKey, onActivated: (address) => followAddress(address), wake: nudgeOf('deposit-pool'),
       // as long as the treasury lingers on a ledger that closes every few seconds; briefly on the instant sandbox
       gatherMs: stellar.ledger && !stellar.ledger.clock ? undefined : TREASURY_LINGER_MS,
@@ -182,7 +185,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),
       observerBackfillJob(observer, deps.settings.backfillIntervalMs));
     jobs.push(depositRetireJob(new DepositRetirer({
-      db, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,
+      sql, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,
       observer, watchWindowMs: deps.settings.depositWatchMs,
     })));
   }

@@ -1,5 +1,4 @@
 /** The pipeline's queries over funding intents (the core repo keeps the CRUD). */
-import type { Db } from '../db/connection.js';
 import { prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 

@@ -5,8 +5,6 @@
  * transaction that processed the record, so a crash can only replay, never skip.
  */
 import type { Logger } from 'pino';
-import type { Db } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
@@ -18,9 +16,10 @@ import type { PipelineIntentsRepo } from './intents-repo.js';
 import { incoming, type IncomingPayment } from './records.js';
 import type { StateMachine } from './state-machine.js';
 import type { WatchRepo } from './watch-repo.js';
+import type { Sql } from '../db/sql.js';
 
 export interface ObserverDeps {
-  db: Db;
+  sql: Sql;
   network: StellarNetwork;
   networkName: string;
   payments: PaymentsRepo;
@@ -70,7 +69,7 @@ export class Observer {
   /** One record, in its own transaction; false when its intent is not recorded yet (retry later). */
   async handle(address: string, record: HorizonPaymentRecord): Promise<boolean> {
     try {
-      return inTransaction(this.deps.db, () => this.process(address, record));
+      return this.deps.sql.transaction(() => this.process(address, record));
     } catch (error) {
       this.deps.logger.error({ err: error, address, operation: record.id }, 'observer could not process a record');
       return false;

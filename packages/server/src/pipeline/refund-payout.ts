@@ -4,8 +4,6 @@
  * its whole received value is being returned (REFUND_PENDING → REFUNDED).
  */
 import { Memo, Operation } from '@stellar/stellar-sdk';
-import type { Db } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
 import { fromStroops } from '../lib/money.js';
 import { isoNow } from '../lib/time.js';
 import type { LedgerRepo } from '../resources/ledger/repo.js';
@@ -18,9 +16,10 @@ import { postJournal } from './ledger-journal.js';
 import { coversIntent } from './refundable.js';
 import type { StateMachine } from './state-machine.js';
 import type { BuildSpec, TreasurySigner, TxOutcome } from './tx.js';
+import type { Sql } from '../db/sql.js';
 
 export interface RefundPayoutDeps {
-  db: Db;
+  sql: Sql;
   refunds: RefundsRepo;
   payments: PaymentsRepo;
   ledger: LedgerRepo;
@@ -58,7 +57,7 @@ export class RefundPayer {
     if (r.status === 'PENDING') await this.deps.refunds.update(r.id, { status: 'PROCESSING', updated_at: isoNow() });
     const out = await this.deps.signer.run(r.envelope_xdr, () => this.spec(r),
       (envelope) => this.deps.refunds.update(r.id, { envelope_xdr: envelope, updated_at: isoNow() }));
-    await inTransaction(this.deps.db, async () => (out.successful ? await this.completed(r, out) : await this.failed(r, out)));
+    await this.deps.sql.transaction(async () => (out.successful ? await this.completed(r, out) : await this.failed(r, out)));
   }
 
   private async completed(r: RefundRecord, out: TxOutcome): Promise<void> {

@@ -4,7 +4,6 @@
  * (empty) trustlines and merges back into the treasury, which gets its sponsored reserves back.
  */
 import { Operation } from '@stellar/stellar-sdk';
-import type { Db } from '../db/connection.js';
 import { prepared, sqlOf, type Sql } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
 import type { PaymentsRepo } from '../resources/payments/repo.js';
@@ -18,7 +17,7 @@ import type { StateMachine } from './state-machine.js';
 import type { TreasurySigner } from './tx.js';
 
 export interface RetireDeps {
-  db: Db;
+  sql: Sql;
   network: StellarNetwork;
   payments: PaymentsRepo;
   refunds: RefundsRepo;
@@ -46,7 +45,7 @@ export class DepositRetirer {
   private readonly sql: Sql;
 
   constructor(private readonly deps: RetireDeps) {
-    this.sql = sqlOf(deps.db);
+    this.sql = sqlOf(deps.sql);
   }
 
   /** Final intents with an ACTIVE deposit account whose watch window is over. */

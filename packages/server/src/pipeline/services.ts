@@ -1,5 +1,4 @@
 /** The pipeline's services for the route table: payments, settlements, ledger, refunds, test helpers. */
-import type { Db } from '../db/connection.js';
 import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
 import type { IntentAccess } from '../resources/funding-intents/service.js';
 import { LedgerService } from '../resources/ledger/service.js';
@@ -10,6 +9,7 @@ import { RefundsService, type Conversions } from '../resources/refunds/service.j
 import { SettlementsService } from '../resources/settlements/service.js';
 import { TestHelpersService } from '../resources/test-helpers/service.js';
 import type { Pipeline } from './index.js';
+import type { Sql } from '../db/sql.js';
 
 export interface PipelineServices {
   pipeline: Pipeline;
@@ -21,7 +21,7 @@ export interface PipelineServices {
 }
 
 export interface PipelineServiceDeps {
-  db: Db;
+  sql: Sql;
   pipeline: Pipeline;
   intents: IntentAccess;
   paymentViews: PaymentsReadModel;
@@ -35,7 +35,7 @@ export function createPipelineServices(deps: PipelineServiceDeps): PipelineServi
   const { pipeline, intents } = deps;
   const { repos } = pipeline;
   const refunds = new RefundsService({
-    db: deps.db, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, intents: repos.intents, machine: pipeline.machine,
+    sql: deps.sql, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, intents: repos.intents, machine: pipeline.machine,
     events: pipeline.events, nudge: pipeline.nudge.refund, routeRemainder: deps.routeRemainder, conversions: deps.conversions,
   });
   const testHelpers = new TestHelpersService({

@@ -5,8 +5,6 @@
  * exactly once (UNIQUE credit per intent).
  */
 import { Operation } from '@stellar/stellar-sdk';
-import type { Db } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
 import { newId } from '../lib/ids.js';
 import { fromStroops } from '../lib/money.js';
 import { isoNow } from '../lib/time.js';
@@ -23,6 +21,7 @@ import { protocolSettlementId, SANDBOX_REGISTRY_CONTRACT } from './protocol.js';
 import type { StateMachine } from './state-machine.js';
 import type { TreasurySigner, TxOutcome } from './tx.js';
 import { verifyTransfer } from './verify.js';
+import type { Sql } from '../db/sql.js';
 
 /**
  * The hook for route executions (quotes and conversion are a later issue): an intent whose route
@@ -32,7 +31,7 @@ import { verifyTransfer } from './verify.js';
 export type RouteOf = (intent: FundingIntentRecord) => 'DIRECT_STELLAR' | 'STELLAR_PATH_PAYMENT';
 
 export interface SettlementDeps {
-  db: Db;
+  sql: Sql;
   network: StellarNetwork;
   networkName: string;
   payments: PaymentsRepo;
@@ -53,7 +52,7 @@ export class Settler {
 
   /** Opens the settlement of a confirmed intent (one per intent) and moves it to SETTLING. */
   async open(intent: FundingIntentRecord): Promise<SettlementRecord> {
-    return inTransaction(this.deps.db, async () => {
+    return this.deps.sql.transaction(async () => {
       const payment = (await this.deps.payments.byIntent(intent.id)).filter((p) => p.status === 'CONFIRMED').at(-1);
       if (!payment) throw new Error(`confirmed intent ${intent.id} has no confirmed payment`);
       const now = isoNow();
@@ -99,7 +98,7 @@ export class Settler {
   }
 
   private async markSubmitted(s: SettlementRecord): Promise<void> {
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       const at = isoNow();
       await this.deps.settlements.update(s.id, { status: 'SUBMITTED', submitted_at: at, updated_at: at });
       await this.deps.events.payout('payout.initiated', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
@@ -114,7 +113,7 @@ export class Settler {
     const view = await this.deps.network.getTransaction(out.hash);
     const expected = { destination: s.destination_address, stellarAsset: stellarAssetOf(this.deps.network, s.destination_asset), amount: s.destination_amount };
     const verdict = verifyTransfer(view, expected, this.deps.network.passphrase);
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       const at = isoNow();
       await this.deps.settlements.update(s.id, {
         status: 'CONFIRMED', transfer_transaction_hash: out.hash, protocol_confirm_transaction_hash: out.hash, confirmed_at: at, updated_at: at,
@@ -141,7 +140,7 @@ export class Settler {
   }
 
   private async failed(s: SettlementRecord, out: TxOutcome): Promise<void> {
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       const at = isoNow();
       const code = out.code?.split(': ').at(-1) ?? 'SETTLEMENT_FAILED';
       await this.deps.settlements.update(s.id, {

@@ -6,7 +6,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Router } from 'express';
 import type { Db } from '../db/connection.js';
-import { bindAll, prepared, sqlOf, type Sql } from '../db/sql.js';
+import { bindAll, prepared, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { toStroops } from '../lib/money.js';
@@ -33,13 +33,13 @@ const KEY = prepared<{ secret_encrypted: string }, { role: string; network: stri
 const INSERT_KEY = prepared<never, { role: string; network: string; public_key: string; secret_encrypted: string; created_at: string }>((k, p) =>
   k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
 
-async function loadTreasury(db: Db, key: Buffer, network: string): Promise<Keypair | null> {
-  const row = await sqlOf(db).get(KEY, { role: 'treasury', network });
+async function loadTreasury(sql: Sql, key: Buffer, network: string): Promise<Keypair | null> {
+  const row = await sql.get(KEY, { role: 'treasury', network });
   return row ? NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
 }
 
-async function saveTreasury(db: Db, key: Buffer, network: string, keypair: Keypair): Promise<void> {
-  await sqlOf(db).run(INSERT_KEY, {
+async function saveTreasury(sql: Sql, key: Buffer, network: string, keypair: Keypair): Promise<void> {
+  await sql.run(INSERT_KEY, {
     role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
   });
 }
@@ -53,15 +53,16 @@ export interface SandboxSettings {
   maxOpsPerLedger?: number;
 }
 
-export async function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
+/** `db`: the SQLite connection the sandbox ledger keeps its chain in; `sql`: the server's data (the treasury key). */
+export async function setupSandbox(db: Db, sql: Sql, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
   const { rates = null } = settings;
   const ledger = new SandboxLedger(db, {
     ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   });
-  let treasury = await loadTreasury(db, secretsKey, 'sandbox');
+  let treasury = await loadTreasury(sql, secretsKey, 'sandbox');
   if (!treasury) {
     treasury = NativeKeypair.random();
-    await saveTreasury(db, secretsKey, 'sandbox', treasury);
+    await saveTreasury(sql, secretsKey, 'sandbox', treasury);
   }
   const keys = await bootstrapSandbox(ledger, { treasurySecret: treasury.secret(), ...(rates ? { rates } : {}) });
   if (keys.treasury.publicKey !== treasury.publicKey()) throw new Error('sandbox treasury differs from the stored treasury key');
@@ -77,13 +78,13 @@ export async function setupSandbox(db: Db, secretsKey: Buffer, horizonUrl: strin
  * is kept like the sandbox's, but nobody funds it here; the operator must fund that account.
  */
 export async function setupHorizon(
-  db: Db, secretsKey: Buffer, kind: 'testnet' | 'pubnet', horizonUrl: string | null,
+  sql: Sql, secretsKey: Buffer, kind: 'testnet' | 'pubnet', horizonUrl: string | null,
   onWatchRestart?: (account: string, reason: string, delayMs: number) => void,
 ): Promise<StellarSetup> {
-  let treasury = await loadTreasury(db, secretsKey, kind);
+  let treasury = await loadTreasury(sql, secretsKey, kind);
   if (!treasury) {
     treasury = NativeKeypair.random();
-    await saveTreasury(db, secretsKey, kind, treasury);
+    await saveTreasury(sql, secretsKey, kind, treasury);
   }
   const network = createHorizonNetwork({ kind, horizonUrl, ...(onWatchRestart ? { onWatchRestart } : {}) });
   return { network, ledger: null, treasury, horizonRouter: null };

@@ -1,4 +1,3 @@
-import type { Db } from '../db/connection.js';
 import { prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
 

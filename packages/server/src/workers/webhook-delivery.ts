@@ -1,13 +1,13 @@
 // node:crypto HMAC, synchronous: microseconds, where Web Crypto's first call costs a few hundred ms
 import { signWebhookSync } from '@fundkit/webhooks/node';
 import type { Logger } from 'pino';
-import type { Db } from '../db/connection.js';
 import { onOutboxWrite } from '../db/outbox.js';
 import type { Claim } from '../resources/webhooks/deliveries-repo.js';
 import type { WebhookDeliveriesService } from '../resources/webhooks/deliveries-service.js';
 import type { WebhookOptions } from '../resources/webhooks/index.js';
 import { startWorker } from './loop.js';
 import { postWebhook } from './webhook-delivery-http.js';
+import type { Sql } from '../db/sql.js';
 
 export interface WebhookWorker {
   nudge(): void;
@@ -20,7 +20,7 @@ export interface WebhookWorker {
  * endpoints, then claims due deliveries up to the free slots of the pool and starts them without
  * waiting; a finished attempt nudges the loop so its slot is reused at once.
  */
-export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, logger: Logger, options: WebhookOptions): WebhookWorker {
+export function startWebhookDelivery(service: WebhookDeliveriesService, sql: Sql, logger: Logger, options: WebhookOptions): WebhookWorker {
   const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
   let dueTimer: NodeJS.Timeout | undefined;
@@ -75,7 +75,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, db: Db, 
     fail: () => {},
     attempts: () => 0,
   }, { intervalMs: options.pollIntervalMs, logger });
-  const unsubscribe = onOutboxWrite(db, () => worker.nudge());
+  const unsubscribe = onOutboxWrite(sql, () => worker.nudge());
   return {
     nudge: () => worker.nudge(),
     async stop() {

@@ -1,7 +1,6 @@
 import { verifyWebhook } from '@fundkit/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvent } from '../../src/db/outbox.js';
-import { inTransaction } from '../../src/db/transaction.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -61,7 +60,7 @@ describe('events API', () => {
       refund_id: 'rf_1', funding_intent_id: 'fi_1', payment_id: 'pay_1', amount: 1.5, amount_decimal: '1.5', asset: 'USDC',
       reason: 'OVERPAYMENT', status: 'PENDING', destination_address: null, stellar_txn_hash: null, failure: null,
     };
-    const id = await inTransaction(t.server.db, () => insertEvent(t.server.db, { type: 'refund.created', applicationId, environment: 'test', data }));
+    const id = await t.server.sql.transaction(() => insertEvent(t.server.sql, { type: 'refund.created', applicationId, environment: 'test', data }));
     const hits = await r.waitFor(before + 1);
     const event = await verifyWebhook(hits[before]!.body, hits[before]!.headers as Record<string, string>, secret);
     expect(event).toMatchObject({ id, type: 'refund.created', data });

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection.js';
 import { bindAll, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 
 export interface AccountRecord {

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection.js';
 import { prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 
 const DISABLED = prepared<{ code: string }>((k) => k.selectFrom('asset_settings').select('code').where('enabled', '=', 0));

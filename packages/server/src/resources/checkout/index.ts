@@ -1,8 +1,8 @@
-import type { Db } from '../../db/connection.js';
 import { deriveKey } from '../../lib/crypto.js';
 import type { FundingIntentsService } from '../funding-intents/service.js';
 import { CheckoutRepo } from './repo.js';
 import { CheckoutService } from './service.js';
+import type { Sql } from '../../db/sql.js';
 
 export { checkoutRoutes } from './routes.js';
 export { hostedCheckoutRouter } from './hosted-page.js';
@@ -10,11 +10,11 @@ export type { CheckoutService } from './service.js';
 
 /** Wired from services.ts; the token key is derived exactly as createServer derives the key auth verifies with. */
 export function createCheckoutService(
-  deps: { db: Db; masterKey: Buffer; publicBaseUrl: () => string },
+  deps: { sql: Sql; masterKey: Buffer; publicBaseUrl: () => string },
   fundingIntents: FundingIntentsService,
 ): CheckoutService {
   return new CheckoutService({
-    repo: new CheckoutRepo(deps.db),
+    repo: new CheckoutRepo(deps.sql),
     fundingIntents,
     checkoutKey: deriveKey(deps.masterKey, 'checkout-session-tokens'),
     publicBaseUrl: deps.publicBaseUrl,

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../../db/connection.js';
 import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';

@@ -1,7 +1,5 @@
 import { StrKey } from '@stellar/stellar-sdk';
-import type { Db } from '../../db/connection.js';
 import { GroupCommit } from '../../db/group-commit.js';
-import { inTransaction } from '../../db/transaction.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
 import { toPage, type PageRequest } from '../../http/pagination.js';
@@ -14,6 +12,7 @@ import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.
 import type { FundingIntentReadModel } from './read-model.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
 import type { StateMachine } from '../../pipeline/state-machine.js';
+import type { Sql } from '../../db/sql.js';
 
 /** The body of createFundingIntent (spec: CreateFundingIntentRequest). */
 export interface CreateIntentInput {
@@ -38,7 +37,7 @@ const MIN_TTL_MS = 60_000;
 const MAX_TTL_MS = 30 * 86_400_000;
 
 export interface FundingIntentsDeps {
-  db: Db;
+  sql: Sql;
   repo: FundingIntentsRepo;
   /** the warm pool (or a PROVISIONING account when it is empty); never waits for the chain */
   deposits: DepositAccountSource;
@@ -97,7 +96,7 @@ export class FundingIntentsService {
   private readonly writes: GroupCommit;
 
   constructor(private readonly deps: FundingIntentsDeps) {
-    this.writes = new GroupCommit(deps.db);
+    this.writes = new GroupCommit(deps.sql);
   }
 
   async create(caller: Caller, input: CreateIntentInput) {
@@ -168,7 +167,7 @@ export class FundingIntentsService {
     if (intent.received_amount > 0n || (intent.status !== 'CREATED' && intent.status !== 'AWAITING_PAYMENT')) {
       throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot be cancelled; only one that has received nothing can`);
     }
-    await inTransaction(this.deps.db, () => this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application'));
+    await this.deps.sql.transaction(() => this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application'));
     return this.present((await this.deps.repo.findById(id))!);
   }
 

@@ -4,7 +4,6 @@
  * step, once inside the transaction, so a race can never lock an expired quote or a paid intent.
  */
 import { ApiError } from '../../http/api-error.js';
-import { inTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/time.js';
 import { replaceExecution } from '../route-executions/create.js';
 import { checkBound, isoIn, loadQuote, type QuoteCaller, type QuotesDeps } from './deps.js';
@@ -35,7 +34,7 @@ function checkIntent(intent: LinkedIntent | undefined): LinkedIntent {
 const lockedFor = (q: QuoteRecord, intent: LinkedIntent | undefined) => q.status === 'LOCKED' && intent?.quote_id === q.id;
 
 async function lock(deps: QuotesDeps, quoteId: string): Promise<void> {
-  await inTransaction(deps.db, async () => {
+  await deps.sql.transaction(async () => {
     const quote = (await deps.quotes.findById(quoteId))!;
     await checkSelectable(deps, quote);
     const intent = checkIntent(await deps.intents.findById(quote.funding_intent_id!));

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection.js';
 import { ApiError, notFound } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
 import type { StellarNetwork } from '../../stellar/index.js';
@@ -6,6 +5,7 @@ import type { AssetsService } from '../assets/service.js';
 import type { ExecutionsRepo } from '../route-executions/repo.js';
 import type { LinkedIntent, QuoteIntentsRepo } from './intent-link.js';
 import type { QuoteRecord, QuotesRepo } from './repo.js';
+import type { Sql } from '../../db/sql.js';
 
 /** The application acting; a checkout session is bound to one intent. */
 export interface QuoteCaller {
@@ -15,7 +15,7 @@ export interface QuoteCaller {
 }
 
 export interface QuotesDeps {
-  db: Db;
+  sql: Sql;
   quotes: QuotesRepo;
   executions: ExecutionsRepo;
   intents: QuoteIntentsRepo;

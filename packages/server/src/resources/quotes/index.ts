@@ -2,7 +2,6 @@
  * Wires quotes and route executions onto the payment pipeline: its network, its treasury signer
  * (one sequence number in flight), its deposit keys and state machine, and one more worker loop.
  */
-import type { Db } from '../../db/connection.js';
 import type { Environment } from '../../http/context.js';
 import type { Pipeline } from '../../pipeline/index.js';
 import type { StellarNetwork } from '../../stellar/index.js';
@@ -17,6 +16,7 @@ import { QuoteIntentsRepo } from './intent-link.js';
 import type { QuotesRepo } from './repo.js';
 import { lapseLocks } from './lapse.js';
 import { QuotesService } from './service.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface QuoteSettings {
   ttlSeconds: number;
@@ -32,7 +32,7 @@ export interface QuoteServices {
 }
 
 export interface QuoteServiceDeps {
-  db: Db;
+  sql: Sql;
   assets: AssetsService;
   pipeline: Pipeline;
   /** shared with the intent read model */
@@ -42,8 +42,8 @@ export interface QuoteServiceDeps {
 }
 
 export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
-  const { db, assets, pipeline, executions, quotes, settings } = deps;
-  const intents = new QuoteIntentsRepo(db);
+  const { sql, assets, pipeline, executions, quotes, settings } = deps;
+  const intents = new QuoteIntentsRepo(sql);
   // live keys use pubnet only, test keys the sandbox/testnet only: the wired network serves the environment it matches
   const network = (environment: Environment): StellarNetwork | null => {
     const wired = pipeline.stellar?.network;
@@ -54,18 +54,18 @@ export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
     return pipeline.signer;
   };
   const runner = new RouteRunner({
-    db, executions, quotes, network, signer, depositKeys: () => pipeline.depositKeys,
+    sql, executions, quotes, network, signer, depositKeys: () => pipeline.depositKeys,
     transition: (id, to, reason) => pipeline.machine.transition(id, to, reason), onSucceeded: () => pipeline.nudge.settle(),
   });
-  const job = routeExecutionJob(runner, executions, () => lapseLocks(db, quotes, intents, executions));
+  const job = routeExecutionJob(runner, executions, () => lapseLocks(sql, quotes, intents, executions));
   pipeline.addJob(job);
   const service = new QuotesService({
-    db, quotes, executions, intents, assets, network, ttlSeconds: settings.ttlSeconds, slippageBps: settings.slippageBps,
+    sql, quotes, executions, intents, assets, network, ttlSeconds: settings.ttlSeconds, slippageBps: settings.slippageBps,
     ensureTrust: async (intentId, code, environment) => {
       const net = network(environment);
       if (net && pipeline.signer) await ensureTrust({ network: net, signer: pipeline.signer, depositKeys: pipeline.depositKeys }, intentId, code);
     },
   });
-  const routeExecutions = new RouteExecutionsService({ db, executions, quotes, intents, nudge: () => pipeline.nudgeJob('route-execution') });
+  const routeExecutions = new RouteExecutionsService({ sql, executions, quotes, intents, nudge: () => pipeline.nudgeJob('route-execution') });
   return { quotes: service, routeExecutions, executions, conversions: new ConversionGate(executions, quotes) };
 }

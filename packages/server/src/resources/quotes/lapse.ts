@@ -3,17 +3,16 @@
  * arrived by then, the quote EXPIRES and the intent goes back to its requirement: a payment in the
  * old source asset after that is a wrong-asset payment, recorded and refundable like any other.
  */
-import type { Db } from '../../db/connection.js';
-import { inTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/time.js';
 import type { ExecutionsRepo } from '../route-executions/repo.js';
 import type { QuoteIntentsRepo } from './intent-link.js';
 import type { QuotesRepo } from './repo.js';
+import type { Sql } from '../../db/sql.js';
 
-export async function lapseLocks(db: Db, quotes: QuotesRepo, intents: QuoteIntentsRepo, executions: ExecutionsRepo): Promise<void> {
+export async function lapseLocks(sql: Sql, quotes: QuotesRepo, intents: QuoteIntentsRepo, executions: ExecutionsRepo): Promise<void> {
   const now = isoNow();
   for (const quote of await quotes.lapsedLocks(now)) {
-    await inTransaction(db, async () => {
+    await sql.transaction(async () => {
       // re-checked inside the transaction: a payment applied meanwhile keeps the lock
       if (!(await quotes.lapsedLocks(now)).some((q) => q.id === quote.id)) return;
       await quotes.setStatus(quote.id, 'EXPIRED', now);

@@ -4,7 +4,6 @@
  * "another quote was accepted"), so two open checkouts of one intent never invalidate each other.
  */
 import { ApiError } from '../../http/api-error.js';
-import { inTransaction } from '../../db/transaction.js';
 import { withSlippage } from '../../pricing/amounts.js';
 import { priceReceive, type AssetCode, type PricedPath } from '../../pricing/price.js';
 import { buildQuote, type QuoteDraft } from './build.js';
@@ -56,7 +55,7 @@ export async function listOptions(deps: QuotesDeps, caller: QuoteCaller, intentI
   ];
   if (drafts.length === 0) throw new ApiError('NO_ROUTE_AVAILABLE', `no supported asset can reach ${intent.requirement_asset} for this intent now`);
   const quotes = drafts.map((d) => buildQuote(network, d));
-  await inTransaction(deps.db, async () => {
+  await deps.sql.transaction(async () => {
     for (const q of quotes) await deps.quotes.insert(q);
   });
   return { object: 'funding_options' as const, funding_intent_id: intent.id, options: quotes.map(presentOption) };

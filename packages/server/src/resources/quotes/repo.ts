@@ -1,5 +1,4 @@
 /** SQL over quotes; amounts come back as BigInt (`bigint: true`). */
-import type { Db } from '../../db/connection.js';
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';

@@ -1,5 +1,3 @@
-import type { Db } from '../../db/connection.js';
-import { inTransaction } from '../../db/transaction.js';
 import { ApiError, notFound } from '../../http/api-error.js';
 import { toList, type PageRequest } from '../../http/pagination.js';
 import { newId } from '../../lib/ids.js';
@@ -17,6 +15,7 @@ import type { PaymentRecord, PaymentsRepo } from '../payments/repo.js';
 import { presentRefund } from './present.js';
 import type { RefundFilters, RefundRecord, RefundsRepo } from './repo.js';
 import { checkDestination, checkMemo, type MemoInput } from './rules.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface CreateRefundInput {
   reason: string;
@@ -25,7 +24,7 @@ export interface CreateRefundInput {
 }
 
 export interface RefundsDeps {
-  db: Db;
+  sql: Sql;
   repo: RefundsRepo;
   payments: PaymentsRepo;
   ledger: LedgerRepo;
@@ -67,7 +66,7 @@ export class RefundsService {
     const { payment } = await this.payment(caller, intentId, paymentId);
     const destination = checkDestination(input.destination_address ?? payment.payer_address);
     checkMemo(input.destination_memo);
-    const refund = await inTransaction(this.deps.db, async () => {
+    const refund = await this.deps.sql.transaction(async () => {
       // re-read inside the transaction: two requests can never both pass the checks
       const fresh = (await this.deps.payments.findById(paymentId))!;
       // a throw below (e.g. a refund in progress) rolls the give-up back with everything else

@@ -1,6 +1,5 @@
 /** SQL over route executions; amounts as BigInt. */
 import type { ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/connection.js';
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 

@@ -4,8 +4,6 @@
  * moved beyond the slippage (op_over_source_max) PAUSES the execution for a resume; anything else
  * FAILS it for a retry. Network errors throw: the worker retries with backoff.
  */
-import type { Db } from '../../db/connection.js';
-import { inTransaction } from '../../db/transaction.js';
 import { isoNow } from '../../lib/time.js';
 import type { DepositKeys } from '../../pipeline/deposit-keys.js';
 import type { TreasurySigner, TxOutcome } from '../../pipeline/tx.js';
@@ -17,9 +15,10 @@ import { routeInfo } from '../quotes/present.js';
 import type { QuotesRepo } from '../quotes/repo.js';
 import { sourceSpent, submitConversion } from './convert.js';
 import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface RunnerDeps {
-  db: Db;
+  sql: Sql;
   executions: ExecutionsRepo;
   quotes: QuotesRepo;
   network: (environment: Environment) => StellarNetwork | null;
@@ -38,7 +37,7 @@ export class RouteRunner {
 
   /** The intent's funds are confirmed: the execution starts and the intent enters ROUTING. */
   async start(e: ExecutionRecord): Promise<ExecutionRecord> {
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       const at = isoNow();
       await this.deps.executions.update(e.id, { status: 'RUNNING', phase: 'PRICING', started_at: at, updated_at: at });
       await this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
@@ -70,7 +69,7 @@ export class RouteRunner {
   }
 
   private async succeeded(e: ExecutionRecord, spent: bigint): Promise<void> {
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       const at = isoNow();
       await this.deps.executions.update(e.id, { status: 'SUCCEEDED', phase: 'COMPLETED', source_consumed: spent, completed_at: at, updated_at: at });
       await this.deps.quotes.setStatus(e.quote_id, 'EXECUTED', at);
@@ -84,7 +83,7 @@ export class RouteRunner {
     const message = paused
       ? 'the price moved beyond the quote\'s slippage; resume to convert at the current price, or refund'
       : `the path payment failed (${out.code ?? 'rejected'}); retry, or refund the received funds`;
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       const at = isoNow();
       const current = (await this.deps.executions.findById(e.id))!;
       await this.deps.executions.update(e.id, {

@@ -1,7 +1,5 @@
 /** Route executions over HTTP: retrieve, retry (FAILED only) and resume (PAUSED only), never after a refund gave their funds up. */
 import { ApiError, notFound } from '../../http/api-error.js';
-import { inTransaction } from '../../db/transaction.js';
-import type { Db } from '../../db/connection.js';
 import { isoNow } from '../../lib/time.js';
 import { maxBig } from '../../lib/money.js';
 import type { QuoteCaller } from '../quotes/deps.js';
@@ -10,9 +8,10 @@ import type { QuotesRepo } from '../quotes/repo.js';
 import { REFUNDED_CODE } from './abandon.js';
 import { presentExecution } from './present.js';
 import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface ExecutionsDeps {
-  db: Db;
+  sql: Sql;
   executions: ExecutionsRepo;
   quotes: QuotesRepo;
   intents: QuoteIntentsRepo;
@@ -65,7 +64,7 @@ export class RouteExecutionsService {
 
   /** Checks and restarts in one transaction, so a refund giving the funds up cannot interleave. */
   private async restart(id: string, status: 'PENDING' | 'RUNNING', check: (e: ExecutionRecord) => Promise<bigint>) {
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       const e = (await this.deps.executions.findById(id))!;
       const sendMax = await check(e);
       const at = isoNow();

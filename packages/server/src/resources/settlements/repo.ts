@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection.js';
 import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { Environment } from '../../http/context.js';
 import { applicationPage, type PageRequest } from '../../http/pagination.js';

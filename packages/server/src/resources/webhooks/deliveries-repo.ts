@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection.js';
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
 

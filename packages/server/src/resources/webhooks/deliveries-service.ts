@@ -1,6 +1,4 @@
-import type { Db } from '../../db/connection.js';
 import { insertEvent, notifyOutbox } from '../../db/outbox.js';
-import { inTransaction } from '../../db/transaction.js';
 import { ApiError, notFound } from '../../http/api-error.js';
 import { toList, type PageRequest } from '../../http/pagination.js';
 import { newId, randomToken } from '../../lib/ids.js';
@@ -11,12 +9,13 @@ import type { EndpointRecord, WebhookEndpointsRepo } from './endpoints-repo.js';
 import { presentDelivery } from './present.js';
 import { signingSecrets } from './secrets.js';
 import { ownEndpoint, type WebhookCaller } from './service.js';
+import type { Sql } from '../../db/sql.js';
 
 /** One endpoint's share of the delivery pool (16 by default): a hanging receiver holds 4 slots at most. */
 export const PER_ENDPOINT_IN_FLIGHT = 4;
 
 export interface WebhookDeliveriesDeps {
-  db: Db;
+  sql: Sql;
   endpoints: WebhookEndpointsRepo;
   deliveries: WebhookDeliveriesRepo;
   events: EventsRepo;
@@ -69,9 +68,9 @@ export class WebhookDeliveriesService {
   async sendTest(caller: WebhookCaller, endpointId: string) {
     const endpoint = await ownEndpoint(this.deps.endpoints, caller, endpointId);
     if (endpoint.enabled !== 1) throw new ApiError('CONFLICT', 'the webhook endpoint is disabled; enable it to send a test event');
-    const delivery = await inTransaction(this.deps.db, async () => {
+    const delivery = await this.deps.sql.transaction(async () => {
       const data = { webhook_endpoint_id: endpoint.id, message: 'A test event from Fundkit: this endpoint receives and verifies webhooks.' };
-      const eventId = await insertEvent(this.deps.db, { type: 'webhook.test', applicationId: caller.applicationId, environment: caller.environment, data });
+      const eventId = await insertEvent(this.deps.sql, { type: 'webhook.test', applicationId: caller.applicationId, environment: caller.environment, data });
       const now = this.nowIso();
       await this.deps.events.markFannedOut(eventId, now);
       return this.newDelivery(endpoint, { id: eventId, type: 'webhook.test' }, now);
@@ -93,7 +92,7 @@ export class WebhookDeliveriesService {
     if (!delivery || delivery.endpoint_id !== endpoint.id) throw notFound('webhook delivery');
     if (endpoint.enabled !== 1) throw new ApiError('CONFLICT', 'the webhook endpoint is disabled; enable it to redeliver');
     await this.deps.deliveries.redeliver(delivery.id, this.nowIso());
-    notifyOutbox(this.deps.db);
+    notifyOutbox(this.deps.sql);
     return this.present((await this.deps.deliveries.findById(delivery.id))!);
   }
 
@@ -101,7 +100,7 @@ export class WebhookDeliveriesService {
   async fanOut(): Promise<number> {
     const events = await this.deps.events.pendingFanOut(FAN_OUT_BATCH);
     for (const event of events) {
-      await inTransaction(this.deps.db, async () => {
+      await this.deps.sql.transaction(async () => {
         const now = this.nowIso();
         // another process may have fanned it out meanwhile: the guarded update decides
         if (!await this.deps.events.markFannedOut(event.id, now)) return;
@@ -144,7 +143,7 @@ export class WebhookDeliveriesService {
       delivery_id: claim.delivery.id, number: claim.number, status_code: outcome.statusCode, latency_ms: outcome.latencyMs,
       response_excerpt: outcome.responseExcerpt, error: outcome.error, attempted_at: isoNow(attemptedAt),
     };
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       await this.deps.deliveries.insertAttempt(attempt);
       if (success) await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'SUCCEEDED', null, isoNow(now));
       else if (delay === undefined) await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, isoNow(now));

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection.js';
 import { deriveKey } from '../../lib/crypto.js';
 import { EventsRepo } from '../events/repo.js';
 import { EventsService } from '../events/service.js';
@@ -6,6 +5,7 @@ import { WebhookDeliveriesRepo } from './deliveries-repo.js';
 import { WebhookDeliveriesService } from './deliveries-service.js';
 import { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { WebhookEndpointsService } from './service.js';
+import type { Sql } from '../../db/sql.js';
 
 export { webhookRoutes } from './routes.js';
 export { eventRoutes } from '../events/routes.js';
@@ -40,19 +40,19 @@ export interface WebhookServices {
 
 /** Wired from services.ts; the worker (workers/webhook-delivery.ts) uses `deliveries`. */
 export function createWebhookServices(
-  deps: { db: Db; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] } },
+  deps: { sql: Sql; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] } },
   overrides: Partial<WebhookOptions> = {},
 ): WebhookServices {
   const options = { ...DEFAULT_WEBHOOK_OPTIONS, ...overrides };
-  const { db } = deps;
+  const { sql } = deps;
   const secretsKey = deriveKey(deps.masterKey, 'webhook-secrets');
-  const endpoints = new WebhookEndpointsRepo(db);
-  const deliveries = new WebhookDeliveriesRepo(db);
-  const events = new EventsRepo(db);
+  const endpoints = new WebhookEndpointsRepo(sql);
+  const deliveries = new WebhookDeliveriesRepo(sql);
+  const events = new EventsRepo(sql);
   return {
-    endpoints: new WebhookEndpointsService({ db, endpoints, deliveries, secretsKey, clock: options.clock }),
+    endpoints: new WebhookEndpointsService({ sql, endpoints, deliveries, secretsKey, clock: options.clock }),
     deliveries: new WebhookDeliveriesService({
-      db, endpoints, deliveries, events, secretsKey, clock: options.clock, retryScheduleMs: deps.config.webhookRetryScheduleMs,
+      sql, endpoints, deliveries, events, secretsKey, clock: options.clock, retryScheduleMs: deps.config.webhookRetryScheduleMs,
     }),
     events: new EventsService(events),
     options,

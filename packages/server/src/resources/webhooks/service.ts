@@ -1,5 +1,3 @@
-import type { Db } from '../../db/connection.js';
-import { inTransaction } from '../../db/transaction.js';
 import { ApiError, notFound } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
 import { toList, type PageRequest } from '../../http/pagination.js';
@@ -11,6 +9,7 @@ import type { EndpointChanges, EndpointRecord, WebhookEndpointsRepo } from './en
 import { presentEndpoint } from './present.js';
 import { newWebhookSecret, ROTATION_OVERLAP_MS } from './secrets.js';
 import { checkWebhookUrl } from './url.js';
+import type { Sql } from '../../db/sql.js';
 
 /** The application and environment acting (from the API key). */
 export interface WebhookCaller {
@@ -32,7 +31,7 @@ export interface UpdateEndpointInput {
 }
 
 export interface WebhookEndpointsDeps {
-  db: Db;
+  sql: Sql;
   endpoints: WebhookEndpointsRepo;
   deliveries: WebhookDeliveriesRepo;
   /** AES-256-GCM key for endpoint secrets */
@@ -107,7 +106,7 @@ export class WebhookEndpointsService {
   async remove(caller: WebhookCaller, id: string) {
     const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
     const now = isoNow(this.deps.clock());
-    await inTransaction(this.deps.db, async () => {
+    await this.deps.sql.transaction(async () => {
       await this.deps.endpoints.update(endpoint.id, { deleted_at: now, enabled: 0 }, now);
       await this.deps.deliveries.abandonForEndpoint(endpoint.id, now);
     });
