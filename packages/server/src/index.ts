@@ -88,7 +88,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   const sql = sqlOf(db);
   const checkpointer = startCheckpointer(db, config.dbPath, (message) => logger.warn({ message }, 'WAL checkpoint failed'));
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
-  const services = await createServices({ config, sql, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
+  const services = await createServices({ config, sql, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
     pipeline: pipelineSettings(options.env ?? process.env) });
   await services.idempotency.releaseAllInProgress();
   await bootstrap(sql, services, config, options, logger);

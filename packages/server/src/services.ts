@@ -23,7 +23,6 @@ import { FundingIntentReadModel } from './resources/funding-intents/read-model.j
 import { PaymentsReadModel } from './resources/payments/read-model.js';
 import { QuotesRepo } from './resources/quotes/repo.js';
 import { ExecutionsRepo } from './resources/route-executions/repo.js';
-import type { Db } from './db/connection.js';
 import type { Sql } from './db/sql.js';
 
 /**
@@ -50,8 +49,6 @@ export interface ServiceDeps {
   config: Config;
   /** the server's data, on either engine */
   sql: Sql;
-  /** the SQLite connection the sandbox ledger keeps its chain in */
-  db: Db;
   logger: Logger;
   masterKey: Buffer;
   publicBaseUrl: () => string;
@@ -67,10 +64,10 @@ export interface ServiceDeps {
  * passed to its constructor; nothing is assigned to a service afterwards.
  */
 export async function createServices(deps: ServiceDeps): Promise<Services> {
-  const { config, sql, db, logger } = deps;
+  const { config, sql, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(sql), config.stellar);
   const pipeline = await createPipeline({
-    sql, db, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
+    sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
   });
   const { repos } = pipeline;
   const executions = new ExecutionsRepo(sql);

@@ -2,7 +2,6 @@
  * Assembles the payment pipeline: the Stellar network, the observer, the state machine, the
  * settlement, refund and expiry steps, and their worker loops.
  */
-import type { Db } from '../db/connection.js';
 import type { Sql } from '../db/sql.js';
 import type { Router } from 'express';
 import type { Logger } from 'pino';
@@ -71,10 +70,7 @@ export function pipelineSettings(env: Record<string, string | undefined>): Pipel
 }
 
 export interface PipelineDeps {
-  /** the server's data */
   sql: Sql;
-  /** the SQLite connection the sandbox ledger keeps its chain in */
-  db: Db;
   config: Config;
   logger: Logger;
   masterKey: Buffer;
@@ -130,7 +126,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const expirer = new Expirer(sql, repos.intents, machine);
   // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
   const stellar = deps.config.stellar === 'sandbox'
-    ? await setupSandbox(deps.db, sql, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
+    ? await setupSandbox(sql, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
       rates: deps.config.sandboxRates, ledgerSeconds: deps.config.sandboxLedgerSeconds, maxOpsPerLedger: deps.config.sandboxLedgerMaxOps,
     })
     : await setupHorizon(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,

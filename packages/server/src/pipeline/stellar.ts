@@ -5,7 +5,6 @@
  */
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Router } from 'express';
-import type { Db } from '../db/connection.js';
 import { bindAll, prepared, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
@@ -53,10 +52,10 @@ export interface SandboxSettings {
   maxOpsPerLedger?: number;
 }
 
-/** `db`: the SQLite connection the sandbox ledger keeps its chain in; `sql`: the server's data (the treasury key). */
-export async function setupSandbox(db: Db, sql: Sql, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
+/** The sandbox ledger keeps its chain in the server's database (migration 020's tables). */
+export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
   const { rates = null } = settings;
-  const ledger = new SandboxLedger(db, {
+  const ledger = new SandboxLedger(sql, {
     ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   });
   let treasury = await loadTreasury(sql, secretsKey, 'sandbox');

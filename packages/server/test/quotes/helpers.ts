@@ -37,7 +37,7 @@ export async function session(t: TestServer, intentId: string): Promise<string> 
 export function book(t: TestServer) {
   const ledger = t.server.services.pipeline.pipeline.stellar!.ledger!;
   const usdc = 'USDC:GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5';
-  const db = ledger.store.db;
+  const db = t.server.db;
   return {
     /** offers that sell USDC for XLM (what an XLM payer's conversion crosses) */
     usdcForXlm: () => db.prepare("SELECT * FROM sbx_offers WHERE selling = ? AND buying = 'native'").all(usdc) as Record<string, unknown>[],

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, type TestServer } from '../helpers/server.js';
 import { createIntent, startPipelineServer } from '../pipeline/helpers.js';
 import { bootstrapSandbox, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger } from '../../src/stellar/index.js';
+import type { SqliteSql } from '../../src/db/sql.js';
 
 type PayIntent = (options: Record<string, unknown>) => Promise<{ payer: string; transactionHash: string; intent: any }>;
 
@@ -48,7 +49,7 @@ describe('genesis: the friendbot account', () => {
     expect((await bootstrapSandbox(ledger)).friendbot).toEqual(friendbot);
     expect(await ledger.ledgerSequence()).toBe(ledgerBefore);
     // an older database: genesis ran (market_maker exists) but no friendbot key was ever stored
-    ledger.store.db.prepare("DELETE FROM sbx_keys WHERE role = 'friendbot'").run();
+    (ledger.store.sql as SqliteSql).db.prepare("DELETE FROM sbx_keys WHERE role = 'friendbot'").run();
     const created = (await bootstrapSandbox(ledger)).friendbot;
     expect(created.publicKey).not.toBe(friendbot.publicKey);
     expect((await holdings(created.publicKey))[1]).toBe(1_000_000_000_0000000n);

@@ -3,9 +3,9 @@
  * envelopes. By default each accepted transaction closes its own ledger (instant finality for
  * tests and the quickstart); with `ledgerSeconds` it keeps real time (clock.ts).
  */
+import { sqlOf, SqliteSql, type SqlSource } from '../../db/sql.js';
 import { txHash } from './tx-hash.js';
 import { EventEmitter } from 'node:events';
-import type { Database } from 'better-sqlite3';
 import { FeeBumpTransaction, Networks, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { assetKey, type AssetRef } from '../assets.js';
 import type {
@@ -69,9 +69,11 @@ export class SandboxLedger {
   readonly clock: LedgerClock | null;
   private readonly now: () => number;
 
-  constructor(db: Database, options: SandboxLedgerOptions = {}) {
-    ensureSandboxTables(db);
-    this.store = new SandboxStore(db);
+  /** On a SQLite connection (or its executor) the tables are made if missing; on PostgreSQL migration 020 made them. */
+  constructor(source: SqlSource, options: SandboxLedgerOptions = {}) {
+    const sql = sqlOf(source);
+    if (sql instanceof SqliteSql) ensureSandboxTables(sql.db);
+    this.store = new SandboxStore(sql);
     this.passphrase = options.passphrase ?? SANDBOX_PASSPHRASE;
     this.now = options.now ?? Date.now;
     this.events.setMaxListeners(0);

@@ -1,6 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { ExpressionBuilder } from 'kysely';
-import { bindAll, prepared, sqlOf, type Sql } from '../../db/sql.js';
+import { bindAll, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 
 export interface AccountRow {
   id: string;
@@ -182,8 +181,8 @@ export class SandboxStore {
   /** The queries of the store and of history.ts and ledgers.ts, on `db`. */
   readonly sql: Sql;
 
-  constructor(readonly db: Database) {
-    this.sql = sqlOf(db);
+  constructor(source: SqlSource) {
+    this.sql = sqlOf(source);
   }
 
   async getAccount(id: string): Promise<AccountRow | undefined> {
