@@ -4,10 +4,10 @@ import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { createApp, type AppContext } from './app.js';
 import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type BootstrapFile } from './bootstrap.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { startCheckpointer } from './db/checkpointer.js';
-import { openDatabase, type Db } from './db/connection.js';
-import { sqlOf, type Sql } from './db/sql.js';
+import { loadConfig, type Config } from './config.js';
+import type { Db } from './db/connection.js';
+import type { Sql } from './db/sql.js';
+import { openDataStore } from './db/store.js';
 import { createAppServer } from './http/node-server.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { RouteDef } from './http/route.js';
@@ -42,8 +42,8 @@ export interface ServerOptions {
 
 export interface FundkitServer {
   app: Express;
-  /** the SQLite connection (the sandbox ledger's chain; the server's data unless on PostgreSQL) */
-  db: Db;
+  /** the SQLite connection (throws on PostgreSQL) */
+  readonly db: Db;
   /** the server's data */
   sql: Sql;
   config: Config;
@@ -64,29 +64,16 @@ async function bootstrap(sql: Sql, services: Services, config: Config, options: 
 /** A start never waits longer than this for the deposit pool; its worker finishes the rest. */
 const POOL_FILL_TIMEOUT_MS = 15_000;
 
-/**
- * The API's data layer runs on SQLite only so far; a PostgreSQL database can be created and
- * migrated (`fundkit migrate`) but not served. Starting on the SQLite file while the operator
- * configured PostgreSQL would split their data between two databases without a word: refuse.
- */
-function refuseUnbuiltEngine(config: Config): void {
-  if (config.databaseUrl === null) return;
-  throw new ConfigError('FUNDKIT_DATABASE_URL is set, but this version of the server stores its data in SQLite only '
-    + '(`fundkit migrate` can already prepare the PostgreSQL database); unset it to use the SQLite file FUNDKIT_DB');
-}
-
 /** Builds everything (config, database, services, app) without listening. Throws ConfigError on bad configuration. */
 export async function createServer(options: ServerOptions = {}): Promise<FundkitServer> {
   const config: Config = { ...loadConfig(options.env ?? process.env), ...options.config };
-  refuseUnbuiltEngine(config);
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'fundkit-server' } });
   const spec = loadSpec(options.specPath);
   const validator = new SpecValidator(spec);
   validator.compileAll();
   const masterKey = resolveMasterKey(config, logger);
-  const db = openDatabase(config.dbPath);
-  const sql = sqlOf(db);
-  const checkpointer = startCheckpointer(db, config.dbPath, (message) => logger.warn({ message }, 'WAL checkpoint failed'));
+  const store = await openDataStore(config, logger);
+  const { sql } = store;
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
   const services = await createServices({ config, sql, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
     pipeline: pipelineSettings(options.env ?? process.env) });
@@ -104,7 +91,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   let webhookWorker: WebhookWorker | null = null;
 
   return {
-    app, db, sql, config, context, services, logger,
+    app, sql, config, context, services, logger,
+    get db(): Db {
+      if (!store.db) throw new Error('the server runs on PostgreSQL: use `sql`, not the SQLite connection');
+      return store.db;
+    },
     listen(port = config.port, host = '0.0.0.0') {
       return new Promise((resolve, reject) => {
         server = createAppServer(app);
@@ -136,8 +127,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       }
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
       await services.requestLogs.flush();
-      await checkpointer.stop();
-      db.close();
+      await store.close();
     },
   };
 }
@@ -146,7 +136,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
 export async function startServer(options: ServerOptions = {}): Promise<FundkitServer & { url: string }> {
   const server = await createServer(options);
   const { url } = await server.listen();
-  return { ...server, url };
+  return Object.assign(server, { url });
 }
 
 export { ConfigError, loadConfig, type Config } from './config.js';

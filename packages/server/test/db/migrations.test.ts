@@ -2,7 +2,7 @@
  * `fundkit migrate` and the schema check at start, on both engines: a database is brought to this
  * version's schema once, and a database a newer version migrated is refused before anything runs.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -169,9 +169,17 @@ describe('the server at start', () => {
     expect((thrown as Error).message).toContain(FUTURE);
   });
 
-  it('refuses FUNDKIT_DATABASE_URL rather than keep its data in the SQLite file while PostgreSQL is configured', async () => {
-    const thrown = await startError({ FUNDKIT_DATABASE_URL: 'postgres://fundkit@127.0.0.1:5432/fundkit', FUNDKIT_DB: tempDb() });
-    expect(thrown).toBeInstanceOf(ConfigError);
-    expect((thrown as Error).message).toContain('FUNDKIT_DATABASE_URL is set, but this version of the server stores its data in SQLite only');
+  it.skipIf(!postgresUrl)('runs on FUNDKIT_DATABASE_URL, migrated at start, and leaves FUNDKIT_DB alone', async () => {
+    const target = await freshPostgresDatabase('start');
+    const file = tempDb();
+    const server = await createServer({ env: { ...env, FUNDKIT_DATABASE_URL: target, FUNDKIT_DB: file }, bootstrap: null });
+    try {
+      expect(server.sql.dialect).toBe('postgres');
+      expect(await appliedNames(postgres, target)).toEqual(NAMES);
+      expect(existsSync(file)).toBe(false);
+      expect(() => server.db).toThrow(/PostgreSQL/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { freshPostgresDatabase } from './postgres.js';
 
 /** Keys of the default bootstrap: application Alpha (test and live) and Beta (test). */
 export const KEYS = {
@@ -79,6 +80,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options,
     env: {
       FUNDKIT_DB: ':memory:',
+      // FUNDKIT_TEST_ENGINE=postgres: the same test on a fresh PostgreSQL database of the run's cluster
+      ...(process.env.FUNDKIT_TEST_ENGINE === 'postgres' ? { FUNDKIT_DATABASE_URL: await freshPostgresDatabase('server') } : {}),
       // logos and other files go to a fresh directory, never into the working tree
       FUNDKIT_DATA_DIR: mkdtempSync(join(tmpdir(), 'fundkit-test-')),
       FUNDKIT_OPERATOR_KEY: OPERATOR_KEY,

@@ -20,7 +20,7 @@ describe('a full payment', () => {
     expect(done.settlement).toMatchObject({ status: 'CONFIRMED', reconciliation_status: 'RECONCILED', route: 'direct' });
     expect(done.protocol.status).toBe('CONFIRMED');
     expect(await history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
-    expect(eventTypes(t, intent.id)).toEqual(['payment.pending', 'payment.processing', 'payout.initiated', 'payout.completed', 'payment.completed', 'invoice.paid']);
+    expect(await eventTypes(t, intent.id)).toEqual(['payment.pending', 'payment.processing', 'payout.initiated', 'payout.completed', 'payment.completed', 'invoice.paid']);
     const balances = await t.request('GET', '/v1/ledger/balances', { key });
     expect(balances.body.data.find((b: any) => b.asset === 'USDC')).toMatchObject({ available: '25.0000000', pending: '0.0000000' });
     const entries = await t.request('GET', `/v1/ledger/entries?funding_intent_id=${intent.id}`, { key });

@@ -1,3 +1,4 @@
+import { prepared } from '../../src/db/sql.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 
 export const FAST_ENV = { FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20' };
@@ -45,7 +46,10 @@ export async function history(t: TestServer, id: string) {
   return (await t.server.services.fundingIntents.history(id)).map((h) => h.to_status);
 }
 
-export function eventTypes(t: TestServer, intentId: string): string[] {
-  const rows = t.server.db.prepare('SELECT payload FROM events ORDER BY rowid').all() as { payload: string }[];
+/** ids are time-ordered (lib/ids.ts): the order events were written in, on either engine */
+const EVENT_PAYLOADS = prepared<{ payload: string }>((k) => k.selectFrom('events').select('payload').orderBy('id'));
+
+export async function eventTypes(t: TestServer, intentId: string): Promise<string[]> {
+  const rows = await t.server.sql.all(EVENT_PAYLOADS);
   return rows.map((r) => JSON.parse(r.payload)).filter((e) => e.data?.funding_intent_id === intentId).map((e) => e.type);
 }

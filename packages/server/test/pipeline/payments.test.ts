@@ -144,7 +144,7 @@ describe('expiry and cancel', () => {
     await waitForIntent(t, intent.id, (i) => i.status === 'PARTIALLY_FUNDED');
     const res = await t.request('POST', `/v1/test_helpers/funding-intents/${intent.id}/expire`, { key });
     expect(res.body.status).toBe('EXPIRED');
-    expect(eventTypes(t, intent.id).slice(-2)).toEqual(['payment.failed', 'invoice.overdue']);
+    expect((await eventTypes(t, intent.id)).slice(-2)).toEqual(['payment.failed', 'invoice.overdue']);
     expect((await t.request('POST', `/v1/test_helpers/funding-intents/${intent.id}/expire`, { key })).status).toBe(409);
   });
 
@@ -186,7 +186,7 @@ describe('settlement', () => {
     const failed = await waitForIntent(t, intent.id, (i) => i.status === 'FAILED');
     expect(failed.settlement).toMatchObject({ status: 'FAILED', failure: { code: 'op_underfunded' } });
     expect(failed.failure.code).toBe('SETTLEMENT_FAILED');
-    expect(eventTypes(t, intent.id)).toContain('payout.failed');
+    expect(await eventTypes(t, intent.id)).toContain('payout.failed');
     expect(failed.payment.refundable_amount).toBe('25.0000000');
     const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${failed.payment.id}/refunds`, { key, body: { reason: 'SETTLEMENT_FAILED' } });
     expect(refund.status).toBe(201);

@@ -34,7 +34,7 @@ describe('createRefund', () => {
     const tx = await horizon.transactions().transaction(done.transaction_hash).call();
     expect(tx).toMatchObject({ memo_type: 'text', memo: 'order 1042', successful: true });
     expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.status).toBe('CREDITED');
-    expect(eventTypes(t, intent.id).slice(-2)).toEqual(['refund.created', 'refund.completed']);
+    expect((await eventTypes(t, intent.id)).slice(-2)).toEqual(['refund.created', 'refund.completed']);
     const again = await refund(intent.id, payment.id, { reason: 'OVERPAYMENT' });
     expect(again.status).toBe(409);
   });

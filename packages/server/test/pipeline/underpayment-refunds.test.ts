@@ -49,7 +49,7 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
     expect(final.received_amount).toBe('4.0000000');
     expect((await history(t, intent.id)).slice(-3)).toEqual(['PARTIALLY_FUNDED', 'REFUND_PENDING', 'REFUNDED']);
     // no payment.* event for REFUND_PENDING/REFUNDED (DESIGN §8), as on the expiry path
-    expect(eventTypes(t, intent.id)).toEqual(['payment.pending', 'refund.created', 'refund.completed']);
+    expect(await eventTypes(t, intent.id)).toEqual(['payment.pending', 'refund.created', 'refund.completed']);
 
     const horizon = new Horizon.Server(`${t.url}/sandbox/horizon`, { allowHttp: true });
     const tx = await horizon.transactions().transaction(done.transaction_hash).call();

@@ -49,7 +49,7 @@ async function refundsInFull(intentId: string, payment: { id: string; amount: st
   expect(await xlmOf(payment.payer_address)).toBe(before + back);
   await waitForIntent(t, intentId, (i) => i.status === 'REFUNDED');
   expect((await history(t, intentId)).slice(-4)).toEqual(['ROUTING', 'FAILED', 'REFUND_PENDING', 'REFUNDED']);
-  expect(eventTypes(t, intentId)).toEqual(expect.arrayContaining(['payment.failed', 'refund.created', 'refund.completed']));
+  expect(await eventTypes(t, intentId)).toEqual(expect.arrayContaining(['payment.failed', 'refund.created', 'refund.completed']));
 }
 
 describe('refunding a payment whose conversion stalled', () => {

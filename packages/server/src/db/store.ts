@@ -1,0 +1,38 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { startCheckpointer } from './checkpointer.js';
+import { openDatabase, type Db } from './connection.js';
+import { migratePostgres } from './migrate.js';
+import { PostgresSql } from './postgres-sql.js';
+import { SqliteSql, type Sql } from './sql.js';
+
+/** The server's database: PostgreSQL when FUNDKIT_DATABASE_URL is set, else the SQLite file FUNDKIT_DB. */
+export interface DataStore {
+  sql: Sql;
+  /** the SQLite connection; null on PostgreSQL */
+  db: Db | null;
+  close(): Promise<void>;
+}
+
+/** Opens it and applies pending migrations (on PostgreSQL under the migration lock). */
+export async function openDataStore(config: Config, logger: Logger): Promise<DataStore> {
+  if (config.databaseUrl !== null) {
+    await migratePostgres(config.databaseUrl);
+    const pool = new pg.Pool({ connectionString: config.databaseUrl });
+    // an idle client's connection dropping must not end the process; the next query reconnects
+    pool.on('error', (error) => logger.warn({ err: error }, 'PostgreSQL connection lost'));
+    const sql = new PostgresSql(pool);
+    return { sql, db: null, close: () => sql.close() };
+  }
+  const db = openDatabase(config.dbPath);
+  const checkpointer = startCheckpointer(db, config.dbPath, (message) => logger.warn({ message }, 'WAL checkpoint failed'));
+  return {
+    sql: SqliteSql.of(db),
+    db,
+    async close() {
+      await checkpointer.stop();
+      db.close();
+    },
+  };
+}
