@@ -3,6 +3,11 @@
  * keeps it in AsyncLocalStorage, so every query inside the callback (through any repository)
  * runs on it; a nested transaction is a savepoint.
  *
+ * Transactions take one writer lock (an advisory lock held to COMMIT), so they run one at a time
+ * as on SQLite (BEGIN IMMEDIATE): the services' read-check-write transactions ("two requests can
+ * never both pass the checks") were written for a single writer, and under READ COMMITTED two
+ * of them would both pass. Reads outside a transaction do not wait. Finer locking can come later.
+ *
  * Values come back as SQLite gives them, so repositories read one shape on both engines:
  * int8 and numeric as BigInt when the query asks for `bigint`, else as numbers; booleans as 1/0.
  */
@@ -14,6 +19,8 @@ import type { Dialect } from './migrations/migration.js';
 const INT8 = 20;
 const NUMERIC = 1700;
 const BOOL = 16;
+/** the writer lock's advisory key (the migration lock is 'fund') */
+const WRITER_LOCK = 0x66756e77; // 'funw'
 
 type Parser = (value: string) => unknown;
 // per-query parsers replace the pool's wholesale: every other type falls back to pg's own
@@ -85,6 +92,7 @@ export class PostgresSql implements Sql {
     let value: T;
     try {
       await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
       value = await this.context.run(tx, fn);
       await client.query('COMMIT');
     } catch (error) {
