@@ -5,7 +5,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { freshPostgresDatabase } from './postgres.js';
 
 /** Keys of the default bootstrap: application Alpha (test and live) and Beta (test). */
 export const KEYS = {
@@ -81,7 +80,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env: {
       FUNDKIT_DB: ':memory:',
       // FUNDKIT_TEST_ENGINE=postgres: the same test on a fresh PostgreSQL database of the run's cluster
-      ...(process.env.FUNDKIT_TEST_ENGINE === 'postgres' ? { FUNDKIT_DATABASE_URL: await freshPostgresDatabase('server') } : {}),
+      // (imported only then: postgres.ts needs vitest, and crash-server.ts runs outside it)
+      ...(process.env.FUNDKIT_TEST_ENGINE === 'postgres'
+        ? { FUNDKIT_DATABASE_URL: await (await import('./postgres.js')).freshPostgresDatabase('server') } : {}),
       // logos and other files go to a fresh directory, never into the working tree
       FUNDKIT_DATA_DIR: mkdtempSync(join(tmpdir(), 'fundkit-test-')),
       FUNDKIT_OPERATOR_KEY: OPERATOR_KEY,
