@@ -39,7 +39,7 @@ function page(sessionToken: string, apiBase: string): string {
 
 export async function benchCheckout(): Promise<CheckoutFigures> {
   const files = ['fundkit-checkout.js', 'fundkit-checkout-wallet.js'].map((name) => ({ name, raw: readFileSync(join(IIFE, name)).length, gz: gzSize(join(IIFE, name)) }));
-  const api = createServer({
+  const api = await createServer({
     env: { FUNDKIT_DB: ':memory:', FUNDKIT_DATA_DIR: mkdtempSync(join(tmpdir(), 'fundkit-bench-co-')), LOG_LEVEL: 'silent', FUNDKIT_RATE_LIMIT: '100000' },
     bootstrap: { applications: [{ name: 'Checkout', secret_keys: [KEY], settlement_address: 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57' }] },
   });

@@ -29,7 +29,7 @@ export async function benchPipeline(): Promise<PipelineFigures> {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-bench-pipeline-'));
-  const server = createServer({
+  const server = await createServer({
     env: { FUNDKIT_DB: ':memory:', FUNDKIT_DATA_DIR: dir, LOG_LEVEL: 'silent', FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s', FUNDKIT_RATE_LIMIT: '100000' },
     bootstrap: { applications: [{ name: 'Pipeline', secret_keys: [KEY], settlement_address: 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57' }] },
   });

@@ -41,7 +41,7 @@ export async function seed(dir: string): Promise<{ env: Record<string, string>; 
   };
   writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], settlement_address: ADDRESS }] }));
   const started = performance.now();
-  const server = createServer({ env });
+  const server = await createServer({ env });
   const { url } = await server.listen(0, '127.0.0.1');
   const model = await (await fetch(`${url}/v1/funding-intents`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' })).json() as { id: string };
   await server.close();

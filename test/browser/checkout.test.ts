@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../packages/server/src/db/transaction.js';
 import { KEYS, startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
 import { ARTIFACTS, ensureWidgetBuilt, launchChromium, RESUME_OPTION, scriptPage, startMerchantSite, type MerchantSite } from './harness.js';
 
@@ -36,11 +35,11 @@ async function createSession(intentId: string): Promise<{ id: string; session_to
 }
 
 /** Stands in for the payment observer: applies money and walks the intent as the worker would. */
-function observe(intentId: string, receivedStroops: bigint, ...statuses: string[]): void {
-  const { db, services } = api.server;
-  inTransaction(db, () => {
+async function observe(intentId: string, receivedStroops: bigint, ...statuses: string[]): Promise<void> {
+  const { db, sql, services } = api.server;
+  await sql.transaction(async () => {
     db.prepare('UPDATE funding_intents SET received_amount = ? WHERE id = ?').run(receivedStroops, intentId);
-    for (const status of statuses) services.pipeline.pipeline.machine.transition(intentId, status as never, 'e2e observer');
+    for (const status of statuses) await services.pipeline.pipeline.machine.transition(intentId, status as never, 'e2e observer');
   });
 }
 
@@ -77,14 +76,14 @@ describe('checkout widget in a real browser against the reference server', () =>
     const page = await openMerchantPage('live', JSON.stringify({ sessionToken: session.session_token }));
     await page.locator('[data-testid=amount]').waitFor();
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
-    observe(intentId, 100_000_000n, 'PARTIALLY_FUNDED');
+    await observe(intentId, 100_000_000n, 'PARTIALLY_FUNDED');
     await expect.poll(() => page.locator('[data-testid=remaining]').textContent(), { timeout: 10_000 }).toContain('15.00 USDC still to pay');
     expect(await page.locator('[data-testid=pay-amount]').textContent()).toBe('15.0000000 USDC');
     await shot(page, '02-partial');
-    observe(intentId, 250_000_000n, 'PAYMENT_DETECTED');
+    await observe(intentId, 250_000_000n, 'PAYMENT_DETECTED');
     await expect.poll(() => page.locator('[aria-current=step]').textContent(), { timeout: 10_000 }).toBe('Payment received');
     await shot(page, '03-received');
-    observe(intentId, 250_000_000n, 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED');
+    await observe(intentId, 250_000_000n, 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED');
     await page.locator('[data-testid=end-done]').waitFor({ timeout: 10_000 });
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
     const events = await page.evaluate(() => (window as unknown as { events: [string, string][] }).events);
@@ -238,7 +237,7 @@ describe('checkout widget in a real browser against the reference server', () =>
     await page.goto(intent.body.hosted_funding_url.replace('localhost', '127.0.0.1'));
     await expect.poll(() => page.locator('[data-testid=amount]').textContent()).toContain('3.00');
     await shot(page, '13-hosted-page');
-    observe(intent.body.id, 0n, 'EXPIRED');
+    await observe(intent.body.id, 0n, 'EXPIRED');
     await page.locator('[data-testid=end-expired]').waitFor({ timeout: 10_000 });
     await shot(page, '14-expired');
     await page.context().close();

@@ -60,7 +60,7 @@ describe('concurrency', () => {
     expect(all.filter((r) => r.status !== 201).every((r) => r.status === 409 || r.status === 422)).toBe(true);
     expect(count('SELECT COUNT(*) FROM refunds WHERE payment_id = ?', payment.id)).toBe(1);
     await until(() => send(t, { method: 'GET', path: `/v1/refunds?payment_id=${payment.id}`, key }), (g) => g.body.data[0]?.status === 'COMPLETED');
-    expect(checkDatabase(t.server.db)).toEqual([]);
+    expect(await checkDatabase(t.server.db)).toEqual([]);
   });
 
   it('competing accepts of an intent\'s quotes leave exactly one locked', async () => {
@@ -102,6 +102,6 @@ describe('concurrency', () => {
         expect(cancel.status, id).toBe(409);
       }
     }
-    expect(checkDatabase(t.server.db)).toEqual([]);
+    expect(await checkDatabase(t.server.db)).toEqual([]);
   });
 });

@@ -56,6 +56,6 @@ describe('webhook receivers that hang, reset or fail', () => {
     // the last answers are recorded just after the receiver sent them
     const states = () => t.server.db.prepare('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status').all();
     await until(async () => JSON.stringify(states()), (s) => s === JSON.stringify([{ status: 'SUCCEEDED', n: EVENTS * 4 }]), 15_000);
-    expect(checkDatabase(t.server.db)).toEqual([]);
+    expect(await checkDatabase(t.server.db)).toEqual([]);
   });
 });

@@ -133,7 +133,7 @@ describe('fuzzing every operation', () => {
     // fuzzed test payments may still be settling: let the workers finish first
     await until(async () => Number(t.server.db.prepare(`SELECT (SELECT COUNT(*) FROM funding_intents WHERE status IN ('PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'REFUND_PENDING'))
       + (SELECT COUNT(*) FROM refunds WHERE status IN ('PENDING', 'PROCESSING'))`).pluck().get()), (n) => n === 0, 20_000);
-    expect(checkDatabase(t.server.db)).toEqual([]);
+    expect(await checkDatabase(t.server.db)).toEqual([]);
     const sums = ledgerSums(t.server.db);
     for (const app of ['alpha', 'beta'] as const) {
       const balances = await must(t, { method: 'GET', path: '/v1/ledger/balances', key: KEYS[app].test.secret }, 200);

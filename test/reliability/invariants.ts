@@ -43,14 +43,14 @@ const CHECKS: Record<string, string> = {
     GROUP BY p.id HAVING SUM(r.amount) > MAX(p.amount)`,
 };
 
-export function checkDatabase(db: Db): string[] {
+export async function checkDatabase(db: Db): Promise<string[]> {
   const problems: string[] = [];
   for (const fk of rows<{ table: string; parent: string }>(db, 'PRAGMA foreign_key_check')) problems.push(`orphan row in ${fk.table} (no ${fk.parent})`);
   for (const [name, sql] of Object.entries(CHECKS)) {
     const bad = rows<Record<string, unknown>>(db, sql);
     if (bad.length > 0) problems.push(`${name}: ${JSON.stringify(bad.slice(0, 3), (_, v) => (typeof v === 'bigint' ? String(v) : v))}`);
   }
-  problems.push(...pipelineInvariants(db));
+  problems.push(...await pipelineInvariants(db));
   return problems;
 }
 

@@ -15,7 +15,7 @@ let fk: Fundkit;
 let url: string;
 
 beforeAll(async () => {
-  server = createServer({
+  server = await createServer({
     env: { FUNDKIT_DB: ':memory:', LOG_LEVEL: 'silent' },
     bootstrap: { applications: [{ name: 'SDK', secret_keys: [SECRET_TEST, SECRET_LIVE], settlement_address: SETTLEMENT_ADDRESS }] },
   });
