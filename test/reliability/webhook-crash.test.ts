@@ -91,7 +91,7 @@ describe('webhook deliveries across kill -9', () => {
     await kill9(child);
     const db = new Database(env.FUNDKIT_DB, { readonly: true });
     try {
-      expect(checkDatabase(db)).toEqual([]);
+      expect(await checkDatabase(db)).toEqual([]);
     } finally {
       db.close();
       await receiver.close();

@@ -30,6 +30,11 @@ for (const sf of program.getSourceFiles()) {
       if (ts.isExpressionStatement(node.parent) && isPromise(checker.getTypeAtLocation(node))) {
         hits.push(`${at(node)}: floating: ${node.getText().split('\n')[0].slice(0, 100)}`);
       }
+      // tests: expect(promise) without .resolves/.rejects compares the Promise object itself
+      if (node.expression.getText() === 'expect' && node.arguments[0] && isPromise(checker.getTypeAtLocation(node.arguments[0]))
+        && !(ts.isPropertyAccessExpression(node.parent) && /^(resolves|rejects)$/.test(node.parent.name.text))) {
+        hits.push(`${at(node)}: expect() of a promise: ${node.getText().split('\n')[0].slice(0, 100)}`);
+      }
       const callee = node.expression;
       if (ts.isPropertyAccessExpression(callee) && CALLBACK_IGNORED.has(callee.name.text)) {
         for (const arg of node.arguments) {
