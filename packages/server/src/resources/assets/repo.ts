@@ -13,6 +13,8 @@ const SET_ENABLED = prepared<never, { code: string; enabled: number; at: string 
  */
 export class AssetsRepo {
   private disabled: ReadonlySet<string> | null = null;
+  /** bumped by every write: a read that began before it must not keep what it read */
+  private generation = 0;
   private readonly sql: Sql;
 
   constructor(db: SqlSource) {
@@ -20,13 +22,21 @@ export class AssetsRepo {
   }
 
   async disabledCodes(): Promise<ReadonlySet<string>> {
-    this.disabled ??= new Set(await this.sql.column(DISABLED));
-    return this.disabled;
+    if (this.disabled) return this.disabled;
+    const generation = this.generation;
+    const read = new Set(await this.sql.column(DISABLED));
+    if (generation === this.generation) this.disabled = read;
+    return read;
   }
 
   async setEnabled(code: string, enabled: boolean, at: string): Promise<void> {
-    this.disabled = null;
+    const drop = () => {
+      this.generation++;
+      this.disabled = null;
+    };
+    drop();
     await this.sql.run(SET_ENABLED, { code, enabled: enabled ? 1 : 0, at });
-    this.disabled = null;
+    drop();
+    this.sql.afterCommit(drop);
   }
 }
