@@ -1,3 +1,4 @@
+import { run, value } from './helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../src/resources/funding-intents/deposit-accounts.js';
 import { ApiError } from '../src/http/api-error.js';
@@ -27,17 +28,17 @@ afterAll(() => t.close());
 
 const intent = (key: string, idem: string, body: object = { amount: '10', asset: 'USDC' }) =>
   t.request('POST', '/v1/funding-intents', { key, body, headers: { 'idempotency-key': idem } });
-const countIntents = () => (t.server.db.prepare('SELECT COUNT(*) AS n FROM funding_intents').get() as { n: number }).n;
+const countIntents = async () => Number(await value(t.server.sql, 'SELECT COUNT(*) AS n FROM funding_intents'));
 
 describe('idempotency', () => {
   it('replays the stored status and body for the same key and body', async () => {
-    const before = countIntents();
+    const before = await countIntents();
     const first = await intent(KEYS.alphaSecretTest, 'idem-replay-1');
     const second = await intent(KEYS.alphaSecretTest, 'idem-replay-1', { asset: 'USDC', amount: '10' });
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
     expect(second.headers['idempotent-replayed']).toBe('true');
-    expect(countIntents()).toBe(before + 1);
+    expect(await countIntents()).toBe(before + 1);
   });
 
   it('the same key with another body → 422 IDEMPOTENCY_KEY_REUSED', async () => {
@@ -93,7 +94,7 @@ describe('idempotency', () => {
 
   it('expired keys (24 h) are forgotten', async () => {
     await intent(KEYS.alphaSecretTest, 'idem-expire-1');
-    t.server.db.prepare("UPDATE idempotency_keys SET expires_at = '2000-01-01T00:00:00.000Z' WHERE key = 'idem-expire-1'").run();
+    await run(t.server.sql, "UPDATE idempotency_keys SET expires_at = '2000-01-01T00:00:00.000Z' WHERE key = 'idem-expire-1'");
     const res = await intent(KEYS.alphaSecretTest, 'idem-expire-1', { amount: '99', asset: 'USDC' });
     expect(res.status).toBe(201);
   });

@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../src/db/group-commit.js';
+import { rows } from '../helpers/raw-sql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FAST_ENV, key } from '../pipeline/helpers.js';
 
@@ -64,7 +65,7 @@ describe('concurrent creates through HTTP', () => {
     const payable = intents.filter((i) => i.status === 'AWAITING_PAYMENT');
     expect(payable.length).toBeGreaterThanOrEqual(POOL);
     expect(payable.length + intents.filter((i) => i.status === 'CREATED').length).toBe(CREATES);
-    const claimed = t.server.db.prepare('SELECT address FROM deposit_pool WHERE claimed_at IS NOT NULL').pluck().all() as string[];
+    const claimed = (await rows<{ address: string }>(t.server.sql, 'SELECT address FROM deposit_pool WHERE claimed_at IS NOT NULL')).map((r) => r.address);
     expect(claimed.sort()).toEqual(payable.map((i) => i.deposit_account.address).sort());
     // each answer was committed: every intent reads back as it was answered
     for (const intent of intents.slice(0, 5)) {

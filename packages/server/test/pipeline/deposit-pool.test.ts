@@ -1,11 +1,12 @@
+import { rows, value } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeHash } from '../../src/pipeline/tx.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, history, key, pay, waitFor, waitForIntent } from './helpers.js';
 
 const horizon = async (t: TestServer, path: string) => (await fetch(`${t.url}/sandbox/horizon${path}`)).json() as Promise<any>;
-const poolRows = (t: TestServer) => t.server.db.prepare('SELECT * FROM deposit_pool ORDER BY id').all() as any[];
-const batches = (t: TestServer) => t.server.db.prepare('SELECT * FROM deposit_batches ORDER BY created_at, id').all() as any[];
+const poolRows = (t: TestServer) => rows<any>(t.server.sql, 'SELECT * FROM deposit_pool ORDER BY id');
+const batches = (t: TestServer) => rows<any>(t.server.sql, 'SELECT * FROM deposit_batches ORDER BY created_at, id');
 const treasury = (t: TestServer) => t.server.services.pipeline.pipeline.signer!.treasury.publicKey();
 
 describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
@@ -14,7 +15,7 @@ describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
   afterAll(() => t.close());
 
   it('the server starts with the pool full, many accounts per transaction', async () => {
-    const rows = poolRows(t);
+    const rows = await poolRows(t);
     expect(rows).toHaveLength(15);
     expect(rows.every((r) => r.activated_at && r.transaction_hash && r.environment === 'test' && r.network === 'sandbox')).toBe(true);
     const tx = await horizon(t, `/transactions/${rows[0].transaction_hash}`);
@@ -23,7 +24,7 @@ describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
     // a channel account is the transaction's source; the treasury sponsors (the operations' source)
     expect(tx.source_account).not.toBe(treasury(t));
     expect(new Set(rows.map((r) => r.transaction_hash)).size).toBe(1);
-    expect(batches(t)).toMatchObject([{ status: 'APPLIED', transaction_hash: rows[0].transaction_hash }]);
+    expect(await batches(t)).toMatchObject([{ status: 'APPLIED', transaction_hash: rows[0].transaction_hash }]);
   });
 
   it('a create answers AWAITING_PAYMENT with a pooled account already on chain, and the pool is topped up', async () => {
@@ -31,7 +32,7 @@ describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
     expect(intent.status).toBe('AWAITING_PAYMENT');
     expect(intent.deposit_account.status).toBe('ACTIVE');
     const address = intent.funding_instructions.deposit.address;
-    const row = poolRows(t).find((r) => r.address === address);
+    const row = (await poolRows(t)).find((r) => r.address === address);
     expect(row).toMatchObject({ asset: 'USDC', claimed_at: expect.any(String) });
     const account = await horizon(t, `/accounts/${address}`);
     expect(account.sponsor).toBe(treasury(t));
@@ -51,7 +52,7 @@ describe('with the pool warm (FUNDKIT_DEPOSIT_POOL_SIZE=5)', () => {
     const settled = await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT')));
     const finalAddresses = settled.map((i) => i.funding_instructions.deposit.address);
     expect(finalAddresses).toEqual(addresses);
-    const claimed = poolRows(t).filter((r) => addresses.includes(r.address));
+    const claimed = (await poolRows(t)).filter((r) => addresses.includes(r.address));
     expect(claimed.every((r) => r.claimed_at)).toBe(true);
     for (const address of addresses) expect((await horizon(t, `/accounts/${address}`)).id).toBe(address);
   });
@@ -79,7 +80,7 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
     await pay(t, intent.id, '25.00');
     await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
     expect(await history(t, intent.id)).toEqual(['CREATED', 'AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'SETTLING', 'SETTLED', 'CREDITED']);
-    expect(poolRows(t)).toEqual([]);
+    expect(await poolRows(t)).toEqual([]);
   });
 
   it('the public checkout view has no address while provisioning', async () => {
@@ -93,7 +94,7 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
   });
 
   it('waiting intents share transactions (up to 18 accounts each: the channel, the treasury and 18 deposit keys sign)', async () => {
-    const before = batches(t).length;
+    const before = (await batches(t)).length;
     // the instant sandbox creates each account before the next request arrives: hold the worker, as a
     // ledger close does on a real network, so the intents wait together
     const pool = t.server.services.pipeline.pipeline.pool! as unknown as { pausedUntil: number };
@@ -103,9 +104,9 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
     pool.pausedUntil = 0;
     t.server.services.pipeline.pipeline.nudgeJob('deposit-pool');
     await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT')));
-    const used = batches(t).slice(before);
+    const used = (await batches(t)).slice(before);
     expect(used.map((b) => b.status)).toEqual(['APPLIED', 'APPLIED']);
-    const sizes = used.map((b) => t.server.db.prepare('SELECT COUNT(*) FROM deposit_accounts WHERE provision_batch_id = ?').pluck().get(b.id));
+    const sizes = await Promise.all(used.map(async (b) => Number(await value(t.server.sql, 'SELECT COUNT(*) FROM deposit_accounts WHERE provision_batch_id = ?', b.id))));
     expect(sizes).toEqual([18, 7]);
     const tx = await horizon(t, `/transactions/${used[0].transaction_hash}`);
     expect(tx.operation_count).toBeGreaterThanOrEqual(18 * 3);
@@ -121,11 +122,11 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
       return applied(batch, hash);
     };
     try {
-      const before = batches(t).length;
+      const before = (await batches(t)).length;
       const intent = await createIntent(t);
       const ready = await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
-      const [batch] = batches(t).slice(before);
-      expect(batches(t).slice(before)).toHaveLength(1);
+      const [batch] = (await batches(t)).slice(before);
+      expect((await batches(t)).slice(before)).toHaveLength(1);
       expect(batch).toMatchObject({ status: 'APPLIED', attempts: 1 });
       expect(batch.transaction_hash).toBe(envelopeHash(batch.envelope_xdr, t.server.services.pipeline.pipeline.stellar!.network.passphrase));
       const txs = await horizon(t, `/accounts/${ready.deposit_account.address}/transactions?limit=10`);
