@@ -1,3 +1,4 @@
+import { rows } from './helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCheckoutToken } from '../src/http/checkout-token.js';
 import { KEYS, OPERATOR_KEY, startTestServer, type TestServer } from './helpers/server.js';
@@ -48,7 +49,7 @@ describe('application keys', () => {
       const res = await t2.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest, headers: { origin: 'https://shop.example' } });
       expect(res.status).toBe(403);
       expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'secret keys are for servers; rotate this key' });
-      const row = t2.server.db.prepare("SELECT exposed_at FROM api_keys WHERE prefix = 'sk_test_' AND last4 = '0001' AND application_id = (SELECT id FROM applications WHERE name = 'Alpha')").get() as { exposed_at: string };
+      const row = (await rows(t2.server.sql, "SELECT exposed_at FROM api_keys WHERE prefix = 'sk_test_' AND last4 = '0001' AND application_id = (SELECT id FROM applications WHERE name = 'Alpha')"))[0] as { exposed_at: string };
       expect(row.exposed_at).toMatch(/^\d{4}-/);
     } finally {
       await t2.close();
@@ -102,7 +103,7 @@ describe('operator and deactivation', () => {
 
 describe('checkout session tokens', () => {
   async function token(expiresInSeconds: number) {
-    const app = t.server.db.prepare("SELECT id FROM applications WHERE name = 'Alpha'").get() as { id: string };
+    const app = (await rows(t.server.sql, "SELECT id FROM applications WHERE name = 'Alpha'"))[0] as { id: string };
     return signCheckoutToken(t.server.context.checkoutKey, { sessionId: 'cst_1', fundingIntentId: 'fi_1', applicationId: app.id, environment: 'test' }, Math.floor(Date.now() / 1000) + expiresInSeconds);
   }
 

@@ -1,3 +1,4 @@
+import { rows } from './helpers/raw-sql.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,8 +68,8 @@ describe('accounts', () => {
     expect((await t.request('GET', '/v1/auth/session', { key: session.body.token })).status).toBe(401);
   });
 
-  it('passwords are stored with scrypt, never in clear', () => {
-    const row = t.server.db.prepare("SELECT password_hash FROM accounts WHERE email = 'ada@example.org'").get() as { password_hash: string };
+  it('passwords are stored with scrypt, never in clear', async () => {
+    const row = (await rows(t.server.sql, "SELECT password_hash FROM accounts WHERE email = 'ada@example.org'"))[0] as { password_hash: string };
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain('correct-horse');
   });
@@ -104,7 +105,7 @@ describe('applications and keys', () => {
     const key = await t.request('POST', `/v1/applications/${app.id}/keys`, { key: session, body: { type: 'secret', environment: 'live' } });
     expect(key.status).toBe(201);
     expect(key.body.key).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
-    const stored = t.server.db.prepare('SELECT key_hash FROM api_keys WHERE id = ?').get(key.body.id) as { key_hash: string };
+    const stored = (await rows(t.server.sql, 'SELECT key_hash FROM api_keys WHERE id = ?', key.body.id))[0] as { key_hash: string };
     expect(stored.key_hash).toMatch(/^[0-9a-f]{64}$/);
     const intent = await t.request('POST', '/v1/funding-intents', { key: key.body.key, body: { amount: '5', asset: 'USDC' } });
     expect(intent.body.livemode).toBe(true);

@@ -1,3 +1,4 @@
+import { rows } from './helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from './helpers/server.js';
 
@@ -33,14 +34,15 @@ describe('create', () => {
     const { body } = await create({ amount: '1', asset: 'XLM', destination_address: OTHER_ADDRESS });
     const history = (await t.server.services.fundingIntents.history(body.id)).map((h) => [h.from_status, h.to_status]);
     expect(history).toEqual([[null, 'CREATED'], ['CREATED', 'AWAITING_PAYMENT']]);
-    const events = t.server.db.prepare("SELECT type, payload FROM events WHERE json_extract(payload, '$.data.funding_intent_id') = ?").all(body.id) as { type: string; payload: string }[];
+    const events = (await rows<{ type: string; payload: string }>(t.server.sql, 'SELECT type, payload FROM events ORDER BY id'))
+      .filter((e) => JSON.parse(e.payload).data?.funding_intent_id === body.id);
     expect(events.map((e) => e.type)).toEqual(['payment.pending']);
     expect(JSON.parse(events[0]!.payload).data).toMatchObject({ payment_id: body.id, amount: 1, amount_decimal: '1.0000000', currency: 'XLM' });
   });
 
   it('stores the deposit secret encrypted, never in clear', async () => {
     const { body } = await create({ amount: '2', asset: 'EURC' });
-    const row = t.server.db.prepare('SELECT secret_encrypted FROM deposit_accounts WHERE address = ?').get(body.deposit_account.address) as { secret_encrypted: string };
+    const row = (await rows(t.server.sql, 'SELECT secret_encrypted FROM deposit_accounts WHERE address = ?', body.deposit_account.address))[0] as { secret_encrypted: string };
     expect(row.secret_encrypted).not.toMatch(/^S[A-Z2-7]{55}$/);
     expect(Buffer.from(row.secret_encrypted, 'base64').length).toBeGreaterThan(28 + 50);
   });

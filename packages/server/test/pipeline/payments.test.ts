@@ -1,3 +1,4 @@
+import { rows, run } from '../helpers/raw-sql.js';
 import { Asset, BASE_FEE, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ASSETS } from '../../src/stellar/index.js';
@@ -130,7 +131,7 @@ describe('the observer', () => {
     const { observer, stellar } = t.server.services.pipeline.pipeline;
     const page = await stellar!.network.listPayments(intent.deposit_account.address, { limit: 50 });
     for (const record of page.records) await observer!.handle(intent.deposit_account.address, record);
-    t.server.db.prepare('UPDATE deposit_watch SET cursor = ? WHERE address = ?').run('', intent.deposit_account.address);
+    (await run(t.server.sql, 'UPDATE deposit_watch SET cursor = ? WHERE address = ?', '', intent.deposit_account.address));
     await observer!.backfill();
     expect(await payments(intent.id)).toHaveLength(1);
     expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.received_amount).toBe('10.0000000');
@@ -150,7 +151,7 @@ describe('expiry and cancel', () => {
 
   it('the expiry worker expires intents past expires_at', async () => {
     const intent = await createIntent(t);
-    t.server.db.prepare('UPDATE funding_intents SET expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), intent.id);
+    (await run(t.server.sql, 'UPDATE funding_intents SET expires_at = ? WHERE id = ?', new Date(Date.now() - 1000).toISOString(), intent.id));
     await waitForIntent(t, intent.id, (i) => i.status === 'EXPIRED');
   });
 
@@ -223,11 +224,11 @@ describe('payments endpoints', () => {
 
   it('keeps deposit and treasury secrets encrypted at rest', async () => {
     const intent = await createIntent(t);
-    const row = t.server.db.prepare('SELECT secret_encrypted FROM deposit_accounts WHERE address = ?').get(intent.deposit_account.address) as { secret_encrypted: string };
+    const row = (await rows(t.server.sql, 'SELECT secret_encrypted FROM deposit_accounts WHERE address = ?', intent.deposit_account.address))[0] as { secret_encrypted: string };
     expect(row.secret_encrypted).not.toMatch(/^S[A-Z2-7]{55}$/);
     const keypair = (await t.server.services.pipeline.pipeline.depositKeys.forIntent(intent.id)).keypair;
     expect(keypair.publicKey()).toBe(intent.deposit_account.address);
-    const treasury = t.server.db.prepare("SELECT secret_encrypted FROM stellar_keys WHERE role = 'treasury'").get() as { secret_encrypted: string };
+    const treasury = (await rows(t.server.sql, "SELECT secret_encrypted FROM stellar_keys WHERE role = 'treasury'"))[0] as { secret_encrypted: string };
     expect(treasury.secret_encrypted).not.toMatch(/^S[A-Z2-7]{55}$/);
     const onChain = await horizon.loadAccount(intent.deposit_account.address);
     expect(onChain.balances.some((b: any) => b.asset_code === 'USDC')).toBe(true);

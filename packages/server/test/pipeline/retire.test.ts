@@ -1,3 +1,4 @@
+import { run } from '../helpers/raw-sql.js';
 import { Horizon } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -11,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const expireNow = (id: string) => t.server.db.prepare('UPDATE funding_intents SET expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), id);
+const expireNow = (id: string) => run(t.server.sql, 'UPDATE funding_intents SET expires_at = ? WHERE id = ?', new Date(Date.now() - 1000).toISOString(), id);
 const treasurySponsoring = async () => (await horizon.loadAccount(t.server.services.pipeline.pipeline.stellar!.treasury.publicKey())).num_sponsoring;
 
 describe('deposit account retirement', () => {
@@ -24,7 +25,7 @@ describe('deposit account retirement', () => {
     const sponsoringBefore = await treasurySponsoring();
     await pay(t, intent.id, '25');
     await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
-    expireNow(intent.id);
+    await expireNow(intent.id);
     const done = await waitForIntent(t, intent.id, (i) => i.deposit_account.status === 'RETIRED');
     expect(done.deposit_account.retired_at).not.toBeNull();
     await expect(horizon.loadAccount(intent.deposit_account.address)).rejects.toThrow();
@@ -35,7 +36,7 @@ describe('deposit account retirement', () => {
     const intent = await createIntent(t);
     await pay(t, intent.id, '30');
     const credited = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
-    expireNow(intent.id);
+    await expireNow(intent.id);
     await new Promise((r) => setTimeout(r, 300));
     expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.deposit_account.status).toBe('ACTIVE');
     const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${credited.payment.id}/refunds`, { key, body: { reason: 'OVERPAYMENT' } });

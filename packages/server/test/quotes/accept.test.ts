@@ -1,3 +1,4 @@
+import { run } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, type TestServer } from '../helpers/server.js';
 import { accept, createIntent, idem, key, optionFor, options, session, startQuotesServer, pay, waitForIntent } from './helpers.js';
@@ -85,7 +86,7 @@ describe('a lapsed lock', () => {
     const intent = await createIntent(t);
     const xlm = await optionFor(t, intent.id, 'XLM');
     await accept(t, xlm.id);
-    t.server.db.prepare('UPDATE quotes SET lock_expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), xlm.id);
+    (await run(t.server.sql, 'UPDATE quotes SET lock_expires_at = ? WHERE id = ?', new Date(Date.now() - 1000).toISOString(), xlm.id));
     const reverted = await waitForIntent(t, intent.id, (i) => i.quote === null);
     expect(reverted).toMatchObject({ route: { type: 'DIRECT_STELLAR' }, source: { asset: 'USDC', amount: '25.0000000' }, funding_instructions: { asset: { code: 'USDC' } } });
     expect((await t.request('GET', `/v1/quotes/${xlm.id}`, { key })).body).toMatchObject({ status: 'EXPIRED', execution: null });
@@ -93,7 +94,7 @@ describe('a lapsed lock', () => {
 
   it('a simple quote past its 30 s lock reads EXPIRED', async () => {
     const simple = await t.request('POST', '/v1/quotes', { key, body: { from_currency: 'XLM', to_currency: 'USDC', amount: 1, direction: 'receive' } });
-    t.server.db.prepare('UPDATE quotes SET lock_expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), simple.body.quote_id);
+    (await run(t.server.sql, 'UPDATE quotes SET lock_expires_at = ? WHERE id = ?', new Date(Date.now() - 1000).toISOString(), simple.body.quote_id));
     expect((await t.request('GET', `/v1/quotes/${simple.body.quote_id}`, { key })).body.status).toBe('EXPIRED');
   });
 });

@@ -1,3 +1,4 @@
+import { rows } from '../helpers/raw-sql.js';
 import { verifyWebhook } from '@fundkit/webhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
@@ -200,7 +201,7 @@ describe('fan-out', () => {
     const { body: delivery } = await t.request('POST', `/v1/webhooks/${endpoint.id}/test`, { key });
     await r.waitFor(1);
     await t.request('DELETE', `/v1/webhooks/${endpoint.id}`, { key });
-    const row = t.server.db.prepare('SELECT status, next_attempt_at FROM webhook_deliveries WHERE id = ?').get(delivery.id);
+    const row = (await rows(t.server.sql, 'SELECT status, next_attempt_at FROM webhook_deliveries WHERE id = ?', delivery.id))[0];
     expect(row).toEqual({ status: 'FAILED', next_attempt_at: null });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(r.received.length).toBeLessThanOrEqual(2);

@@ -1,3 +1,4 @@
+import { rows } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -27,7 +28,7 @@ describe('webhook endpoints', () => {
 
   it('stores the secret encrypted, never in clear', async () => {
     const res = await create({ url: 'https://a.example/h', events: ['payment.pending'] });
-    const row = t.server.db.prepare('SELECT secret_encrypted FROM webhook_endpoints WHERE id = ?').get(res.body.id) as { secret_encrypted: string };
+    const row = (await rows(t.server.sql, 'SELECT secret_encrypted FROM webhook_endpoints WHERE id = ?', res.body.id))[0] as { secret_encrypted: string };
     expect(row.secret_encrypted).not.toContain(res.body.secret);
     expect(row.secret_encrypted).not.toContain('whsec_');
   });

@@ -1,3 +1,4 @@
+import { value } from '../helpers/raw-sql.js';
 import { verifyWebhook } from '@fundkit/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvent } from '../../src/db/outbox.js';
@@ -55,7 +56,7 @@ describe('events API', () => {
 
   it('delivers an event written through the outbox in a transaction', async () => {
     const before = r.received.length;
-    const applicationId = t.server.db.prepare("SELECT id FROM applications WHERE name = 'Alpha'").pluck().get() as string;
+    const applicationId = (await value(t.server.sql, "SELECT id FROM applications WHERE name = 'Alpha'")) as string;
     const data = {
       refund_id: 'rf_1', funding_intent_id: 'fi_1', payment_id: 'pay_1', amount: 1.5, amount_decimal: '1.5', asset: 'USDC',
       reason: 'OVERPAYMENT', status: 'PENDING', destination_address: null, stellar_txn_hash: null, failure: null,
