@@ -1,3 +1,4 @@
+import { rows, run, value } from './helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, OPERATOR_KEY, startTestServer, type TestServer } from './helpers/server.js';
 import { REQUEST_LOG_FLUSH_MS } from '../src/resources/request-logs/service.js';
@@ -52,7 +53,7 @@ describe('request logs', () => {
     ]);
     expect(logs[1]).toMatchObject({ method: 'POST', request_id: 'log-trace-1', idempotency_key: 'log-1', livemode: false });
     expect(logs[1].api_key_id).toMatch(/^key_/);
-    const raw = JSON.stringify(t.server.db.prepare('SELECT * FROM request_logs').all());
+    const raw = JSON.stringify((await rows(t.server.sql, 'SELECT * FROM request_logs')));
     expect(raw).not.toContain(KEYS.alphaSecretTest);
     const only404 = await t.request('GET', '/v1/request_logs?status=404', { key: KEYS.alphaSecretTest });
     expect(only404.body.data).toHaveLength(1);
@@ -65,24 +66,24 @@ describe('request logs', () => {
 
   it('does not log operator or dashboard requests', async () => {
     await t.request('GET', '/v1/platform/applications', { key: OPERATOR_KEY });
-    const count = (t.server.db.prepare("SELECT COUNT(*) AS n FROM request_logs WHERE path LIKE '/v1/platform/%'").get() as { n: number }).n;
+    const count = ((await rows(t.server.sql, "SELECT COUNT(*) AS n FROM request_logs WHERE path LIKE '/v1/platform/%'"))[0] as { n: number }).n;
     expect(count).toBe(0);
   });
 
   it('writes buffered logs within the flush interval and at flush (close), without any read', async () => {
-    const count = () => (t.server.db.prepare("SELECT COUNT(*) AS n FROM request_logs WHERE path = '/v1/assets/xlm'").get() as { n: number }).n;
+    const count = async () => Number(await value(t.server.sql, "SELECT COUNT(*) AS n FROM request_logs WHERE path = '/v1/assets/xlm'"));
     await t.request('GET', '/v1/assets/xlm', { key: KEYS.alphaSecretTest });
     await new Promise((resolve) => setTimeout(resolve, REQUEST_LOG_FLUSH_MS * 3));
-    expect(count()).toBe(1);
+    expect(await count()).toBe(1);
     await t.request('GET', '/v1/assets/xlm', { key: KEYS.alphaSecretTest });
     await t.server.services.requestLogs.flush();
-    expect(count()).toBe(2);
+    expect(await count()).toBe(2);
   });
 
   it('purges logs older than 30 days', async () => {
     const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
-    t.server.db.prepare("INSERT INTO request_logs (id, application_id, environment, key_id, method, path, status, request_id, duration_ms, idempotency_key, created_at) VALUES ('rl_old', 'app_x', 'test', 'key_x', 'GET', '/v1/assets', 200, 'req_x', 1, NULL, ?)").run(old);
+    (await run(t.server.sql, "INSERT INTO request_logs (id, application_id, environment, key_id, method, path, status, request_id, duration_ms, idempotency_key, created_at) VALUES ('rl_old', 'app_x', 'test', 'key_x', 'GET', '/v1/assets', 200, 'req_x', 1, NULL, ?)", old));
     expect(await t.server.services.requestLogs.purgeExpired()).toBe(1);
-    expect(t.server.db.prepare("SELECT id FROM request_logs WHERE id = 'rl_old'").get()).toBeUndefined();
+    expect((await rows(t.server.sql, "SELECT id FROM request_logs WHERE id = 'rl_old'"))[0]).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { rows } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointerOf } from '../../src/spec/operations.js';
 import type { TestServer } from '../helpers/server.js';
@@ -21,7 +22,7 @@ describe('outbox events', () => {
     const expiring = await createIntent(t);
     await t.request('POST', `/v1/test_helpers/funding-intents/${expiring.id}/expire`, { key });
 
-    const events = (t.server.db.prepare('SELECT payload FROM events').all() as { payload: string }[]).map((r) => JSON.parse(r.payload));
+    const events = ((await rows(t.server.sql, 'SELECT payload FROM events')) as { payload: string }[]).map((r) => JSON.parse(r.payload));
     const types = new Set(events.map((e) => e.type));
     for (const type of ['payment.pending', 'payment.processing', 'payment.completed', 'payment.failed', 'payout.initiated', 'payout.completed',
       'payout.failed', 'invoice.paid', 'invoice.overdue', 'refund.created', 'refund.completed']) expect(types, type).toContain(type);

@@ -1,3 +1,4 @@
+import { rows } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FAST_ENV, key, waitFor } from './helpers.js';
@@ -14,8 +15,8 @@ describe('an unreachable network', () => {
     const res = await t.request('POST', '/v1/funding-intents', { key, body: { amount: '25.00', asset: 'USDC' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'CREATED', deposit_account: { status: 'PROVISIONING' }, funding_instructions: { deposit: { address: null } } });
-    const batch = await waitFor(async () => t.server.db.prepare(`SELECT b.* FROM deposit_batches b JOIN deposit_accounts da ON da.provision_batch_id = b.id
-      WHERE da.address = ?`).get(res.body.deposit_account.address) as any, (b) => b?.attempts >= 1);
+    const batch = await waitFor(async () => (await rows(t.server.sql, `SELECT b.* FROM deposit_batches b JOIN deposit_accounts da ON da.provision_batch_id = b.id
+      WHERE da.address = ?`, res.body.deposit_account.address))[0] as any, (b) => b?.attempts >= 1);
     expect(batch).toMatchObject({ status: 'PENDING', envelope_xdr: null });
   });
 });

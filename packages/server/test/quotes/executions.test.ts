@@ -7,11 +7,11 @@ beforeAll(async () => { t = await startQuotesServer(); });
 afterAll(() => t.close());
 
 /** An intent paid in XLM through an accepted quote, with the market moved by `move` before the payment. */
-async function paidInXlm(move: () => void) {
+async function paidInXlm(move: () => Promise<unknown>) {
   const intent = await createIntent(t);
   const xlm = await optionFor(t, intent.id, 'XLM');
   expect((await accept(t, xlm.id)).status).toBe(200);
-  move();
+  await move();
   await pay(t, intent.id, xlm.pay_amount.amount, 'XLM');
   return intent;
 }
@@ -20,7 +20,7 @@ const post = (path: string) => t.request('POST', path, { key });
 
 describe('route executions that fail or pause', () => {
   it('too few offers → FAILED; refilled book + retry → SUCCEEDED and CREDITED', async () => {
-    const offers = book(t).usdcForXlm();
+    const offers = await book(t).usdcForXlm();
     const intent = await paidInXlm(() => book(t).drainUsdcForXlm());
     const failed = await execution(t, intent.id, (e) => e.status === 'FAILED');
     expect(failed).toMatchObject({ phase: 'PRICING', failure: { code: 'op_too_few_offers' } });
@@ -30,7 +30,7 @@ describe('route executions that fail or pause', () => {
     expect(notPaused.status).toBe(409);
     expect(notPaused.body.error.code).toBe('EXECUTION_NOT_RESUMABLE');
 
-    book(t).refill(offers);
+    await book(t).refill(offers);
     const retried = await post(`/v1/route-executions/${failed.id}/retry`);
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ status: 'PENDING', phase: 'PRICING', failure: null });
@@ -52,7 +52,7 @@ describe('route executions that fail or pause', () => {
     const notFailed = await post(`/v1/route-executions/${paused.id}/retry`);
     expect(notFailed.body.error.code).toBe('EXECUTION_NOT_FAILED');
 
-    book(t).setUsdcPrice(10, 1);
+    await book(t).setUsdcPrice(10, 1);
     const resumed = await post(`/v1/route-executions/${paused.id}/resume`);
     expect(resumed.body).toMatchObject({ status: 'RUNNING', failure: null });
     const done = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');

@@ -1,3 +1,4 @@
+import { rows, run } from '../helpers/raw-sql.js';
 import { randomUUID } from 'node:crypto';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 import { FAST_ENV } from '../pipeline/helpers.js';
@@ -37,17 +38,17 @@ export async function session(t: TestServer, intentId: string): Promise<string> 
 export function book(t: TestServer) {
   const ledger = t.server.services.pipeline.pipeline.stellar!.ledger!;
   const usdc = 'USDC:GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5';
-  const db = t.server.db;
+  const { sql } = t.server;
   return {
     /** offers that sell USDC for XLM (what an XLM payer's conversion crosses) */
-    usdcForXlm: () => db.prepare("SELECT * FROM sbx_offers WHERE selling = ? AND buying = 'native'").all(usdc) as Record<string, unknown>[],
+    usdcForXlm: () => rows(sql, "SELECT * FROM sbx_offers WHERE selling = ? AND buying = 'native'", usdc),
     /** how many XLM one USDC costs, as n/d */
-    setUsdcPrice: (n: number, d: number) => db.prepare("UPDATE sbx_offers SET price_n = ?, price_d = ? WHERE selling = ? AND buying = 'native'").run(String(n), String(d), usdc),
-    drainUsdcForXlm: () => db.prepare("DELETE FROM sbx_offers WHERE selling = ? AND buying = 'native'").run(usdc),
-    refill: (rows: Record<string, unknown>[]) => {
-      for (const row of rows) {
+    setUsdcPrice: (n: number, d: number) => run(sql, "UPDATE sbx_offers SET price_n = ?, price_d = ? WHERE selling = ? AND buying = 'native'", String(n), String(d), usdc),
+    drainUsdcForXlm: () => run(sql, "DELETE FROM sbx_offers WHERE selling = ? AND buying = 'native'", usdc),
+    refill: async (offers: Record<string, unknown>[]) => {
+      for (const row of offers) {
         const cols = Object.keys(row);
-        db.prepare(`INSERT INTO sbx_offers (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
+        await run(sql, `INSERT INTO sbx_offers (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, ...Object.values(row));
       }
     },
   };

@@ -25,11 +25,11 @@ async function xlmOf(address: string): Promise<bigint> {
 }
 
 /** An intent paid in XLM through an accepted quote, the market moved by `move` first; returns its stalled execution. */
-async function stalled(move: () => void, status: 'FAILED' | 'PAUSED') {
+async function stalled(move: () => Promise<unknown>, status: 'FAILED' | 'PAUSED') {
   const intent = await createIntent(t);
   const xlm = await optionFor(t, intent.id, 'XLM');
   expect((await accept(t, xlm.id)).status).toBe(200);
-  move();
+  await move();
   await pay(t, intent.id, xlm.pay_amount.amount, 'XLM');
   const stuck = await execution(t, intent.id, (e) => e.status === status);
   const [payment] = (await t.request('GET', `/v1/funding-intents/${intent.id}/payments`, { key })).body.data;
@@ -54,12 +54,12 @@ async function refundsInFull(intentId: string, payment: { id: string; amount: st
 
 describe('refunding a payment whose conversion stalled', () => {
   it('FAILED (too few offers) → refund MANUAL in XLM → REFUNDED; retry and resume are refused', async () => {
-    const offers = book(t).usdcForXlm();
+    const offers = await book(t).usdcForXlm();
     const { intent, payment, stuck } = await stalled(() => book(t).drainUsdcForXlm(), 'FAILED');
     try {
       await refundsInFull(intent.id, payment, 'MANUAL');
     } finally {
-      book(t).refill(offers);
+      await book(t).refill(offers);
     }
     const closed = (await t.request('GET', `/v1/route-executions/${stuck.id}`, { key })).body;
     expect(closed).toMatchObject({ status: 'FAILED', failure: { code: 'refunded' } });
@@ -83,7 +83,7 @@ describe('refunding a payment whose conversion stalled', () => {
       expect(overpayment.body.error.message).toContain('SETTLEMENT_FAILED or MANUAL');
       await refundsInFull(intent.id, payment, 'SETTLEMENT_FAILED');
     } finally {
-      book(t).setUsdcPrice(10, 1);
+      await book(t).setUsdcPrice(10, 1);
     }
     const resume = await post(`/v1/route-executions/${stuck.id}/resume`);
     expect(resume.status).toBe(409);
@@ -93,7 +93,7 @@ describe('refunding a payment whose conversion stalled', () => {
   });
 
   it('409 while a retried conversion is PENDING; refundable again once it fails', async () => {
-    const offers = book(t).usdcForXlm();
+    const offers = await book(t).usdcForXlm();
     try {
       const { intent, payment, stuck } = await stalled(() => book(t).drainUsdcForXlm(), 'FAILED');
       // with the workers stopped a retried execution stays PENDING
@@ -111,7 +111,7 @@ describe('refunding a payment whose conversion stalled', () => {
       expect(failedAgain.failure.code).toBe('op_too_few_offers');
       await refundsInFull(intent.id, payment, 'MANUAL');
     } finally {
-      book(t).refill(offers);
+      await book(t).refill(offers);
     }
   });
 
@@ -126,7 +126,7 @@ describe('refunding a payment whose conversion stalled', () => {
       expect(running.body.error.code).toBe('CONFLICT');
       expect((await getIntent(intent.id)).status).toBe('ROUTING');
     } finally {
-      book(t).setUsdcPrice(10, 1);
+      await book(t).setUsdcPrice(10, 1);
       pipeline().start();
     }
     // the price is back: the resumed conversion completes as usual
