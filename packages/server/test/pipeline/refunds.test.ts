@@ -1,3 +1,4 @@
+import { run } from '../helpers/raw-sql.js';
 import { Horizon } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, type TestServer } from '../helpers/server.js';
@@ -95,9 +96,9 @@ describe('createRefund', () => {
     const caller = { applicationId: intent.application_id, environment: 'test' as const };
     const available = await t.server.services.pipeline.ledger.available(caller, 'USDC');
     // a MANUAL refund journal straight into the ledger (as if paid out elsewhere) empties the balance
-    t.server.db.prepare(`INSERT INTO ledger_entries (id, application_id, environment, journal_id, account, direction, type, asset, amount, description, created_at)
-      VALUES ('le_t1', ?, 'test', 'jnl_t', 'APPLICATION_BALANCE', 'DEBIT', 'ADJUSTMENT', 'USDC', ?, 'test drain', ?), ('le_t2', ?, 'test', 'jnl_t', 'FEES', 'CREDIT', 'ADJUSTMENT', 'USDC', ?, 'test drain', ?)`)
-      .run(intent.application_id, available, new Date().toISOString(), intent.application_id, available, new Date().toISOString());
+    await run(t.server.sql, `INSERT INTO ledger_entries (id, application_id, environment, journal_id, account, direction, type, asset, amount, description, created_at)
+      VALUES ('le_t1', ?, 'test', 'jnl_t', 'APPLICATION_BALANCE', 'DEBIT', 'ADJUSTMENT', 'USDC', ?, 'test drain', ?), ('le_t2', ?, 'test', 'jnl_t', 'FEES', 'CREDIT', 'ADJUSTMENT', 'USDC', ?, 'test drain', ?)`,
+    intent.application_id, available, new Date().toISOString(), intent.application_id, available, new Date().toISOString());
     const short = await refund(intent.id, payment.id, { reason: 'MANUAL' });
     expect(short.status).toBe(409);
     expect(short.body.error.message).toMatch(/short/);

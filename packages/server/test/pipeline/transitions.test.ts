@@ -1,3 +1,4 @@
+import { rows, run, value } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUNDING_INTENT_STATUSES, canTransition, eventFor } from '../../src/resources/funding-intents/transitions.js';
 import type { TestServer } from '../helpers/server.js';
@@ -12,18 +13,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A fresh intent row in `status`, copied from a real one (its deposit account is shared; never paid). */
-function intentIn(status: string): string {
+async function intentIn(status: string): Promise<string> {
   const id = `fi_walk_${status}_${Math.random().toString(36).slice(2, 10)}`;
-  const row = t.server.db.prepare('SELECT * FROM funding_intents WHERE id = ?').get(template.id) as Record<string, unknown>;
+  const [row] = await rows(t.server.sql, 'SELECT * FROM funding_intents WHERE id = ?', template.id);
   const copy = { ...row, id, status };
   const keys = Object.keys(copy);
-  t.server.db.prepare(`INSERT INTO funding_intents (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`).run(copy);
+  await run(t.server.sql, `INSERT INTO funding_intents (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`, ...Object.values(copy));
   return id;
 }
 
-const count = (sql: string, id: string) => Number(t.server.db.prepare(sql).pluck().get(id));
-const historyCount = (id: string) => count('SELECT COUNT(*) FROM funding_intent_status_history WHERE funding_intent_id = ?', id);
-const eventCount = (id: string) => count("SELECT COUNT(*) FROM events WHERE json_extract(payload, '$.data.funding_intent_id') = ?", id);
+const historyCount = async (id: string) => Number(await value(t.server.sql, 'SELECT COUNT(*) FROM funding_intent_status_history WHERE funding_intent_id = ?', id));
+const eventCount = async (id: string) => (await rows<{ payload: string }>(t.server.sql, 'SELECT payload FROM events'))
+  .filter((e) => JSON.parse(e.payload).data?.funding_intent_id === id).length;
 
 describe('the one transition table', () => {
   const machine = () => t.server.services.pipeline.pipeline.machine;
@@ -34,11 +35,11 @@ describe('the one transition table', () => {
       for (const to of FUNDING_INTENT_STATUSES) {
         if (!canTransition(from, to)) continue;
         legal++;
-        const id = intentIn(from);
+        const id = await intentIn(from);
         await machine().transition(id, to, 'walk');
         expect((await t.server.services.fundingIntents.history(id)).at(-1)).toMatchObject({ from_status: from, to_status: to });
         const expected = (eventFor(to) ? 1 : 0) + (to === 'EXPIRED' ? 1 : 0);
-        expect(eventCount(id), `${from} → ${to}`).toBe(expected);
+        expect(await eventCount(id), `${from} → ${to}`).toBe(expected);
       }
     }
     expect(legal).toBeGreaterThan(20);
@@ -50,11 +51,11 @@ describe('the one transition table', () => {
       for (const to of FUNDING_INTENT_STATUSES) {
         if (canTransition(from, to)) continue;
         illegal++;
-        const id = intentIn(from);
+        const id = await intentIn(from);
         await expect(machine().transition(id, to, 'walk'), `${from} → ${to}`).rejects.toThrow(/illegal funding intent transition/);
         expect((await t.server.services.pipeline.pipeline.repos.fundingIntents.findById(id))!.status).toBe(from);
-        expect(historyCount(id)).toBe(0);
-        expect(eventCount(id)).toBe(0);
+        expect(await historyCount(id)).toBe(0);
+        expect(await eventCount(id)).toBe(0);
       }
     }
     expect(illegal).toBeGreaterThan(150);
