@@ -1,47 +1,49 @@
 /** What must hold after any number of crashes, read straight from the database and the sandbox ledger. */
-import type Database from 'better-sqlite3';
+import { sqlOf, type Sql, type SqlSource } from '../../src/db/sql.js';
+import { bigRows } from '../helpers/raw-sql.js';
 import { eventFor, type FundingIntentStatus } from '../../src/resources/funding-intents/transitions.js';
 import { incoming } from '../../src/pipeline/records.js';
 import { SandboxLedger } from '../../src/stellar/index.js';
 
-const all = <T>(db: Database.Database, sql: string, ...args: unknown[]) => db.prepare(sql).safeIntegers(true).all(...args) as T[];
+const all = <T>(sql: Sql, text: string, ...args: unknown[]) => bigRows<T>(sql, text, ...args);
 
-export async function checkInvariants(db: Database.Database): Promise<string[]> {
+export async function checkInvariants(source: SqlSource): Promise<string[]> {
+  const sql = sqlOf(source);
   const problems: string[] = [];
-  const ledger = new SandboxLedger(db);
-  const accounts = all<{ address: string; intent: string; status: string; received: bigint }>(db,
-    'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id');
+  const ledger = new SandboxLedger(sql);
+  const accounts = (await all<{ address: string; intent: string; status: string; received: bigint }>(sql,
+    'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id'));
   for (const a of accounts) {
     const records = await ledger.listPayments({ account: a.address, limit: 1000, order: 'asc', includeFailed: false });
     const onChain = records.filter((r) => incoming(r, a.address)).map((r) => r.id).sort();
-    const recorded = all<{ operation_id: string }>(db, 'SELECT operation_id FROM payments WHERE destination_address = ?', a.address).map((p) => p.operation_id).sort();
+    const recorded = (await all<{ operation_id: string }>(sql, 'SELECT operation_id FROM payments WHERE destination_address = ?', a.address)).map((p) => p.operation_id).sort();
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);
-    const applied = all<{ total: bigint | null }>(db, "SELECT SUM(amount) AS total FROM payments WHERE funding_intent_id = ? AND status IN ('DETECTED', 'CONFIRMED') AND applied_amount > 0", a.intent)[0]!.total ?? 0n;
+    const applied = (await all<{ total: bigint | null }>(sql, "SELECT SUM(amount) AS total FROM payments WHERE funding_intent_id = ? AND status IN ('DETECTED', 'CONFIRMED') AND applied_amount > 0", a.intent))[0]!.total ?? 0n;
     // an underpayment refunded on its own (applied_amount 0) no longer counts toward received_amount
     if (applied !== a.received) problems.push(`${a.intent}: received ${a.received} but applied payments sum to ${applied}`);
-    const credits = all<{ n: bigint }>(db, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", a.intent)[0]!.n;
+    const credits = (await all<{ n: bigint }>(sql, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", a.intent))[0]!.n;
     if (credits !== (a.status === 'CREDITED' ? 1n : 0n)) problems.push(`${a.intent}: ${credits} credits while ${a.status}`);
     // every payout from the deposit account is exactly one settlement or one completed refund
     const outgoing = records.filter((r) => r.type === 'payment' && r.from === a.address).length;
-    const expected = Number(all<{ n: bigint }>(db, `SELECT (SELECT COUNT(*) FROM settlements WHERE funding_intent_id = ? AND status = 'CONFIRMED')
-      + (SELECT COUNT(*) FROM refunds WHERE funding_intent_id = ? AND status = 'COMPLETED' AND source = 'DEPOSIT') AS n`, a.intent, a.intent)[0]!.n);
+    const expected = Number((await all<{ n: bigint }>(sql, `SELECT (SELECT COUNT(*) FROM settlements WHERE funding_intent_id = ? AND status = 'CONFIRMED')
+      + (SELECT COUNT(*) FROM refunds WHERE funding_intent_id = ? AND status = 'COMPLETED' AND source = 'DEPOSIT') AS n`, a.intent, a.intent))[0]!.n);
     if (outgoing !== expected) problems.push(`${a.intent}: ${outgoing} payouts on chain, ${expected} recorded`);
   }
-  for (const j of all<{ journal_id: string; credit: bigint; debit: bigint }>(db, `SELECT journal_id, SUM(CASE direction WHEN 'CREDIT' THEN amount ELSE 0 END) AS credit,
-      SUM(CASE direction WHEN 'DEBIT' THEN amount ELSE 0 END) AS debit FROM ledger_entries GROUP BY journal_id`)) {
+  for (const j of (await all<{ journal_id: string; credit: bigint; debit: bigint }>(sql, `SELECT journal_id, SUM(CASE direction WHEN 'CREDIT' THEN amount ELSE 0 END) AS credit,
+      SUM(CASE direction WHEN 'DEBIT' THEN amount ELSE 0 END) AS debit FROM ledger_entries GROUP BY journal_id`))) {
     if (j.credit !== j.debit) problems.push(`journal ${j.journal_id} unbalanced`);
   }
-  const events = all<{ payload: string }>(db, 'SELECT payload FROM events').map((e) => JSON.parse(e.payload) as { type: string; data: Record<string, string> });
+  const events = (await all<{ payload: string }>(sql, 'SELECT payload FROM events')).map((e) => JSON.parse(e.payload) as { type: string; data: Record<string, string> });
   const seen = new Map<string, number>();
   for (const e of events) {
     const k = `${e.type}|${e.data.funding_intent_id}|${e.data.status}|${e.data.refund_id ?? ''}`;
     seen.set(k, (seen.get(k) ?? 0) + 1);
   }
-  for (const h of all<{ funding_intent_id: string; to_status: FundingIntentStatus }>(db, 'SELECT funding_intent_id, to_status FROM funding_intent_status_history')) {
+  for (const h of (await all<{ funding_intent_id: string; to_status: FundingIntentStatus }>(sql, 'SELECT funding_intent_id, to_status FROM funding_intent_status_history'))) {
     const type = eventFor(h.to_status);
     if (type && !seen.get(`${type}|${h.funding_intent_id}|${h.to_status}|`)) problems.push(`${h.funding_intent_id}: no ${type} for ${h.to_status}`);
   }
-  for (const r of all<{ id: string; funding_intent_id: string; status: string }>(db, 'SELECT id, funding_intent_id, status FROM refunds')) {
+  for (const r of (await all<{ id: string; funding_intent_id: string; status: string }>(sql, 'SELECT id, funding_intent_id, status FROM refunds'))) {
     if (!events.some((e) => e.type === 'refund.created' && e.data.refund_id === r.id)) problems.push(`refund ${r.id}: no refund.created`);
     if (r.status === 'COMPLETED' && !events.some((e) => e.type === 'refund.completed' && e.data.refund_id === r.id)) problems.push(`refund ${r.id}: no refund.completed`);
   }

@@ -5,14 +5,19 @@
 import { sql as kysql } from 'kysely';
 import { dynamic, type Sql } from '../../src/db/sql.js';
 
-function raw<Row>(text: string, args: unknown[]) {
+function raw<Row>(text: string, args: unknown[], bigint = false) {
   const parts = text.split('?');
   const strings = Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray;
-  return dynamic<Row>((k) => ({ compile: () => kysql(strings, ...args).compile(k) }));
+  return dynamic<Row>((k) => ({ compile: () => kysql(strings, ...args).compile(k) }), { bigint });
 }
 
 export async function rows<Row = Record<string, any>>(sql: Sql, text: string, ...args: unknown[]): Promise<Row[]> {
   return sql.all(raw<Row>(text, args));
+}
+
+/** As `rows`, with 64-bit integers (and sums) as BigInt on both engines. */
+export function bigRows<Row = Record<string, any>>(sql: Sql, text: string, ...args: unknown[]): Promise<Row[]> {
+  return sql.all(raw<Row>(text, args, true));
 }
 
 /** The first column of the first row (a count, an id); counts come back as numbers on both engines. */

@@ -167,7 +167,7 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
   });
 
   it('leaves the books consistent: every payout on chain is one completed refund or settlement, received = applied payments', async () => {
-    expect(await checkInvariants(t.server.db)).toEqual([]);
+    expect(await checkInvariants(t.server.sql)).toEqual([]);
   });
 
   // last: its forged Horizon record is, on purpose, a payment the ledger does not have (the books test above would flag it)
