@@ -88,8 +88,8 @@ async function authenticateAccount(token: string, deps: AuthDeps): Promise<AuthC
 
 /** Authenticates the bearer credential against the operation's `security` list. */
 export function authenticate(op: Operation, deps: AuthDeps) {
-  // synchronous except for checkout tokens (an async step costs every request a promise and a microtask)
-  return async (req: Request, res: Response, next: NextFunction): Promise<void | Promise<void>> => {
+  // asynchronous: keys, sessions and applications are read through the executor (issue 16)
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (op.credentials.size === 0) {
       locals(res).auth = { kind: 'public' };
       return next();

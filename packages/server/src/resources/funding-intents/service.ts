@@ -163,11 +163,15 @@ export class FundingIntentsService {
 
   /** Only while nothing was received (DESIGN §4); otherwise 409. */
   async cancel(caller: Caller, id: string) {
-    const intent = await this.load(caller, id);
-    if (intent.received_amount > 0n || (intent.status !== 'CREATED' && intent.status !== 'AWAITING_PAYMENT')) {
-      throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot be cancelled; only one that has received nothing can`);
-    }
-    await this.deps.sql.transaction(() => this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application'));
+    await this.load(caller, id);
+    await this.deps.sql.transaction(async () => {
+      // checked inside the transaction: a payment applied since the read above must win (409)
+      const intent = await this.deps.machine.load(id);
+      if (intent.received_amount > 0n || (intent.status !== 'CREATED' && intent.status !== 'AWAITING_PAYMENT')) {
+        throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot be cancelled; only one that has received nothing can`);
+      }
+      await this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application');
+    });
     return this.present((await this.deps.repo.findById(id))!);
   }
 
