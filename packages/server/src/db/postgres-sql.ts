@@ -61,6 +61,8 @@ export class PostgresSql implements Sql {
     });
     const config: pg.QueryConfig & { rowMode?: 'array' } = { text: sql, values, types: query.options.bigint ? TYPES.bigint : TYPES.number };
     if (rowMode) config.rowMode = rowMode;
+    // named: parsed and planned once per connection instead of at every execution
+    if (query.name) config.name = query.name;
     return (this.own()?.client ?? this.pool).query(config as pg.QueryConfig);
   }
 

@@ -55,6 +55,8 @@ interface Compiled {
 
 export interface Prepared<Row, Args> {
   readonly options: QueryOptions;
+  /** a stable name for a query built once (PostgreSQL prepares it once per connection); none for `dynamic` */
+  readonly name?: string;
   compiled(dialect: Dialect): Compiled;
   /** phantom: the types a query reads and takes */
   readonly __types?: { row: Row; args: Args };
@@ -95,6 +97,7 @@ export function prepared<Row, Args = Record<string, never>>(build: Builder<Args>
   const byDialect = new Map<Dialect, Compiled>();
   const query: Prepared<Row, Args> = {
     options,
+    name: `fk_${PREPARED_QUERIES.length + 1}`,
     compiled(dialect) {
       let compiled = byDialect.get(dialect);
       if (!compiled) {
