@@ -47,12 +47,24 @@ for (const sf of program.getSourceFiles()) {
         }
       }
     }
-    // a promise-returning function where a void-returning one is expected: its caller drops the promise
-    if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && !(ts.isCallExpression(node.parent) && ts.isPropertyAccessExpression(node.parent.expression) && CALLBACK_IGNORED.has(node.parent.expression.name.text))) {
-      const sig = checker.getSignatureFromDeclaration(node);
-      const expected = checker.getContextualType(node)?.getCallSignatures()[0];
-      if (sig && expected && isPromise(checker.getReturnTypeOfSignature(sig)) && (checker.getReturnTypeOfSignature(expected).flags & ts.TypeFlags.Void)) {
+    // a promise-returning function where a void-returning one is expected (an argument, a property,
+    // a variable): whoever calls it through that type drops the promise
+    const handed = node.parent !== undefined && ((ts.isCallExpression(node.parent) && node.parent.arguments.includes(node))
+      || (ts.isPropertyAssignment(node.parent) && node.parent.initializer === node)
+      || (ts.isVariableDeclaration(node.parent) && node.parent.initializer === node));
+    const ignoredCallback = handed && ts.isCallExpression(node.parent) && ts.isPropertyAccessExpression(node.parent.expression) && CALLBACK_IGNORED.has(node.parent.expression.name.text);
+    if (handed && !ignoredCallback && ts.isExpression(node)) {
+      const own = checker.getTypeAtLocation(node).getCallSignatures()[0];
+      const expected = checker.getContextualType(node)?.getNonNullableType().getCallSignatures()[0];
+      if (own && expected && isPromise(checker.getReturnTypeOfSignature(own)) && (checker.getReturnTypeOfSignature(expected).flags & ts.TypeFlags.Void)) {
         hits.push(`${at(node)}: promise given where void is expected: ${node.parent.getText().split('\n')[0].slice(0, 100)}`);
+      }
+    }
+    for (const prop of ts.isShorthandPropertyAssignment(node) ? [node] : []) {
+      const own = checker.getTypeAtLocation(prop.name).getCallSignatures()[0];
+      const expected = checker.getContextualType(prop.name)?.getNonNullableType().getCallSignatures()[0];
+      if (own && expected && isPromise(checker.getReturnTypeOfSignature(own)) && (checker.getReturnTypeOfSignature(expected).flags & ts.TypeFlags.Void)) {
+        hits.push(`${at(prop)}: promise given where void is expected: ${prop.getText()}`);
       }
     }
     ts.forEachChild(node, visit);

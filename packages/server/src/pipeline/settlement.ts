@@ -43,7 +43,7 @@ export interface SettlementDeps {
   signer: TreasurySigner;
   depositKeys: DepositKeys;
   /** sandbox: make sure the destination exists and trusts the asset (the sandbox has no outside world) */
-  prepareDestination?: (address: string, stellarAsset: string) => void;
+  prepareDestination?: (address: string, stellarAsset: string) => Promise<void>;
   routeOf?: RouteOf;
 }
 
@@ -79,7 +79,7 @@ export class Settler {
   async run(s: SettlementRecord): Promise<void> {
     if (s.status === 'PENDING') await this.markSubmitted(s);
     const asset = parseAssetKey(stellarAssetOf(this.deps.network, s.destination_asset));
-    this.deps.prepareDestination?.(s.destination_address, stellarAssetOf(this.deps.network, s.destination_asset));
+    await this.deps.prepareDestination?.(s.destination_address, stellarAssetOf(this.deps.network, s.destination_asset));
     const deposit = await this.deps.depositKeys.forIntent(s.funding_intent_id);
     // the fail_settlement helper: ask for more than the account holds, a real op_underfunded
     const amount = s.fail_on_submit ? await this.moreThanHeld(deposit.address, asset) : s.destination_amount;

@@ -16,7 +16,8 @@ export async function startMaintenance(services: Services, logger: Logger): Prom
     }
   };
   await run();
-  const timer = setInterval(run, INTERVAL_MS);
+  // run never throws (it logs)
+  const timer = setInterval(() => void run(), INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
 }
