@@ -19,6 +19,7 @@ export function composed(steps: RequestHandler[]): RequestHandler {
       if (!step) return done();
       try {
         const result: unknown = step(req, res, next);
+        // as Express 5: an async step's rejection goes to next(); its success already called next()
         if (result instanceof Promise) void result.then(undefined, (reason: unknown) => next(reason ?? new Error('Rejected promise')));
       } catch (thrown) {
         next(thrown);

@@ -27,6 +27,7 @@ async function readExcerpt(response: Response): Promise<string | null> {
   } catch {
     // the body broke off or timed out after the status arrived: keep what came
   } finally {
+    // nobody waits for the cancel: the excerpt is complete either way
     void reader.cancel().catch(() => {});
   }
   const text = Array.from(new TextDecoder().decode(Buffer.concat(chunks))).slice(0, EXCERPT_CHARS).join('');
