@@ -4,6 +4,8 @@ import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { createApp, type AppContext } from './app.js';
 import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type BootstrapFile } from './bootstrap.js';
+import { instanceTimeoutMs, ServerInstance } from './cluster/instance.js';
+import { ClusterRepo } from './cluster/repo.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { openDatabase, type Db } from './db/connection.js';
@@ -11,6 +13,7 @@ import { createAppServer } from './http/node-server.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { RouteDef } from './http/route.js';
 import { deriveKey } from './lib/crypto.js';
+import { isoNow } from './lib/time.js';
 import { resolveMasterKey } from './master-key.js';
 import type { DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
 import { createServices, type Services } from './services.js';
@@ -82,14 +85,16 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
   const masterKey = resolveMasterKey(config, logger);
   const db = openDatabase(config.dbPath);
   const checkpointer = startCheckpointer(db, config.dbPath, (message) => logger.warn({ message }, 'WAL checkpoint failed'));
+  const cluster = new ClusterRepo(db);
+  const instance = new ServerInstance(cluster, instanceTimeoutMs(options.env ?? process.env), logger);
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
   const services = createServices({ config, db, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
-    pipeline: pipelineSettings(options.env ?? process.env) });
-  services.idempotency.releaseAllInProgress();
+    pipeline: pipelineSettings(options.env ?? process.env), instance });
+  services.idempotency.releaseAbandoned(isoNow());
   bootstrap(db, services, config, options, logger);
   const context: AppContext = {
     config, logger, spec, validator, services,
-    rateLimiter: new RateLimiter(config.rateLimit),
+    rateLimiter: new RateLimiter(config.rateLimit, cluster),
     checkoutKey: deriveKey(masterKey, 'checkout-session-tokens'),
     extraRoutes: options.extraRoutes,
   };
@@ -131,6 +136,7 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
       services.requestLogs.flush();
       await checkpointer.stop();
+      instance.close();
       db.close();
     },
   };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import type { ServerInstance } from './cluster/instance.js';
 import { IdempotencyRepo } from './db/idempotency-repo.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
@@ -56,6 +57,8 @@ export interface ServiceDeps {
   webhooks?: Partial<WebhookOptions>;
   /** worker intervals of the payment pipeline */
   pipeline?: Partial<PipelineSettings>;
+  /** this server process among those sharing the database */
+  instance: ServerInstance;
 }
 
 /**
@@ -102,7 +105,7 @@ export function createServices(deps: ServiceDeps): Services {
     assets,
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(db), (error) => logger.warn({ err: error }, 'could not write request logs')),
-    idempotency: new IdempotencyRepo(db),
+    idempotency: new IdempotencyRepo(db, deps.instance),
     checkout: createCheckoutService(deps, fundingIntents),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,

@@ -1,0 +1,64 @@
+/**
+ * This server process, as the other processes on the same database see it: a row it keeps alive
+ * with a heartbeat. What the process holds while it works (an idempotency key's running request)
+ * names it as owner; once its heartbeat is older than the timeout, the others take that over. A
+ * process stopped by SIGKILL or a crash therefore frees what it held within the timeout, and one
+ * that starts no longer frees what the others still hold.
+ */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { newId } from '../lib/ids.js';
+import { isoNow } from '../lib/time.js';
+import type { ClusterRepo } from './repo.js';
+
+/** An instance silent for this long is taken for dead (FUNDKIT_INSTANCE_TIMEOUT_MS). */
+export const DEFAULT_INSTANCE_TIMEOUT_MS = 10_000;
+
+export function instanceTimeoutMs(env: Record<string, string | undefined>): number {
+  const raw = Number(env.FUNDKIT_INSTANCE_TIMEOUT_MS);
+  return Number.isInteger(raw) && raw > 0 ? raw : DEFAULT_INSTANCE_TIMEOUT_MS;
+}
+
+export class ServerInstance {
+  readonly id = newId('server_instance');
+  private readonly timer: NodeJS.Timeout;
+  private readonly startedAt: string;
+
+  constructor(private readonly repo: ClusterRepo, readonly timeoutMs: number, private readonly logger: Logger,
+    private readonly now: () => number = Date.now) {
+    this.startedAt = isoNow(this.now());
+    this.register();
+    // five beats per timeout: a process is taken for dead only after missing several
+    this.timer = setInterval(() => this.beat(), Math.max(1, Math.floor(timeoutMs / 5)));
+    this.timer.unref();
+  }
+
+  /** Whether `owner` (an instance id) is alive: this one, or one whose heartbeat is recent. */
+  isAlive(owner: string | null): boolean {
+    if (owner === null) return false;
+    return owner === this.id || this.repo.isAlive(owner, isoNow(this.now() - this.timeoutMs));
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.repo.deregister(this.id);
+  }
+
+  private register(): void {
+    this.repo.register({ id: this.id, host: hostname(), pid: process.pid, started_at: this.startedAt, heartbeat_at: isoNow(this.now()) });
+  }
+
+  private beat(): void {
+    try {
+      const now = this.now();
+      if (!this.repo.heartbeat(this.id, isoNow(now))) {
+        // silent past the timeout (a stalled event loop): the others may have taken over what it held
+        this.logger.warn({ instance: this.id }, 'this server was taken for dead by the others; registering again');
+        this.register();
+      }
+      this.repo.forgetSilent(isoNow(now - 6 * this.timeoutMs));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'server heartbeat failed');
+    }
+  }
+}

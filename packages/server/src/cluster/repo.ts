@@ -1,0 +1,91 @@
+/** What server processes sharing one database keep there to coordinate (migration 021). */
+import type { Db } from '../db/connection.js';
+import { prepared, SqliteSql } from '../db/sql.js';
+
+export interface InstanceRecord {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: string;
+  heartbeat_at: string;
+}
+
+const REGISTER = prepared<never, InstanceRecord>((k, p) => k.insertInto('server_instances')
+  .values({ id: p('id'), host: p('host'), pid: p('pid'), started_at: p('started_at'), heartbeat_at: p('heartbeat_at') }));
+
+const HEARTBEAT = prepared<never, { id: string; at: string }>((k, p) =>
+  k.updateTable('server_instances').set({ heartbeat_at: p('at') }).where('id', '=', p('id')));
+
+const DEREGISTER = prepared<never, { id: string }>((k, p) => k.deleteFrom('server_instances').where('id', '=', p('id')));
+
+/** Instances silent since `before` are gone: their rows go, whoever notices first. */
+const FORGET_SILENT = prepared<never, { before: string }>((k, p) => k.deleteFrom('server_instances').where('heartbeat_at', '<', p('before')));
+
+const ALIVE = prepared<{ id: string }, { id: string; since: string }>((k, p) =>
+  k.selectFrom('server_instances').select('id').where('id', '=', p('id')).where('heartbeat_at', '>=', p('since')));
+
+interface Bucket {
+  milli_tokens: number;
+  refilled_at: number;
+}
+
+const BUCKET = prepared<Bucket, { key: string }>((k, p) =>
+  k.selectFrom('rate_limit_buckets').select(['milli_tokens', 'refilled_at']).where('key', '=', p('key')));
+
+const SAVE_BUCKET = prepared<never, { key: string } & Bucket>((k, p) => k.insertInto('rate_limit_buckets')
+  .values({ key: p('key'), milli_tokens: p('milli_tokens'), refilled_at: p('refilled_at') })
+  .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ milli_tokens: eb.ref('excluded.milli_tokens'), refilled_at: eb.ref('excluded.refilled_at') }))));
+
+export interface TokenGrant {
+  /** tokens taken (0: none left) */
+  granted: number;
+  /** when none were left: milliseconds until the next whole token */
+  waitMs: number;
+}
+
+export class ClusterRepo {
+  private readonly sql: SqliteSql;
+
+  constructor(private readonly db: Db) {
+    this.sql = new SqliteSql(db);
+  }
+
+  register(instance: InstanceRecord): void {
+    this.sql.run(REGISTER, instance);
+  }
+
+  /** False when the row is gone (another instance took this one for dead). */
+  heartbeat(id: string, at: string): boolean {
+    return this.sql.run(HEARTBEAT, { id, at }) === 1;
+  }
+
+  deregister(id: string): void {
+    this.sql.run(DEREGISTER, { id });
+  }
+
+  forgetSilent(before: string): number {
+    return this.sql.run(FORGET_SILENT, { before });
+  }
+
+  isAlive(id: string, since: string): boolean {
+    return this.sql.get(ALIVE, { id, since }) !== undefined;
+  }
+
+  /**
+   * Takes up to `want` tokens from the shared bucket `key` (rate per second, burst), refilled for
+   * the time since it was last touched. One transaction: processes taking from one bucket at once
+   * take turns (SQLite's single writer; `FOR UPDATE` on PostgreSQL).
+   */
+  takeTokens(key: string, now: number, want: number, ratePerSecond: number, burst: number): TokenGrant {
+    return this.db.transaction((): TokenGrant => {
+      const bucket = this.sql.get(BUCKET, { key });
+      const full = burst * 1000;
+      // tokens/s × ms = thousandths of a token: integers, exact
+      const milli = bucket ? Math.min(full, bucket.milli_tokens + Math.max(0, now - bucket.refilled_at) * ratePerSecond) : full;
+      const granted = Math.min(want, Math.floor(milli / 1000));
+      const left = milli - granted * 1000;
+      this.sql.run(SAVE_BUCKET, { key, milli_tokens: left, refilled_at: now });
+      return { granted, waitMs: granted > 0 ? 0 : Math.ceil((1000 - left) / ratePerSecond) };
+    }).immediate();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Several servers on one database: what a credential or a request holds is held in the database,
+ * so it holds whichever server the client reaches. Each server here is a whole Fundkit server
+ * (its own workers, limiter and idempotency claims) on the same SQLite file, as separate
+ * processes would be.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../../src/resources/funding-intents/deposit-accounts.js';
+import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
+
+const open: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** Servers sharing one database file, started one after the other. */
+function cluster(extraEnv: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'fundkit-cluster-'));
+  const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', ...extraEnv };
+  return async (provisionDepositAccount?: DepositAccountProvisioner) => {
+    const server = await startTestServer({ env, provisionDepositAccount });
+    open.push(server);
+    return server;
+  };
+}
+
+const create = (server: TestServer, idempotencyKey: string, reference = idempotencyKey) => server.request('POST', '/v1/funding-intents', {
+  key: KEYS.alphaSecretTest, body: { amount: '10', asset: 'USDC', reference }, headers: { 'idempotency-key': idempotencyKey },
+});
+
+describe('rate limits', () => {
+  it('are one limit per credential across servers, not one per server', async () => {
+    // 10 requests at once, then 1 a second
+    const start = cluster({ FUNDKIT_RATE_LIMIT: '1', FUNDKIT_RATE_LIMIT_BURST: '10' });
+    const servers = [await start(), await start()];
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) statuses.push((await servers[i % 2]!.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest })).status);
+    const allowed = statuses.filter((s) => s === 200).length;
+    // the burst, plus what refilled while the requests ran (each server alone would allow 10)
+    expect(allowed).toBeGreaterThanOrEqual(10);
+    expect(allowed).toBeLessThanOrEqual(12);
+    expect(statuses.filter((s) => s === 429).length).toBe(24 - allowed);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('hold a request running on one server against a retry on another, even one that starts meanwhile', async () => {
+    // the request runs 3 timeouts long: its server's heartbeat is what keeps the claim its own
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '500' });
+    let delayMs = 0;
+    const slow: DepositAccountProvisioner = async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return randomKeypairProvisioner(request);
+    };
+    const a = await start(slow);
+    delayMs = 1_500;
+    const running = create(a, 'cluster-held-1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // a server starting frees the claims of servers that are gone, not of those still running
+    const b = await start();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const retry = await create(b, 'cluster-held-1');
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe('IDEMPOTENCY_REQUEST_IN_PROGRESS');
+
+    const first = await running;
+    expect(first.status).toBe(201);
+    const replay = await create(b, 'cluster-held-1');
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    const made = b.server.db.prepare("SELECT COUNT(*) AS n FROM funding_intents WHERE reference = 'cluster-held-1'").get() as { n: number };
+    expect(made.n).toBe(1);
+  });
+
+  it('held by a server that stopped answering (SIGKILL, crash) are taken over once its heartbeat is older than the timeout', async () => {
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '1000' });
+    const server = await start();
+    const { db } = server.server;
+    // a claim as the idempotency layer writes it for this request (its scope and body hash), made by another server
+    expect((await create(server, 'cluster-probe', 'same')).status).toBe(201);
+    const probe = db.prepare("SELECT scope, request_hash FROM idempotency_keys WHERE key = 'cluster-probe'").get() as { scope: string; request_hash: string };
+    const hold = (key: string, owner: string) => db.prepare(`INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at, expires_at, owner)
+      VALUES (?, ?, ?, 'in_progress', '2026-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z', ?)`).run(probe.scope, key, probe.request_hash, owner);
+    const instance = (id: string, heartbeatAgoMs: number) => db.prepare(`INSERT INTO server_instances (id, host, pid, started_at, heartbeat_at)
+      VALUES (?, 'elsewhere', 1, '2026-01-01T00:00:00.000Z', ?)`).run(id, new Date(Date.now() - heartbeatAgoMs).toISOString());
+    instance('srv_alive', 100);
+    instance('srv_silent', 5_000);
+    hold('cluster-alive-1', 'srv_alive');
+    hold('cluster-silent-1', 'srv_silent');
+    hold('cluster-gone-1', 'srv_never_registered');
+
+    expect((await create(server, 'cluster-alive-1', 'same')).status).toBe(409);
+    expect((await create(server, 'cluster-silent-1', 'same')).status).toBe(201);
+    expect((await create(server, 'cluster-gone-1', 'same')).status).toBe(201);
+  });
+});
