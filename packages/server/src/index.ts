@@ -5,6 +5,7 @@ import { pino, type Logger } from 'pino';
 import { createApp, type AppContext } from './app.js';
 import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type BootstrapFile } from './bootstrap.js';
 import { instanceTimeoutMs, ServerInstance } from './cluster/instance.js';
+import { lead, type Leadership } from './cluster/leadership.js';
 import { ClusterRepo } from './cluster/repo.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startCheckpointer } from './db/checkpointer.js';
@@ -49,6 +50,10 @@ export interface FundkitServer {
   context: AppContext;
   services: Services;
   logger: Logger;
+  /** this server among those sharing its database (server_instances) */
+  instanceId: string;
+  /** whether this server runs the payment pipeline (one server on a database does) */
+  leadsPipeline(): boolean;
   /** listens (port 0 = ephemeral) and starts the background loops */
   listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
@@ -102,9 +107,11 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
   let server: Server | null = null;
   let stopMaintenance: (() => void) | null = null;
   let webhookWorker: WebhookWorker | null = null;
+  let leadership: Leadership | null = null;
 
   return {
-    app, db, config, context, services, logger,
+    app, db, config, context, services, logger, instanceId: instance.id,
+    leadsPipeline: () => leadership?.leading() ?? false,
     listen(port = config.port, host = '0.0.0.0') {
       return new Promise((resolve, reject) => {
         server = createAppServer(app);
@@ -113,12 +120,19 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
           server!.off('error', reject);
           const actual = (server!.address() as AddressInfo).port;
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
-          // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
-          const warm = config.stellar === 'sandbox' ? services.pipeline.pipeline.fillPool(POOL_FILL_TIMEOUT_MS) : Promise.resolve();
-          void warm.then(() => {
+          const { pipeline } = services.pipeline;
+          // one server on the database runs the payment pipeline; the others take over if it stops
+          leadership = lead('pipeline', {
+            async start() {
+              // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
+              if (config.stellar === 'sandbox') await pipeline.fillPool(POOL_FILL_TIMEOUT_MS);
+              pipeline.start();
+            },
+            stop: () => pipeline.stop(),
+          }, { instance, repo: cluster, logger });
+          void leadership.ready.then(() => {
             stopMaintenance = startMaintenance(services, logger);
             webhookWorker = startWebhookDelivery(services.webhooks.deliveries, db, logger, services.webhooks.options);
-            services.pipeline.pipeline.start();
             resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
           });
         });
@@ -128,7 +142,9 @@ export function createServer(options: ServerOptions = {}): FundkitServer {
       stopMaintenance?.();
       // attempts in flight give their claims back before the database closes
       await webhookWorker?.stop();
-      await services.pipeline.pipeline.stop();
+      // the pipeline stops and its lease is free for another server at once
+      if (leadership) await leadership.stop();
+      else await services.pipeline.pipeline.stop();
       if (server) {
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import type { ServerInstance } from './cluster/instance.js';
+import { fenceOf } from './cluster/leadership.js';
+import { ClusterRepo } from './cluster/repo.js';
 import { IdempotencyRepo } from './db/idempotency-repo.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
@@ -70,6 +72,7 @@ export function createServices(deps: ServiceDeps): Services {
   const assets = new AssetsService(new AssetsRepo(db), config.stellar);
   const pipeline = createPipeline({
     db, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
+    fence: fenceOf(new ClusterRepo(db), 'pipeline', deps.instance),
   });
   const { repos } = pipeline;
   const executions = new ExecutionsRepo(db);

@@ -19,6 +19,16 @@ export function instanceTimeoutMs(env: Record<string, string | undefined>): numb
   return Number.isInteger(raw) && raw > 0 ? raw : DEFAULT_INSTANCE_TIMEOUT_MS;
 }
 
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, as another user's
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class ServerInstance {
   readonly id = newId('server_instance');
   private readonly timer: NodeJS.Timeout;
@@ -27,6 +37,7 @@ export class ServerInstance {
   constructor(private readonly repo: ClusterRepo, readonly timeoutMs: number, private readonly logger: Logger,
     private readonly now: () => number = Date.now) {
     this.startedAt = isoNow(this.now());
+    this.forgetDeadNeighbours();
     this.register();
     // five beats per timeout: a process is taken for dead only after missing several
     this.timer = setInterval(() => this.beat(), Math.max(1, Math.floor(timeoutMs / 5)));
@@ -46,6 +57,19 @@ export class ServerInstance {
 
   private register(): void {
     this.repo.register({ id: this.id, host: hostname(), pid: process.pid, started_at: this.startedAt, heartbeat_at: isoNow(this.now()) });
+  }
+
+  /**
+   * Servers of this host whose process no longer exists are dead now, not after the timeout: a
+   * server restarted after a crash or SIGKILL takes back at once what its previous process held
+   * (the pipeline lease, running requests' keys), as a lone server always did. A pid reused by
+   * another process only leaves the row to the timeout. Hosts are told apart by name, which
+   * containers and machines have of their own.
+   */
+  private forgetDeadNeighbours(): void {
+    for (const other of this.repo.onHost(hostname())) {
+      if (other.pid !== process.pid && !processExists(Number(other.pid))) this.repo.deregister(other.id);
+    }
   }
 
   private beat(): void {

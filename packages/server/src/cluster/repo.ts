@@ -21,8 +21,30 @@ const DEREGISTER = prepared<never, { id: string }>((k, p) => k.deleteFrom('serve
 /** Instances silent since `before` are gone: their rows go, whoever notices first. */
 const FORGET_SILENT = prepared<never, { before: string }>((k, p) => k.deleteFrom('server_instances').where('heartbeat_at', '<', p('before')));
 
+const ON_HOST = prepared<{ id: string; pid: number }, { host: string }>((k, p) =>
+  k.selectFrom('server_instances').select(['id', 'pid']).where('host', '=', p('host')));
+
 const ALIVE = prepared<{ id: string }, { id: string; since: string }>((k, p) =>
   k.selectFrom('server_instances').select('id').where('id', '=', p('id')).where('heartbeat_at', '>=', p('since')));
+
+/**
+ * Takes the lease `name` for `owner`, or keeps it: it is free, already the owner's, or held by a
+ * server silent since `since`. One statement, so two servers can never both take it.
+ */
+const ACQUIRE_LEASE = prepared<never, { name: string; owner: string; at: string; since: string }>((k, p) => k.insertInto('leases')
+  .values({ name: p('name'), owner: p('owner'), acquired_at: p('at') })
+  .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({
+    owner: eb.ref('excluded.owner'),
+    acquired_at: eb.case().when('leases.owner', '=', eb.ref('excluded.owner')).then(eb.ref('leases.acquired_at')).else(eb.ref('excluded.acquired_at')).end(),
+  })).where((eb) => eb.or([
+    eb('leases.owner', '=', eb.ref('excluded.owner')),
+    eb.not(eb.exists(eb.selectFrom('server_instances as s').select('s.id').whereRef('s.id', '=', 'leases.owner').where('s.heartbeat_at', '>=', p('since')))),
+  ]))));
+
+const RELEASE_LEASE = prepared<never, { name: string; owner: string }>((k, p) =>
+  k.deleteFrom('leases').where('name', '=', p('name')).where('owner', '=', p('owner')));
+
+const LEASE_HOLDER = prepared<{ owner: string }, { name: string }>((k, p) => k.selectFrom('leases').select('owner').where('name', '=', p('name')));
 
 interface Bucket {
   milli_tokens: number;
@@ -67,8 +89,25 @@ export class ClusterRepo {
     return this.sql.run(FORGET_SILENT, { before });
   }
 
+  onHost(host: string): Array<{ id: string; pid: number }> {
+    return this.sql.all(ON_HOST, { host });
+  }
+
   isAlive(id: string, since: string): boolean {
     return this.sql.get(ALIVE, { id, since }) !== undefined;
+  }
+
+  /** Whether `owner` holds the lease `name` now (taken or kept). */
+  acquireLease(name: string, owner: string, at: string, since: string): boolean {
+    return this.sql.run(ACQUIRE_LEASE, { name, owner, at, since }) === 1;
+  }
+
+  releaseLease(name: string, owner: string): void {
+    this.sql.run(RELEASE_LEASE, { name, owner });
+  }
+
+  leaseHolder(name: string): string | null {
+    return this.sql.get(LEASE_HOLDER, { name })?.owner ?? null;
   }
 
   /**

@@ -36,6 +36,12 @@ const PAGE = 200;
 
 export class Observer {
   private readonly watchers = new Map<string, () => void>();
+  /**
+   * Only the server running the pipeline observes (one owner per deposit account): on the
+   * others, a create's request to watch its address is dropped, and the pipeline's server picks
+   * the address up from deposit_watch at its next backfill.
+   */
+  private active = false;
 
   constructor(private readonly deps: ObserverDeps) {}
 
@@ -44,8 +50,12 @@ export class Observer {
     return this.deps.network.assets[intent.requirement_asset as 'USDC' | 'EURC' | 'XLM'];
   }
 
+  activate(): void {
+    this.active = true;
+  }
+
   watch(address: string): void {
-    if (this.watchers.has(address)) return;
+    if (!this.active || this.watchers.has(address)) return;
     const cursor = this.deps.watch.find(address)?.cursor ?? '';
     this.watchers.set(address, this.deps.network.watchPayments(address, cursor, (record) => this.handle(address, record)));
   }
@@ -56,6 +66,7 @@ export class Observer {
   }
 
   stop(): void {
+    this.active = false;
     for (const address of [...this.watchers.keys()]) this.unwatch(address);
   }
 

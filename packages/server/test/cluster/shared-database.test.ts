@@ -99,3 +99,77 @@ describe('idempotency keys', () => {
     expect((await create(server, 'cluster-gone-1', 'same')).status).toBe(201);
   });
 });
+
+describe('the payment pipeline', () => {
+  const leaseHolder = (server: TestServer) =>
+    (server.server.db.prepare("SELECT owner FROM leases WHERE name = 'pipeline'").get() as { owner: string } | undefined)?.owner;
+
+  /** An intent created and paid through `server`, followed until it is credited. */
+  async function payThrough(server: TestServer, reference: string): Promise<string> {
+    const intent = await server.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC', reference } });
+    expect(intent.status).toBe(201);
+    const id = intent.body.id as string;
+    await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'AWAITING_PAYMENT');
+    const paid = await server.request('POST', `/v1/test_helpers/funding-intents/${id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    expect(paid.status).toBeLessThan(300);
+    await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'CREDITED');
+    return id;
+  }
+
+  it('runs on one server at a time; when that server stops, another takes it over and payments are still credited once', async () => {
+    // servers in one test process share an event loop: a start blocks the other's heartbeat for a while
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '5000', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_INTERVAL_MS: '20' });
+    const a = await start();
+    const b = await start();
+    expect(a.server.leadsPipeline()).toBe(true);
+    expect(b.server.leadsPipeline()).toBe(false);
+    expect(leaseHolder(b)).toBe(a.server.instanceId);
+
+    // created and paid through the server that does not run the pipeline: the other one credits it
+    const first = await payThrough(b, 'cluster-pipeline-1');
+
+    open.splice(open.indexOf(a), 1);
+    await a.close();
+    await until(async () => b.server.leadsPipeline());
+    expect(leaseHolder(b)).toBe(b.server.instanceId);
+    const second = await payThrough(b, 'cluster-pipeline-2');
+
+    const { db } = b.server;
+    for (const id of [first, second]) {
+      expect((db.prepare('SELECT COUNT(*) AS n FROM payments WHERE funding_intent_id = ?').get(id) as { n: number }).n).toBe(1);
+      expect((db.prepare("SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'").get(id) as { n: number }).n).toBe(1);
+    }
+  });
+});
+
+describe('a server that lost the pipeline lease', () => {
+  it('stores and sends no treasury transaction: the settlement waits for the lease holder', async () => {
+    // attempts every 12 s: the server does not notice the lease is gone before the payment
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '60000', FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_WORKER_BACKOFF_MS: '50' });
+    const a = await start();
+    const { db } = a.server;
+    const intent = await a.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    const status = async () => (await a.request('GET', `/v1/funding-intents/${intent.body.id}`, { key: KEYS.alphaSecretTest })).body.status;
+    await until(async () => (await status()) === 'AWAITING_PAYMENT');
+
+    // another server, alive, has taken the pipeline over (as after this one stalled past the timeout)
+    db.prepare("INSERT INTO server_instances (id, host, pid, started_at, heartbeat_at) VALUES ('srv_other', 'elsewhere', 1, ?, ?)")
+      .run(new Date().toISOString(), new Date().toISOString());
+    db.prepare("UPDATE leases SET owner = 'srv_other' WHERE name = 'pipeline'").run();
+    await a.request('POST', `/v1/test_helpers/funding-intents/${intent.body.id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await status()).not.toBe('CREDITED');
+    expect((db.prepare('SELECT COUNT(*) AS n FROM settlements WHERE envelope_xdr IS NOT NULL').get() as { n: number }).n).toBe(0);
+
+    db.prepare("UPDATE leases SET owner = ? WHERE name = 'pipeline'").run(a.server.instanceId);
+    await until(async () => (await status()) === 'CREDITED');
+  });
+});
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -11,6 +11,7 @@ import { migration as waitingIntentsIndex } from './018_waiting_intents_index.js
 import { migration as fundingIntentVersions } from './019_funding_intent_versions.js';
 import { migration as sandboxLedger } from './020_sandbox_ledger.js';
 import { migration as serverInstances } from './021_server_instances.js';
+import { migration as leases } from './022_leases.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -20,5 +21,5 @@ import type { Migration } from './migration.js';
  */
 export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
-  waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances,
+  waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases,
 ];
