@@ -4,6 +4,9 @@ import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { createApp, type AppContext } from './app.js';
 import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type BootstrapFile } from './bootstrap.js';
+import { instanceTimeoutMs, ServerInstance } from './cluster/instance.js';
+import { lead, type Leadership } from './cluster/leadership.js';
+import { ClusterRepo } from './cluster/repo.js';
 import { loadConfig, type Config } from './config.js';
 import type { Db } from './db/connection.js';
 import type { Sql } from './db/sql.js';
@@ -12,6 +15,7 @@ import { createAppServer } from './http/node-server.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { RouteDef } from './http/route.js';
 import { deriveKey } from './lib/crypto.js';
+import { isoNow } from './lib/time.js';
 import { resolveMasterKey } from './master-key.js';
 import type { DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
 import { createServices, type Services } from './services.js';
@@ -50,6 +54,10 @@ export interface FundkitServer {
   context: AppContext;
   services: Services;
   logger: Logger;
+  /** this server among those sharing its database (server_instances) */
+  instanceId: string;
+  /** whether this server runs the payment pipeline (one server on a database does) */
+  leadsPipeline(): boolean;
   /** listens (port 0 = ephemeral) and starts the background loops */
   listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
@@ -74,14 +82,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   const masterKey = resolveMasterKey(config, logger);
   const store = await openDataStore(config, logger);
   const { sql } = store;
+  const cluster = new ClusterRepo(sql);
+  const instance = await ServerInstance.start(cluster, instanceTimeoutMs(options.env ?? process.env), logger);
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
   const services = await createServices({ config, sql, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
-    pipeline: pipelineSettings(options.env ?? process.env) });
-  await services.idempotency.releaseAllInProgress();
+    pipeline: pipelineSettings(options.env ?? process.env), instance });
+  await services.idempotency.releaseAbandoned(isoNow());
   await bootstrap(sql, services, config, options, logger);
   const context: AppContext = {
     config, logger, spec, validator, services,
-    rateLimiter: new RateLimiter(config.rateLimit),
+    rateLimiter: new RateLimiter(config.rateLimit, cluster),
     checkoutKey: deriveKey(masterKey, 'checkout-session-tokens'),
     extraRoutes: options.extraRoutes,
   };
@@ -89,9 +99,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   let server: Server | null = null;
   let stopMaintenance: (() => void) | null = null;
   let webhookWorker: WebhookWorker | null = null;
+  let leadership: Leadership | null = null;
 
   return {
-    app, sql, config, context, services, logger,
+    app, sql, config, context, services, logger, instanceId: instance.id,
+    leadsPipeline: () => leadership?.leading() ?? false,
     get db(): Db {
       if (!store.db) throw new Error('the server runs on PostgreSQL: use `sql`, not the SQLite connection');
       return store.db;
@@ -104,13 +116,19 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           server!.off('error', reject);
           const actual = (server!.address() as AddressInfo).port;
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
-          // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
-          const warm = config.stellar === 'sandbox' ? services.pipeline.pipeline.fillPool(POOL_FILL_TIMEOUT_MS) : Promise.resolve();
-          // errors reach listen()'s caller through reject
-          void warm.then(async () => {
+          const { pipeline } = services.pipeline;
+          // one server on the database runs the payment pipeline; the others take over if it stops
+          leadership = lead('pipeline', {
+            async start() {
+              // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
+              if (config.stellar === 'sandbox') await pipeline.fillPool(POOL_FILL_TIMEOUT_MS);
+              pipeline.start();
+            },
+            stop: () => pipeline.stop(),
+          }, { instance, repo: cluster, logger });
+          void leadership.ready.then(async () => {
             stopMaintenance = await startMaintenance(services, logger);
             webhookWorker = startWebhookDelivery(services.webhooks.deliveries, sql, logger, services.webhooks.options);
-            services.pipeline.pipeline.start();
             resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
           }).catch(reject);
         });
@@ -120,13 +138,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       stopMaintenance?.();
       // attempts in flight give their claims back before the database closes
       await webhookWorker?.stop();
-      await services.pipeline.pipeline.stop();
+      // the pipeline stops and its lease is free for another server at once
+      if (leadership) await leadership.stop();
+      else await services.pipeline.pipeline.stop();
       if (server) {
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
       await services.requestLogs.flush();
+      await instance.close();
       await store.close();
     },
   };

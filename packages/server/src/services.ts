@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { ServerInstance } from './cluster/instance.js';
+import { fenceOf } from './cluster/leadership.js';
+import { ClusterRepo } from './cluster/repo.js';
 import { IdempotencyRepo } from './db/idempotency-repo.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
@@ -57,6 +60,8 @@ export interface ServiceDeps {
   webhooks?: Partial<WebhookOptions>;
   /** worker intervals of the payment pipeline */
   pipeline?: Partial<PipelineSettings>;
+  /** this server process among those sharing the database */
+  instance: ServerInstance;
 }
 
 /**
@@ -68,6 +73,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const assets = new AssetsService(new AssetsRepo(sql), config.stellar);
   const pipeline = await createPipeline({
     sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
+    fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance),
   });
   const { repos } = pipeline;
   const executions = new ExecutionsRepo(sql);
@@ -103,7 +109,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     assets,
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
-    idempotency: new IdempotencyRepo(sql),
+    idempotency: new IdempotencyRepo(sql, deps.instance),
     checkout: createCheckoutService(deps, fundingIntents),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,

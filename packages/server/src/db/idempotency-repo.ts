@@ -1,5 +1,5 @@
-import type { Db } from './connection.js';
-import { prepared, sqlOf, type Sql, type SqlSource } from './sql.js';
+import type { DeleteQueryBuilder } from 'kysely';
+import { prepared, sqlOf, type Params, type Sql, type SqlSource } from './sql.js';
 
 export interface StoredIdempotency {
   request_hash: string;
@@ -17,52 +17,90 @@ const DROP_EXPIRED_KEY = prepared<never, Key & { now: string }>((k, p) => k.dele
 const BY_KEY = prepared<StoredIdempotency, Key>((k, p) => k.selectFrom('idempotency_keys')
   .select(['request_hash', 'state', 'response_status', 'response_body', 'expires_at']).where('scope', '=', p('scope')).where('key', '=', p('key')));
 
-const INSERT_CLAIM = prepared<never, Key & { requestHash: string; now: string; expiresAt: string }>((k, p) => k.insertInto('idempotency_keys')
-  .values({ scope: p('scope'), key: p('key'), request_hash: p('requestHash'), state: 'in_progress', created_at: p('now'), expires_at: p('expiresAt') }));
+const INSERT_CLAIM = prepared<never, Key & { requestHash: string; now: string; expiresAt: string; owner: string }>((k, p) => k.insertInto('idempotency_keys')
+  .values({ scope: p('scope'), key: p('key'), request_hash: p('requestHash'), state: 'in_progress', created_at: p('now'), expires_at: p('expiresAt'), owner: p('owner') })
+  .onConflict((oc) => oc.columns(['scope', 'key']).doNothing()));
 
-const COMPLETE = prepared<never, Key & { status: number; body: string | null }>((k, p) => k.updateTable('idempotency_keys')
-  .set({ state: 'completed', response_status: p('status'), response_body: p('body') }).where('scope', '=', p('scope')).where('key', '=', p('key')));
+/** Only the claim's owner completes or releases it: a claim taken over is no longer its to answer. */
+const COMPLETE = prepared<never, Key & { status: number; body: string | null; owner: string }>((k, p) => k.updateTable('idempotency_keys')
+  .set({ state: 'completed', response_status: p('status'), response_body: p('body') })
+  .where('scope', '=', p('scope')).where('key', '=', p('key')).where('owner', '=', p('owner')));
 
-const RELEASE = prepared<never, Key>((k, p) => k.deleteFrom('idempotency_keys')
-  .where('scope', '=', p('scope')).where('key', '=', p('key')).where('state', '=', 'in_progress'));
+const RELEASE = prepared<never, Key & { owner: string }>((k, p) => k.deleteFrom('idempotency_keys')
+  .where('scope', '=', p('scope')).where('key', '=', p('key')).where('state', '=', 'in_progress').where('owner', '=', p('owner')));
 
-const RELEASE_ALL_IN_PROGRESS = prepared<never>((k) => k.deleteFrom('idempotency_keys').where('state', '=', 'in_progress'));
+/**
+ * Running requests whose server is gone: not this one, and without a heartbeat since `since`
+ * (claims from before migration 021 have no owner, and no server of theirs runs any more).
+ */
+type Liveness = { owner: string; since: string };
+
+const abandoned = (q: DeleteQueryBuilder<any, any, any>, p: Params<Liveness>) => q
+  .where('state', '=', 'in_progress')
+  .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '<>', p('owner'))]))
+  .where((eb) => eb.not(eb.exists(eb.selectFrom('server_instances as s').select('s.id')
+    .whereRef('s.id', '=', 'idempotency_keys.owner').where('s.heartbeat_at', '>=', p('since')))));
+
+const DROP_ABANDONED_KEY = prepared<never, Key & Liveness>((k, p) =>
+  abandoned(k.deleteFrom('idempotency_keys').where('scope', '=', p('scope')).where('key', '=', p('key')), p));
+
+const RELEASE_ABANDONED = prepared<never, Liveness>((k, p) => abandoned(k.deleteFrom('idempotency_keys'), p));
 
 const PURGE_EXPIRED = prepared<never, { now: string }>((k, p) => k.deleteFrom('idempotency_keys').where('expires_at', '<=', p('now')));
+
+/** The server process claims are made by, and how long a silent one counts as alive. */
+export interface ClaimOwner {
+  id: string;
+  timeoutMs: number;
+}
 
 export class IdempotencyRepo {
   private readonly sql: Sql;
 
-  constructor(db: SqlSource) {
+  constructor(db: SqlSource, private readonly owner: ClaimOwner) {
     this.sql = sqlOf(db);
   }
 
   /**
    * Claims (scope, key) for a new request, or returns the row that holds it. Runs as one
-   * transaction so two requests can never both claim the key.
+   * transaction so two requests can never both claim the key. A running request whose server
+   * has stopped (SIGKILL, crash) holds the key no longer: the claim is taken over.
    */
   async claim(scope: string, key: string, requestHash: string, now: string, expiresAt: string): Promise<StoredIdempotency | null> {
     return this.sql.transaction(async () => {
       await this.sql.run(DROP_EXPIRED_KEY, { scope, key, now });
-      const existing = await this.sql.get(BY_KEY, { scope, key });
-      if (existing) return existing;
-      await this.sql.run(INSERT_CLAIM, { scope, key, requestHash, now, expiresAt });
-      return null;
+      await this.sql.run(DROP_ABANDONED_KEY, { scope, key, ...this.liveness(now) });
+      // ON CONFLICT DO NOTHING, then read: on PostgreSQL a concurrent claim of the same key makes
+      // the insert wait for that transaction, and the read after it sees the winner's row. The
+      // row can also vanish in between (released, expired): then the key is free to claim again.
+      for (;;) {
+        const inserted = await this.sql.run(INSERT_CLAIM, { scope, key, requestHash, now, expiresAt, owner: this.owner.id });
+        if (inserted === 1) return null;
+        const existing = await this.sql.get(BY_KEY, { scope, key });
+        if (existing) return existing;
+      }
     });
   }
 
   async complete(scope: string, key: string, status: number, body: string | null): Promise<void> {
-    await this.sql.run(COMPLETE, { scope, key, status, body });
+    await this.sql.run(COMPLETE, { scope, key, status, body, owner: this.owner.id });
   }
 
   /** Frees the key (5xx, aborted request) so a retry can run again. */
   async release(scope: string, key: string): Promise<void> {
-    await this.sql.run(RELEASE, { scope, key });
+    await this.sql.run(RELEASE, { scope, key, owner: this.owner.id });
   }
 
-  /** At start-up nothing can still be running: claims left by a crash are dropped. */
-  async releaseAllInProgress(): Promise<void> {
-    await this.sql.run(RELEASE_ALL_IN_PROGRESS);
+  /**
+   * Frees the keys of requests whose server has stopped. Not those of the other servers still
+   * running on this database: their requests are still under way.
+   */
+  async releaseAbandoned(now: string): Promise<number> {
+    return this.sql.run(RELEASE_ABANDONED, this.liveness(now));
+  }
+
+  private liveness(now: string): Liveness {
+    return { owner: this.owner.id, since: new Date(Date.parse(now) - this.owner.timeoutMs).toISOString() };
   }
 
   async purgeExpired(now: string): Promise<number> {

@@ -10,6 +10,7 @@
  * and `PostgresSql` (postgres-sql.ts, a pg pool).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { resolve as resolvePath } from 'node:path';
 import { sql as kysql, type Compilable, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Db } from './connection.js';
 import { compilerFor, type Dialect } from './migrations/migration.js';
@@ -193,6 +194,14 @@ interface SqliteTx {
   hooks: Array<() => void>;
 }
 
+/** Who may use a database now: the open transaction's context, and who waits for it. */
+class TxGate {
+  readonly context = new AsyncLocalStorage<SqliteTx>();
+  open: SqliteTx | null = null;
+  /** what waits for the open transaction; each entry runs synchronously when let go */
+  readonly waiting: Array<() => void> = [];
+}
+
 /**
  * Runs prepared queries on a SQLite connection: synchronously underneath, asynchronously to its
  * callers. One per connection (`SqliteSql.of`): a connection has one transaction at a time, and
@@ -203,10 +212,8 @@ interface SqliteTx {
 export class SqliteSql implements Sql {
   readonly dialect: Dialect = 'sqlite';
   private static readonly byDb = new WeakMap<Db, SqliteSql>();
-  private readonly context = new AsyncLocalStorage<SqliteTx>();
-  private open: SqliteTx | null = null;
-  /** what waits for the open transaction; each entry runs synchronously when let go */
-  private readonly waiting: Array<() => void> = [];
+  private static readonly byFile = new Map<string, TxGate>();
+  private readonly gate: TxGate;
 
   static of(db: Db): SqliteSql {
     let sql = SqliteSql.byDb.get(db);
@@ -214,7 +221,37 @@ export class SqliteSql implements Sql {
     return sql;
   }
 
-  private constructor(readonly db: Db) {}
+  /**
+   * Connections of this process to one file share one gate: a transaction of one, open across
+   * awaits, holds SQLite's write lock, and another connection's write would block the thread in
+   * busy_timeout while the holder cannot go on (several servers on one file in one process, as in
+   * the cluster tests). In-memory databases are each their own.
+   */
+  private constructor(readonly db: Db) {
+    const file = db.memory ? null : resolvePath(db.name);
+    let gate = file === null ? undefined : SqliteSql.byFile.get(file);
+    if (!gate) {
+      gate = new TxGate();
+      if (file !== null) SqliteSql.byFile.set(file, gate);
+    }
+    this.gate = gate;
+  }
+
+  private get context(): AsyncLocalStorage<SqliteTx> {
+    return this.gate.context;
+  }
+
+  private get open(): SqliteTx | null {
+    return this.gate.open;
+  }
+
+  private set open(tx: SqliteTx | null) {
+    this.gate.open = tx;
+  }
+
+  private get waiting(): Array<() => void> {
+    return this.gate.waiting;
+  }
 
   /** Nothing open, or the open transaction is this context's own. */
   private free(): boolean {

@@ -3,30 +3,60 @@ import type { RateLimitConfig } from '../config.js';
 import { ApiError } from './api-error.js';
 import { locals, type AuthContext } from './context.js';
 
-interface Bucket {
+/** What this process holds of a credential's shared bucket. */
+interface Allowance {
+  /** tokens taken from the shared bucket and not spent yet */
   tokens: number;
-  refilledAt: number;
+  /** the shared bucket was empty: no need to ask again before this time (epoch ms) */
+  emptyUntil: number;
 }
 
-/** Token bucket per credential, in memory (one reference-server process). */
+/** The shared buckets (in the database: one limit per credential, whichever process serves it). */
+export interface SharedBuckets {
+  takeTokens(key: string, now: number, want: number, ratePerSecond: number, burst: number): Promise<{ granted: number; waitMs: number }>;
+}
+
+/**
+ * Token bucket per credential, shared by every server process on the database. A process takes
+ * tokens from the shared bucket a few at a time (a twentieth of the burst) and spends them
+ * locally, so most requests cost no write; tokens a process has taken and not spent are at most
+ * that share, so all processes together never exceed the limit. When the shared bucket is empty,
+ * the process refuses locally until the next token is due instead of asking on every request.
+ */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly allowances = new Map<string, Allowance>();
+  private readonly share: number;
 
-  constructor(private readonly config: RateLimitConfig, private readonly now: () => number = Date.now) {}
+  constructor(private readonly config: RateLimitConfig, private readonly shared: SharedBuckets,
+    private readonly now: () => number = Date.now) {
+    this.share = Math.max(1, Math.floor(config.burst / 20));
+  }
 
-  /** Takes one token; returns 0 when allowed, else the seconds to wait. */
-  take(key: string): number {
+  /**
+   * Takes one token; 0 when allowed, else the seconds to wait. Synchronous while this process
+   * holds tokens (most requests); a promise only when it must ask the shared bucket.
+   */
+  take(key: string): number | Promise<number> {
     const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.config.burst, refilledAt: now };
-    const refill = ((now - bucket.refilledAt) / 1000) * this.config.ratePerSecond;
-    bucket.tokens = Math.min(this.config.burst, bucket.tokens + refill);
-    bucket.refilledAt = now;
-    this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    let allowance = this.allowances.get(key);
+    if (!allowance) this.allowances.set(key, allowance = { tokens: 0, emptyUntil: 0 });
+    if (allowance.tokens >= 1) {
+      allowance.tokens -= 1;
       return 0;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.config.ratePerSecond));
+    if (now < allowance.emptyUntil) return Math.max(1, Math.ceil((allowance.emptyUntil - now) / 1000));
+    return this.refill(key, allowance, now);
+  }
+
+  private async refill(key: string, allowance: Allowance, now: number): Promise<number> {
+    const { granted, waitMs } = await this.shared.takeTokens(key, now, this.share, this.config.ratePerSecond, this.config.burst);
+    if (granted === 0) {
+      allowance.emptyUntil = now + waitMs;
+      return Math.max(1, Math.ceil(waitMs / 1000));
+    }
+    // requests of this process that asked at the same time each add what they were granted
+    allowance.tokens += granted - 1;
+    return 0;
   }
 }
 
@@ -40,10 +70,14 @@ function bucketKey(context: AuthContext | undefined, req: Request): string | nul
 }
 
 export function rateLimit(limiter: RateLimiter) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const key = bucketKey(locals(res).auth, req);
-    const wait = key ? limiter.take(key) : 0;
+  const decide = (wait: number, next: NextFunction): void => {
     if (wait > 0) throw new ApiError('RATE_LIMITED', `too many requests with this credential; retry after ${wait} s`, { retryAfterSeconds: wait });
     next();
+  };
+  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
+    const key = bucketKey(locals(res).auth, req);
+    if (!key) return next();
+    const wait = limiter.take(key);
+    return typeof wait === 'number' ? decide(wait, next) : wait.then((seconds) => decide(seconds, next));
   };
 }

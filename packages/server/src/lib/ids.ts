@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   request_log: 'rl',
   quote_simple: 'qt',
   deposit_batch: 'dab',
+  server_instance: 'srv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

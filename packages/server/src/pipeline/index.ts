@@ -76,6 +76,11 @@ export interface PipelineDeps {
   masterKey: Buffer;
   publicBaseUrl: () => string;
   settings: PipelineSettings;
+  /**
+   * Throws when this server may no longer submit treasury transactions (another server took the
+   * pipeline over). Checked in the transaction that stores a batch's envelopes, before it is sent.
+   */
+  fence?: () => void;
 }
 
 export interface Pipeline {
@@ -146,7 +151,10 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   if (stellar) {
     const networkName = stellar.network.kind;
     const signer = new TreasurySigner(stellar.network, stellar.treasury, {
-      channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => sql.transaction(fn),
+      channels: deps.config.treasuryChannels, maxBatchItems: deps.config.treasuryBatchItems, atomically: (fn) => sql.transaction(async () => {
+        await deps.fence?.();
+        return fn();
+      }),
       // a ledger that closes per transaction gains nothing from waiting; a real or clocked one does
       lingerMs: stellar.ledger && !stellar.ledger.clock ? 0 : TREASURY_LINGER_MS,
     });
@@ -194,12 +202,14 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     },
     nudgeJob: (name) => nudgeOf(name)(),
     async fillPool(timeoutMs) {
+      observer?.activate();
       // a ledger on a clock closes only once started: its pool fills in the background, as on a real network
       if (stellar?.ledger?.clock) return;
       await pool?.fill(timeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'deposit pool not filled at start; its worker retries'));
     },
     start() {
       if (workers.length > 0) return;
+      observer?.activate();
       stellar?.ledger?.start();
       for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));
     },

@@ -36,6 +36,12 @@ const PAGE = 200;
 export class Observer {
   private readonly watchers = new Map<string, () => void>();
   private readonly starting = new Set<string>();
+  /**
+   * Only the server running the pipeline observes (one owner per deposit account): on the
+   * others, a create's request to watch its address is dropped, and the pipeline's server picks
+   * the address up from deposit_watch at its next backfill.
+   */
+  private active = false;
 
   constructor(private readonly deps: ObserverDeps) {}
 
@@ -44,9 +50,13 @@ export class Observer {
     return this.deps.network.assets[intent.requirement_asset as 'USDC' | 'EURC' | 'XLM'];
   }
 
+  activate(): void {
+    this.active = true;
+  }
+
   async watch(address: string): Promise<void> {
     // reserved before the cursor's read: two calls for one address must not both start a watcher
-    if (this.watchers.has(address) || this.starting.has(address)) return;
+    if (!this.active || this.watchers.has(address) || this.starting.has(address)) return;
     this.starting.add(address);
     try {
       const cursor = (await this.deps.watch.find(address))?.cursor ?? '';
@@ -63,6 +73,7 @@ export class Observer {
   }
 
   stop(): void {
+    this.active = false;
     for (const address of [...this.watchers.keys()]) this.unwatch(address);
   }
 

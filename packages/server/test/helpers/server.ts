@@ -81,7 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       FUNDKIT_DB: ':memory:',
       // FUNDKIT_TEST_ENGINE=postgres: the same test on a fresh PostgreSQL database of the run's cluster
       // (imported only then: postgres.ts needs vitest, and crash-server.ts runs outside it)
-      ...(process.env.FUNDKIT_TEST_ENGINE === 'postgres'
+      ...(process.env.FUNDKIT_TEST_ENGINE === 'postgres' && !options.env?.FUNDKIT_DATABASE_URL
         ? { FUNDKIT_DATABASE_URL: await (await import('./postgres.js')).freshPostgresDatabase('server') } : {}),
       // logos and other files go to a fresh directory, never into the working tree
       FUNDKIT_DATA_DIR: mkdtempSync(join(tmpdir(), 'fundkit-test-')),

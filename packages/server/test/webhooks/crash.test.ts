@@ -40,6 +40,7 @@ async function call(url: string, method: string, path: string, body?: unknown) {
 }
 
 describe('a server killed mid-delivery', () => {
+  // 60 s: it starts a server process from source (tsx), seconds alone, several times that on busy cores
   it('loses nothing: the restarted server re-claims the expired lease and delivers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fundkit-crash-'));
     const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex') };
@@ -68,5 +69,5 @@ describe('a server killed mid-delivery', () => {
     });
     // attempt 1 died with the process (no answer was ever recorded); attempt 2 is the redelivery
     expect(done.attempts.map((a: { number: number; status_code: number }) => [a.number, a.status_code])).toEqual([[2, 200]]);
-  });
+  }, 60_000);
 });

@@ -10,6 +10,8 @@ import { migration as depositBatchIndexes } from './017_deposit_batch_indexes.js
 import { migration as waitingIntentsIndex } from './018_waiting_intents_index.js';
 import { migration as fundingIntentVersions } from './019_funding_intent_versions.js';
 import { migration as sandboxLedger } from './020_sandbox_ledger.js';
+import { migration as serverInstances } from './021_server_instances.js';
+import { migration as leases } from './022_leases.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -19,5 +21,5 @@ import type { Migration } from './migration.js';
  */
 export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
-  waitingIntentsIndex, fundingIntentVersions, sandboxLedger,
+  waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases,
 ];

@@ -1,0 +1,175 @@
+/**
+ * Several servers on one database: what a credential or a request holds is held in the database,
+ * so it holds whichever server the client reaches. Each server here is a whole Fundkit server
+ * (its own workers, limiter and idempotency claims) on the same SQLite file, as separate
+ * processes would be.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../../src/resources/funding-intents/deposit-accounts.js';
+import { rows, run, value } from '../helpers/raw-sql.js';
+import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
+
+const open: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** Servers sharing one database (a file, or one PostgreSQL database under FUNDKIT_TEST_ENGINE=postgres), started one after the other. */
+function cluster(extraEnv: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'fundkit-cluster-'));
+  const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', ...extraEnv };
+  return async (provisionDepositAccount?: DepositAccountProvisioner) => {
+    if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL ??= await (await import('../helpers/postgres.js')).freshPostgresDatabase('cluster');
+    const server = await startTestServer({ env, provisionDepositAccount });
+    open.push(server);
+    return server;
+  };
+}
+
+const create = (server: TestServer, idempotencyKey: string, reference = idempotencyKey) => server.request('POST', '/v1/funding-intents', {
+  key: KEYS.alphaSecretTest, body: { amount: '10', asset: 'USDC', reference }, headers: { 'idempotency-key': idempotencyKey },
+});
+
+describe('rate limits', () => {
+  it('are one limit per credential across servers, not one per server', async () => {
+    // 10 requests at once, then 1 a second
+    const start = cluster({ FUNDKIT_RATE_LIMIT: '1', FUNDKIT_RATE_LIMIT_BURST: '10' });
+    const servers = [await start(), await start()];
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) statuses.push((await servers[i % 2]!.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest })).status);
+    const allowed = statuses.filter((s) => s === 200).length;
+    // the burst, plus what refilled while the requests ran (each server alone would allow 10)
+    expect(allowed).toBeGreaterThanOrEqual(10);
+    expect(allowed).toBeLessThanOrEqual(12);
+    expect(statuses.filter((s) => s === 429).length).toBe(24 - allowed);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('hold a request running on one server against a retry on another, even one that starts meanwhile', async () => {
+    // the request runs 3 timeouts long: its server's heartbeat is what keeps the claim its own
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '500' });
+    let delayMs = 0;
+    const slow: DepositAccountProvisioner = async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return randomKeypairProvisioner(request);
+    };
+    const a = await start(slow);
+    delayMs = 1_500;
+    const running = create(a, 'cluster-held-1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // a server starting frees the claims of servers that are gone, not of those still running
+    const b = await start();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const retry = await create(b, 'cluster-held-1');
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe('IDEMPOTENCY_REQUEST_IN_PROGRESS');
+
+    const first = await running;
+    expect(first.status).toBe(201);
+    const replay = await create(b, 'cluster-held-1');
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    expect(await value(b.server.sql, "SELECT COUNT(*) AS n FROM funding_intents WHERE reference = 'cluster-held-1'")).toBe(1);
+  });
+
+  it('held by a server that stopped answering (SIGKILL, crash) are taken over once its heartbeat is older than the timeout', async () => {
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '1000' });
+    const server = await start();
+    const { sql } = server.server;
+    // a claim as the idempotency layer writes it for this request (its scope and body hash), made by another server
+    expect((await create(server, 'cluster-probe', 'same')).status).toBe(201);
+    const [probe] = await rows<{ scope: string; request_hash: string }>(sql, "SELECT scope, request_hash FROM idempotency_keys WHERE key = 'cluster-probe'");
+    const hold = (key: string, owner: string) => run(sql, `INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at, expires_at, owner)
+      VALUES (?, ?, ?, 'in_progress', '2026-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z', ?)`, probe!.scope, key, probe!.request_hash, owner);
+    const instance = (id: string, heartbeatAgoMs: number) => run(sql, `INSERT INTO server_instances (id, host, pid, started_at, heartbeat_at)
+      VALUES (?, 'elsewhere', 1, '2026-01-01T00:00:00.000Z', ?)`, id, new Date(Date.now() - heartbeatAgoMs).toISOString());
+    await instance('srv_alive', 100);
+    await instance('srv_silent', 5_000);
+    await hold('cluster-alive-1', 'srv_alive');
+    await hold('cluster-silent-1', 'srv_silent');
+    await hold('cluster-gone-1', 'srv_never_registered');
+
+    expect((await create(server, 'cluster-alive-1', 'same')).status).toBe(409);
+    expect((await create(server, 'cluster-silent-1', 'same')).status).toBe(201);
+    expect((await create(server, 'cluster-gone-1', 'same')).status).toBe(201);
+  });
+});
+
+describe('the payment pipeline', () => {
+  const leaseHolder = (server: TestServer) => value<string>(server.server.sql, "SELECT owner FROM leases WHERE name = 'pipeline'");
+
+  /** An intent created and paid through `server`, followed until it is credited. */
+  async function payThrough(server: TestServer, reference: string): Promise<string> {
+    const intent = await server.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC', reference } });
+    expect(intent.status).toBe(201);
+    const id = intent.body.id as string;
+    await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'AWAITING_PAYMENT');
+    const paid = await server.request('POST', `/v1/test_helpers/funding-intents/${id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    expect(paid.status).toBeLessThan(300);
+    await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'CREDITED');
+    return id;
+  }
+
+  it('runs on one server at a time; when that server stops, another takes it over and payments are still credited once', async () => {
+    // servers in one test process share an event loop: a start blocks the other's heartbeat for a while
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '5000', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_INTERVAL_MS: '20' });
+    const a = await start();
+    const b = await start();
+    expect(a.server.leadsPipeline()).toBe(true);
+    expect(b.server.leadsPipeline()).toBe(false);
+    expect(await leaseHolder(b)).toBe(a.server.instanceId);
+
+    // created and paid through the server that does not run the pipeline: the other one credits it
+    const first = await payThrough(b, 'cluster-pipeline-1');
+
+    open.splice(open.indexOf(a), 1);
+    await a.close();
+    await until(async () => b.server.leadsPipeline());
+    expect(await leaseHolder(b)).toBe(b.server.instanceId);
+    const second = await payThrough(b, 'cluster-pipeline-2');
+
+    const { sql } = b.server;
+    for (const id of [first, second]) {
+      expect(await value(sql, 'SELECT COUNT(*) AS n FROM payments WHERE funding_intent_id = ?', id)).toBe(1);
+      expect(await value(sql, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", id)).toBe(1);
+    }
+  });
+});
+
+describe('a server that lost the pipeline lease', () => {
+  it('stores and sends no treasury transaction: the settlement waits for the lease holder', async () => {
+    // attempts every 12 s: the server does not notice the lease is gone before the payment
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '60000', FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_WORKER_BACKOFF_MS: '50' });
+    const a = await start();
+    const { sql } = a.server;
+    const intent = await a.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    const status = async () => (await a.request('GET', `/v1/funding-intents/${intent.body.id}`, { key: KEYS.alphaSecretTest })).body.status;
+    await until(async () => (await status()) === 'AWAITING_PAYMENT');
+
+    // another server, alive, has taken the pipeline over (as after this one stalled past the timeout)
+    await run(sql, "INSERT INTO server_instances (id, host, pid, started_at, heartbeat_at) VALUES ('srv_other', 'elsewhere', 1, ?, ?)",
+      new Date().toISOString(), new Date().toISOString());
+    await run(sql, "UPDATE leases SET owner = 'srv_other' WHERE name = 'pipeline'");
+    await a.request('POST', `/v1/test_helpers/funding-intents/${intent.body.id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await status()).not.toBe('CREDITED');
+    expect(await value(sql, 'SELECT COUNT(*) AS n FROM settlements WHERE envelope_xdr IS NOT NULL')).toBe(0);
+
+    await run(sql, "UPDATE leases SET owner = ? WHERE name = 'pipeline'", a.server.instanceId);
+    await until(async () => (await status()) === 'CREDITED');
+  });
+});
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
