@@ -5,8 +5,15 @@ import { waitFor, type CommandContext } from './context.js';
 /** States a payment passes through on its own; the CLI waits while the intent is in one. */
 const MOVING = new Set(['PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED']);
 
-/** Polls the intent, printing each status it passes, until it rests (CREDITED, PARTIALLY_FUNDED, FAILED…). */
-export async function followIntent(ctx: CommandContext, id: string, from: string): Promise<FundingIntent> {
+/**
+ * Polls the intent, printing each status it passes, until it rests (CREDITED, PARTIALLY_FUNDED,
+ * FAILED…) with the payment in `transactionHash` recorded. The service observes a payment after
+ * the ledger holds it (a real network's stream, or a server other than the one that answered):
+ * an intent still AWAITING_PAYMENT right after paying has not seen it yet.
+ */
+export async function followIntent(ctx: CommandContext, id: string, from: string, transactionHash: string): Promise<FundingIntent> {
+  await waitFor(ctx, `the payment in transaction ${transactionHash.slice(0, 12)}… to be observed`, async () =>
+    (await ctx.fk.fundingIntents.payments(id)).data.find((p) => p.transaction_hash === transactionHash));
   let last = from;
   return waitFor(ctx, `intent ${id} to settle`, async () => {
     const intent = await ctx.fk.fundingIntents.retrieve(id);
@@ -27,7 +34,7 @@ export async function pay(ctx: CommandContext, args: ParsedArgs): Promise<number
   ctx.say(`Paying ${amount} ${asset} to ${id} from a funded sandbox account…`);
   const payment = await ctx.fk.testHelpers.pay(id, { amount, asset, ...(memo ? { memo } : {}) });
   ctx.say(`  submitted: transaction ${payment.transaction_hash} in ledger ${payment.ledger}`);
-  const intent = await followIntent(ctx, id, before.status);
+  const intent = await followIntent(ctx, id, before.status, payment.transaction_hash);
   ctx.say(`Intent ${id}: ${intent.status}, received ${intent.received_amount} of ${intent.requirement.amount} ${intent.requirement.asset}`);
   if (ctx.json) ctx.print({ payment, funding_intent: { id: intent.id, status: intent.status, received_amount: intent.received_amount } });
   return 0;

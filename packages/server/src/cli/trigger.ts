@@ -31,7 +31,7 @@ async function run(ctx: CommandContext, scenario: Scenario): Promise<FundingInte
   const paid = scenario === 'refunded' ? '30' : '25';
   const payment = await ctx.fk.testHelpers.pay(intent.id, { amount: paid, asset: 'USDC' });
   ctx.say(`  paid ${paid} USDC from a sandbox payer (transaction ${payment.transaction_hash.slice(0, 12)}…)`);
-  const settled = await followIntent(ctx, intent.id, intent.status);
+  const settled = await followIntent(ctx, intent.id, intent.status, payment.transaction_hash);
   if (scenario === 'refunded') {
     const [first] = (await ctx.fk.fundingIntents.payments(intent.id)).data;
     if (!first) throw new Error(`no payment recorded for ${intent.id}`);
