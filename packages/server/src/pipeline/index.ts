@@ -162,7 +162,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     // as many payouts running as the treasury's transactions can carry in one ledger
     const inFlight = deps.config.treasuryChannels * deps.config.treasuryBatchItems;
     observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
-    tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never, signer) : null;
+    tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never) : null;
     const confirmer = new PaymentConfirmer({ sql, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
     const settler = new Settler({
       sql, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,

@@ -7,14 +7,15 @@ import { Keypair, Operation, TransactionBuilder, BASE_FEE, Account, Memo } from 
 import { fromStroops } from '../lib/money.js';
 import { parseAssetKey, SANDBOX_ASSETS, toSdkAsset, type AssetRef, type SandboxLedger, type SandboxNetwork } from '../stellar/index.js';
 import { ensureAccount, ensureTrustline } from '../stellar/sandbox/faucet.js';
-import type { TreasurySigner } from './tx.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 
 export class SandboxTools {
   /** the lookalike issuer of `FAKE` payments (an asset with the right code and the wrong issuer) */
   private readonly fakeIssuer = NativeKeypair.random();
+  /** wrong-asset trustlines, added one at a time: they share the issuer's sequence number */
+  private trustTurn: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ledger: SandboxLedger, private readonly network: SandboxNetwork, private readonly signer: TreasurySigner) {}
+  constructor(private readonly ledger: SandboxLedger, private readonly network: SandboxNetwork) {}
 
   async prepareDestination(address: string, stellarAsset: string): Promise<void> {
     const { store } = this.ledger;
@@ -31,21 +32,31 @@ export class SandboxTools {
     return SANDBOX_ASSETS[code as 'USDC' | 'EURC' | 'XLM'];
   }
 
-  /** Deposit accounts trust only their asset; a wrong-asset test payment needs a (sponsored) line too. */
-  /** `signer` signs for the deposit account: its own key, or the treasury when it co-signs it. */
+  /**
+   * Deposit accounts trust only their asset; a wrong-asset test payment needs a line too, which
+   * the lookalike issuer sponsors. Not the treasury: its sequence numbers belong to the server
+   * holding the pipeline lease, and a test payment runs on whichever server the request reached.
+   * `signer` signs for the deposit account: its own key, or the treasury when it co-signs it.
+   */
   async ensureDepositTrust(deposit: { address: string; signer: Keypair }, asset: AssetRef): Promise<void> {
+    const turn = this.trustTurn.then(() => this.addDepositTrust(deposit, asset));
+    this.trustTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async addDepositTrust(deposit: { address: string; signer: Keypair }, asset: AssetRef): Promise<void> {
     if (asset.issuer === null || await this.ledger.store.getTrustline(deposit.address, `${asset.code}:${asset.issuer}`)) return;
     if (!await this.ledger.store.getAccount(asset.issuer)) await this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, 100_000_000n);
-    const treasury = this.signer.treasury.publicKey();
-    const out = await this.signer.run(null, () => ({
-      operations: [
-        Operation.beginSponsoringFutureReserves({ source: treasury, sponsoredId: deposit.address }),
-        Operation.changeTrust({ asset: toSdkAsset(asset), source: deposit.address }),
-        Operation.endSponsoringFutureReserves({ source: deposit.address }),
-      ],
-      signers: [deposit.signer],
-    }), () => undefined);
-    if (!out.successful) throw new Error(`could not add the ${asset.code} trustline: ${out.code}`);
+    const sponsor = this.fakeIssuer;
+    const view = await this.network.loadAccount(sponsor.publicKey());
+    const tx = new TransactionBuilder(new Account(sponsor.publicKey(), view!.sequence.toString()), { fee: BASE_FEE, networkPassphrase: this.network.passphrase })
+      .addOperation(Operation.beginSponsoringFutureReserves({ sponsoredId: deposit.address }))
+      .addOperation(Operation.changeTrust({ asset: toSdkAsset(asset), source: deposit.address }))
+      .addOperation(Operation.endSponsoringFutureReserves({ source: deposit.address }))
+      .setTimeout(60).build();
+    tx.sign(sponsor, deposit.signer);
+    const out = await this.network.submitTransaction(tx.toXDR());
+    if (!out.successful) throw new Error(`could not add the ${asset.code} trustline: ${JSON.stringify(out.resultCodes)}`);
   }
 
   /** A fresh payer funded by the faucet signs and submits a real payment. */
