@@ -4,6 +4,7 @@
  * retrieve, even when made outside the services (plain SQL, as another process would).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bigRows, run, value } from './helpers/raw-sql.js';
 import { KEYS, startTestServer, type TestServer } from './helpers/server.js';
 
 let t: TestServer;
@@ -42,7 +43,7 @@ describe('cached reads', () => {
     const ids = await createIntents(3, 'reads_row');
     const before = await read('reads_row', ids);
     await read('reads_row', ids); // cached now
-    t.server.db.prepare("UPDATE funding_intents SET status = 'EXPIRED', received_amount = 5000000, metadata = '{\"a\":1}' WHERE id = ?").run(ids[1]!);
+    await run(t.server.sql, "UPDATE funding_intents SET status = 'EXPIRED', received_amount = 5000000, metadata = '{\"a\":1}' WHERE id = ?", ids[1]!);
     const after = await read('reads_row', ids);
     expect(after.get(ids[1]!).status).toBe('EXPIRED');
     expect(after.get(ids[1]!).received_amount).toBe('0.5000000');
@@ -50,7 +51,7 @@ describe('cached reads', () => {
     expect(after.get(ids[0]!)).toEqual(before.get(ids[0]!));
     expect(after.get(ids[2]!)).toEqual(before.get(ids[2]!));
     // and back: the earlier row again reads as before
-    t.server.db.prepare("UPDATE funding_intents SET status = 'AWAITING_PAYMENT', received_amount = 0, metadata = '{}' WHERE id = ?").run(ids[1]!);
+    await run(t.server.sql, "UPDATE funding_intents SET status = 'AWAITING_PAYMENT', received_amount = 0, metadata = '{}' WHERE id = ?", ids[1]!);
     expect((await read('reads_row', ids)).get(ids[1]!)).toEqual(before.get(ids[1]!));
   });
 
@@ -58,11 +59,16 @@ describe('cached reads', () => {
     const ids = await createIntents(2, 'reads_replace');
     const before = await read('reads_replace', ids);
     await read('reads_replace', ids); // cached now
-    const columns = (t.server.db.prepare('PRAGMA table_info(funding_intents)').all() as { name: string }[]).map((c) => c.name);
+    const [row] = await bigRows(t.server.sql, 'SELECT * FROM funding_intents WHERE id = ?', ids[0]!);
     // every column copied except the metadata, and the version left to the database, as any plain INSERT would
-    const values = columns.map((c) => (c === 'metadata' ? `'{"replaced":true}'` : c === 'row_version' ? '0' : `"${c}"`));
-    const replace = `INSERT OR REPLACE INTO funding_intents (${columns.join(', ')}) SELECT ${values.join(', ')} FROM funding_intents WHERE id = ?`;
-    t.server.db.prepare(replace).run(ids[0]!);
+    const copy = { ...row!, metadata: '{"replaced":true}', row_version: 0 };
+    const columns = Object.keys(copy);
+    const placeholders = columns.map(() => '?').join(', ');
+    // SQLite deletes and inserts; PostgreSQL has no REPLACE, and its upsert rewrites every column
+    const replace = t.server.sql.dialect === 'sqlite'
+      ? `INSERT OR REPLACE INTO funding_intents (${columns.join(', ')}) VALUES (${placeholders})`
+      : `INSERT INTO funding_intents (${columns.join(', ')}) VALUES (${placeholders}) ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    await run(t.server.sql, replace, ...Object.values(copy));
     const after = await read('reads_replace', ids);
     expect(after.get(ids[0]!).metadata).toEqual({ replaced: true });
     expect(after.get(ids[1]!)).toEqual(before.get(ids[1]!));
@@ -72,16 +78,16 @@ describe('cached reads', () => {
     const ids = await createIntents(2, 'reads_account');
     await read('reads_account', ids);
     await read('reads_account', ids);
-    const accountId = t.server.db.prepare('SELECT deposit_account_id FROM funding_intents WHERE id = ?').pluck().get(ids[0]!) as string;
-    t.server.db.prepare("UPDATE deposit_accounts SET status = 'PROVISIONING' WHERE id = ?").run(accountId);
+    const accountId = await value<string>(t.server.sql, 'SELECT deposit_account_id FROM funding_intents WHERE id = ?', ids[0]!);
+    await run(t.server.sql, "UPDATE deposit_accounts SET status = 'PROVISIONING' WHERE id = ?", accountId);
     const provisioning = await read('reads_account', ids);
     expect(provisioning.get(ids[0]!).deposit_account.status).toBe('PROVISIONING');
     expect(provisioning.get(ids[0]!).funding_instructions.deposit.address).toBeNull();
-    t.server.db.prepare("UPDATE deposit_accounts SET status = 'ACTIVE' WHERE id = ?").run(accountId);
+    await run(t.server.sql, "UPDATE deposit_accounts SET status = 'ACTIVE' WHERE id = ?", accountId);
     const address = provisioning.get(ids[0]!).deposit_account.address as string;
     const hash = 'ab'.repeat(32);
-    const watched = t.server.db.prepare('UPDATE deposit_watch SET provision_tx_hash = ? WHERE address = ?').run(hash, address).changes;
-    if (watched === 0) t.server.db.prepare("INSERT INTO deposit_watch (address, network, provision_tx_hash, created_at) VALUES (?, 'stellar', ?, '2026-01-01T00:00:00.000Z')").run(address, hash);
+    const watched = await run(t.server.sql, 'UPDATE deposit_watch SET provision_tx_hash = ? WHERE address = ?', hash, address);
+    if (watched === 0) await run(t.server.sql, "INSERT INTO deposit_watch (address, network, provision_tx_hash, created_at) VALUES (?, 'stellar', ?, '2026-01-01T00:00:00.000Z')", address, hash);
     const registered = await read('reads_account', ids);
     expect(registered.get(ids[0]!).protocol).toMatchObject({ status: 'REGISTERED', transaction_hash: hash });
   });

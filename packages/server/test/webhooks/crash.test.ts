@@ -43,7 +43,9 @@ describe('a server killed mid-delivery', () => {
   // 60 s: it starts a server process from source (tsx), seconds alone, several times that on busy cores
   it('loses nothing: the restarted server re-claims the expired lease and delivers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fundkit-crash-'));
-    const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex') };
+    const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex') };
+    // on PostgreSQL, one database for the killed server and the restarted one
+    if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL = await (await import('../helpers/postgres.js')).freshPostgresDatabase('webhook_crash');
     // the first request is never answered: the server dies holding it
     const receiver: Receiver = await startReceiver((n) => (n === 0 ? 'hang' : { status: 200, body: 'ok' }));
     cleanup.push(() => receiver.close());
