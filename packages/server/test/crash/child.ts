@@ -1,4 +1,4 @@
-/** A real server process (tsx, file database) that the crash test kills with SIGKILL. */
+/** A real server process (tsx, from source) that the crash tests kill with SIGKILL. FUNDKIT_CHILD_STDOUT=1 shows its logs. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ export interface Child {
 
 export async function startChild(env: Record<string, string>, port: number): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', process.env.FUNDKIT_CHILD_STDOUT ? 'inherit' : 'ignore', 'pipe'],
   });
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));

@@ -13,9 +13,9 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChild, freePort, kill, type Child } from './child.js';
 import { checkInvariants } from './invariants.js';
+import { call, CRASH_KEY, refundWhatIsRefundable, settle, SETTLEMENT_ADDRESS, traffic } from './traffic.js';
+import { SqliteSql } from '../../src/db/sql.js';
 
-const KEY = 'sk_test_crashTestSecret000000000001';
-const SETTLEMENT_ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
 // each restart costs ~7 s (tsx, spec parsing): 4 kills keep the test under a minute
 const ROUNDS = 4;
 const dirs: string[] = [];
@@ -31,69 +31,8 @@ function scenarioEnv(extra: Env): Env {
     FUNDKIT_MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent',
     FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20', ...extra,
   };
-  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Crash', secret_keys: [KEY], settlement_address: SETTLEMENT_ADDRESS }] }));
+  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Crash', secret_keys: [CRASH_KEY], settlement_address: SETTLEMENT_ADDRESS }] }));
   return env;
-}
-
-async function call(child: Child, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(child.url + path, {
-    method, headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
-
-/** One intent's worth of traffic: full, over, or split payments, sometimes a wrong asset. */
-async function oneIntent(child: Child, n: number): Promise<void> {
-  const intent = (await call(child, 'POST', '/v1/funding-intents', { amount: '25', asset: 'USDC', reference: `r${n}` })).body;
-  // with the deposit pool empty (a clocked ledger fills it in the background) the address comes a ledger later
-  for (let i = 0; intent.status === 'CREATED' && i < 100; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    intent.status = (await call(child, 'GET', `/v1/funding-intents/${intent.id}`)).body?.status;
-  }
-  const pay = (amount: string, asset = 'USDC') => call(child, 'POST', `/v1/test_helpers/funding-intents/${intent.id}/payments`, { amount, asset });
-  if (n % 3 === 0) await pay('25');
-  if (n % 3 === 1) await pay('30');
-  if (n % 3 === 2) { await pay('10'); await pay('15'); }
-  if (n % 4 === 0) await pay('2', 'FAKE');
-}
-
-/** Traffic until the server dies under it (the errors are the point). */
-async function traffic(child: Child, round: number, lanes: number): Promise<void> {
-  let n = round * 1000;
-  const lane = async () => {
-    for (;;) {
-      await oneIntent(child, n++);
-      await refundWhatIsRefundable(child);
-    }
-  };
-  await Promise.allSettled(Array.from({ length: lanes }, lane));
-}
-
-async function refundWhatIsRefundable(child: Child): Promise<void> {
-  const payments = (await call(child, 'GET', '/v1/payments?limit=100')).body?.data ?? [];
-  await Promise.allSettled(payments.filter((p: any) => p.refundable_amount !== '0.0000000')
-    .map((p: any) => call(child, 'POST', `/v1/funding-intents/${p.funding_intent_id}/payments/${p.id}/refunds`, { reason: p.failure?.code ?? 'OVERPAYMENT' })));
-}
-
-function busy(db: Database.Database): number {
-  return Number(db.prepare(`SELECT
-    (SELECT COUNT(*) FROM funding_intents WHERE status IN ('PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'REFUND_PENDING'))
-    + (SELECT COUNT(*) FROM payments WHERE status = 'DETECTED')
-    + (SELECT COUNT(*) FROM settlements WHERE status IN ('PENDING', 'SUBMITTED'))
-    + (SELECT COUNT(*) FROM refunds WHERE status IN ('PENDING', 'PROCESSING'))`).pluck().get());
-}
-
-async function settle(child: Child, env: Env, timeoutMs: number): Promise<void> {
-  const db = new Database(env.FUNDKIT_DB!, { readonly: true });
-  try {
-    const until = Date.now() + timeoutMs;
-    while (busy(db) > 0) {
-      if (Date.now() > until) throw new Error(`work left after restart: ${busy(db)}; ${child.stderr.join('').slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  } finally {
-    db.close();
-  }
 }
 
 /** Settlements or refund payouts that shared a treasury transaction with another one. */
@@ -117,16 +56,22 @@ describe.each(SCENARIOS)('crash safety on $name', ({ env: extra, lanes, roundMs,
     const port = await freePort();
     let child = await startChild(env, port);
     for (let round = 0; round < ROUNDS; round++) {
-      const flow = traffic(child, round, lanes);
+      const flow = traffic(child, round * 1000, lanes);
       await new Promise((r) => setTimeout(r, roundMs + Math.random() * roundMs * 3));
       await kill(child, 'SIGKILL');
       await flow;
       child = await startChild(env, port);
     }
     // one calm round: refunds of what the crashes left refundable, then everything finishes
-    await settle(child, env, settleMs);
-    await refundWhatIsRefundable(child);
-    await settle(child, env, settleMs);
+    const reader = new Database(env.FUNDKIT_DB!, { readonly: true });
+    try {
+      const why = () => child.stderr.join('').slice(-2000);
+      await settle(SqliteSql.of(reader), settleMs, why);
+      await refundWhatIsRefundable(child);
+      await settle(SqliteSql.of(reader), settleMs, why);
+    } finally {
+      reader.close();
+    }
     const balances = (await call(child, 'GET', '/v1/ledger/balances')).body.data;
     await kill(child, 'SIGTERM');
     const db = new Database(env.FUNDKIT_DB!);
