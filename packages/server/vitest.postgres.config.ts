@@ -2,7 +2,8 @@
  * The server's suite again, on PostgreSQL: every test that starts a server gets a fresh database
  * of the run's throwaway cluster (FUNDKIT_TEST_ENGINE=postgres, test/helpers/server.ts). Left out:
  * tests of SQLite itself (its files, WAL, crash-restarts of a file) and of code that touches no
- * database; the tests of the data layer cover both engines in the SQLite run already.
+ * database; the tests of the data layer cover both engines in the SQLite run already. The
+ * three-process kill test runs here only.
  */
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
@@ -12,8 +13,8 @@ export const SQLITE_OR_ENGINE_FREE = [
   'test/db/checkpointer.test.ts', 'test/crash/**', 'test/db/migrations.test.ts', 'test/cluster/processes.test.ts', 'test/startup.test.ts',
   // both engines inside, whichever the run
   'test/db/migrations-source.test.ts', 'test/db/queries-postgres.test.ts', 'test/db/sql-executors.test.ts', 'test/db/server-postgres.test.ts',
-  // no database: Horizon's REST mapping, keys, the spec, the CLI's argument parsing
-  'test/stellar-horizon/**', 'test/stellar/native-keypair.test.ts', 'test/contract-check.test.ts', 'test/docs.test.ts',
+  // no database: Horizon's REST mapping and stream, native keys, the contract checker itself
+  'test/stellar-horizon/rest.test.ts', 'test/stellar-horizon/watch.test.ts', 'test/stellar/native-keypair.test.ts', 'test/contract-check.test.ts',
 ];
 
 export default mergeConfig(base, defineConfig({

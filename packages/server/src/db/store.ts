@@ -7,6 +7,9 @@ import { migratePostgres } from './migrate.js';
 import { PostgresSql } from './postgres-sql.js';
 import { SqliteSql, type Sql } from './sql.js';
 
+/** A transaction idle this long inside its work holds its locks for nobody: PostgreSQL ends it. */
+const IDLE_TRANSACTION_MS = 30_000;
+
 /** The server's database: PostgreSQL when FUNDKIT_DATABASE_URL is set, else the SQLite file FUNDKIT_DB. */
 export interface DataStore {
   sql: Sql;
@@ -19,7 +22,9 @@ export interface DataStore {
 export async function openDataStore(config: Config, logger: Logger): Promise<DataStore> {
   if (config.databaseUrl !== null) {
     await migratePostgres(config.databaseUrl);
-    const pool = new pg.Pool({ connectionString: config.databaseUrl });
+    // a transaction left open (a bug, a stalled process) must not hold its locks for ever: the
+    // server ends it after IDLE_TRANSACTION_MS, and its work fails and is retried
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, options: `-c idle_in_transaction_session_timeout=${IDLE_TRANSACTION_MS}` });
     // an idle client's connection dropping must not end the process; the next query reconnects
     pool.on('error', (error) => logger.warn({ err: error }, 'PostgreSQL connection lost'));
     const sql = new PostgresSql(pool);
