@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchCheckout } from './checkout.js';
+import { benchEngines } from './engines.js';
 import { machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
 import { benchNetwork, COUNTS, LEDGER_SECONDS, WARM_UP_CREATES } from './network.js';
 import { benchPipeline, summary } from './pipeline.js';
@@ -38,6 +39,19 @@ await section('server', async () => {
     rows.push({ area: 'server', figure: f.name, fundkit: f.fundkit, unit: 'req/s', peer: 'Express hello-world', peerValue: f.express, higher: true });
     rows.push({ area: 'server', figure: f.name, fundkit: f.fundkit, unit: 'req/s', peer: 'Prism mock (same spec)', peerValue: f.prism, higher: true });
     rows.push({ area: 'server', figure: `${f.name.replace(' (req/s)', '')} p99 latency`, fundkit: f.fundkitP99, unit: 'ms' });
+  }
+});
+
+await section('engines', async () => {
+  const { figures, notes: engineNotes } = await benchEngines();
+  notes.push(...engineNotes);
+  const base = (load: string) => figures.find((f) => f.engine === 'SQLite' && f.load === load);
+  for (const f of figures) {
+    const label = `${f.load === 'create' ? 'create intent' : 'list page 1, limit 50'}, ${f.engine} × ${f.processes} process${f.processes > 1 ? 'es' : ''}`;
+    const peer = f.engine === 'SQLite' ? undefined : base(f.load);
+    rows.push({ area: 'engines', figure: `${label} (req/s)`, fundkit: f.rps, unit: 'req/s', ...(peer ? { peer: 'SQLite × 1 process', peerValue: peer.rps, higher: true } : {}) });
+    rows.push({ area: 'engines', figure: `${label} p99 latency`, fundkit: f.p99, unit: 'ms' });
+    if (f.non2xx > 0) notes.push(`engines: ${label}: ${f.non2xx} non-2xx answers`);
   }
 });
 

@@ -11,14 +11,14 @@ import autocannon from 'autocannon';
 import { freePort, median, ROOT, RUNS, SECONDS, startChild, type Child, type Load } from './lib.js';
 
 export const SEED = 100_000;
-const KEY = 'sk_test_benchSecretKey000000000000001';
-const ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
-const auth = { authorization: `Bearer ${KEY}` };
+export const KEY = 'sk_test_benchSecretKey000000000000001';
+export const ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
+export const auth = { authorization: `Bearer ${KEY}` };
 
 /** the issue's load: 32 concurrent connections (the shared CONNECTIONS of lib.ts stays for the other sections) */
 export const SERVER_CONNECTIONS = 32;
 export const PACED_LEDGER_SECONDS = 5;
-const CREATE: Load = { method: 'POST', path: '/v1/funding-intents', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' };
+export const CREATE: Load = { method: 'POST', path: '/v1/funding-intents', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' };
 
 /** One autocannon run at SERVER_CONNECTIONS: requests per second (2xx only) and p50/p99 latency in ms. */
 async function cannon(url: string, load: Load): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
@@ -32,7 +32,7 @@ async function cannon(url: string, load: Load): Promise<{ rps: number; p50: numb
 export interface ServerFigure { name: string; fundkit: number; express: number; prism: number | null; fundkitP99: number }
 
 /** Migrations and the bootstrap through the server itself, then 100k intents cloned in one SQL transaction. */
-export async function seed(dir: string): Promise<{ env: Record<string, string>; seconds: number }> {
+export async function seed(dir: string, count = SEED): Promise<{ env: Record<string, string>; seconds: number }> {
   const env = {
     FUNDKIT_DB: join(dir, 'bench.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
     FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn',
@@ -49,9 +49,9 @@ export async function seed(dir: string): Promise<{ env: Record<string, string>; 
   const columns = (db.prepare('PRAGMA table_info(funding_intents)').all() as { name: string }[]).map((c) => c.name).filter((c) => !['id', 'created_at', 'updated_at'].includes(c));
   const insert = db.prepare(`INSERT INTO funding_intents (id, created_at, updated_at, ${columns.join(', ')})
     SELECT @id, @at, @at, ${columns.join(', ')} FROM funding_intents WHERE id = @model`);
-  const base = Date.now() - SEED * 1000;
+  const base = Date.now() - count * 1000;
   db.transaction(() => {
-    for (let i = 0; i < SEED; i++) {
+    for (let i = 0; i < count; i++) {
       const at = new Date(base + i * 1000).toISOString();
       insert.run({ id: `fi_bench${String(i).padStart(20, '0')}`, at, model: model.id });
     }

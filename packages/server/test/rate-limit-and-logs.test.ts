@@ -33,6 +33,25 @@ describe('rate limits', () => {
   });
 });
 
+describe('rate limits under concurrent requests', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { FUNDKIT_RATE_LIMIT: '1', FUNDKIT_RATE_LIMIT_BURST: '100' } });
+  });
+  afterAll(() => t.close());
+
+  it('allow the whole burst to requests that arrive at once (they share one refill, not a share of the bucket each)', async () => {
+    // the server takes 5 tokens (a twentieth of the burst) from the shared bucket at a time
+    const statuses = await Promise.all(Array.from({ length: 60 }, () => t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200).length).toBe(60);
+    const beyond = await Promise.all(Array.from({ length: 50 }, () => t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest }).then((r) => r.status)));
+    // 100 in all, and what refilled meanwhile (1 a second)
+    expect(beyond.filter((s) => s === 200).length).toBeGreaterThanOrEqual(40);
+    expect(beyond.filter((s) => s === 200).length).toBeLessThanOrEqual(42);
+    expect(beyond.filter((s) => s === 429).length).toBe(50 - beyond.filter((s) => s === 200).length);
+  });
+});
+
 describe('request logs', () => {
   let t: TestServer;
   beforeAll(async () => {

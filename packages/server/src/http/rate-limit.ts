@@ -25,6 +25,7 @@ export interface SharedBuckets {
  */
 export class RateLimiter {
   private readonly allowances = new Map<string, Allowance>();
+  private readonly refilling = new Map<string, Promise<void>>();
   private readonly share: number;
 
   constructor(private readonly config: RateLimitConfig, private readonly shared: SharedBuckets,
@@ -45,18 +46,28 @@ export class RateLimiter {
       return 0;
     }
     if (now < allowance.emptyUntil) return Math.max(1, Math.ceil((allowance.emptyUntil - now) / 1000));
-    return this.refill(key, allowance, now);
+    return this.refillThenTake(key, allowance, now);
   }
 
-  private async refill(key: string, allowance: Allowance, now: number): Promise<number> {
-    const { granted, waitMs } = await this.shared.takeTokens(key, now, this.share, this.config.ratePerSecond, this.config.burst);
-    if (granted === 0) {
-      allowance.emptyUntil = now + waitMs;
-      return Math.max(1, Math.ceil(waitMs / 1000));
+  /**
+   * One refill per credential at a time: requests arriving while it is under way wait for it and
+   * share what it brought, instead of each taking a share of the bucket (with 32 at once, the
+   * first 20 shares emptied it and the others were refused while this process held plenty).
+   */
+  private async refillThenTake(key: string, allowance: Allowance, now: number): Promise<number> {
+    let inFlight = this.refilling.get(key);
+    if (!inFlight) {
+      inFlight = this.refill(key, allowance, now).finally(() => this.refilling.delete(key));
+      this.refilling.set(key, inFlight);
     }
-    // requests of this process that asked at the same time each add what they were granted
-    allowance.tokens += granted - 1;
-    return 0;
+    await inFlight;
+    return this.take(key);
+  }
+
+  private async refill(key: string, allowance: Allowance, now: number): Promise<void> {
+    const { granted, waitMs } = await this.shared.takeTokens(key, now, this.share, this.config.ratePerSecond, this.config.burst);
+    if (granted === 0) allowance.emptyUntil = now + waitMs;
+    else allowance.tokens += granted;
   }
 }
 
