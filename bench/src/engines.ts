@@ -18,10 +18,12 @@ import { ADDRESS, auth, CREATE, KEY, seed, SERVER_CONNECTIONS } from './server.j
 export const ENGINE_SEED = 10_000;
 const LIST: Load = { path: '/v1/funding-intents?limit=50', headers: auth };
 
-export interface EngineFigure { engine: string; processes: number; load: 'create' | 'list'; rps: number; p99: number; non2xx: number }
+export interface EngineFigure { engine: string; processes: number; load: 'create' | 'list'; rps: number; p99: number; non2xx: number; statuses: Record<string, number> }
 
 /** One run: every process loaded at once, its share of the connections; 2xx per second summed, the worst p99. */
-async function splitCannon(urls: string[], load: Load): Promise<{ rps: number; p99: number; non2xx: number }> {
+type Run = { rps: number; p99: number; non2xx: number; statuses: Record<string, number> };
+
+async function splitCannon(urls: string[], load: Load): Promise<Run> {
   const results = await Promise.all(urls.map((url, i) => autocannon({
     url: url + load.path, method: load.method ?? 'GET', headers: load.headers, body: load.body, duration: SECONDS,
     connections: Math.floor(SERVER_CONNECTIONS / urls.length) + (i < SERVER_CONNECTIONS % urls.length ? 1 : 0),
@@ -30,16 +32,24 @@ async function splitCannon(urls: string[], load: Load): Promise<{ rps: number; p
     rps: results.reduce((sum, r) => sum + r['2xx'], 0) / SECONDS,
     p99: Math.max(...results.map((r) => r.latency.p99)),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    statuses: countStatuses(results.map((r) => r.statusCodeStats as Record<string, { count: number }>)),
   };
+}
+
+function countStatuses(stats: Array<Record<string, { count: number }>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const byCode of stats) for (const [code, { count }] of Object.entries(byCode ?? {})) if (!code.startsWith('2')) out[code] = (out[code] ?? 0) + count;
+  return out;
 }
 
 async function measure(engine: string, children: Child[]): Promise<EngineFigure[]> {
   const figures: EngineFigure[] = [];
   // lists first: creates add rows the lists would otherwise see
   for (const [name, load] of [['list', LIST], ['create', CREATE]] as const) {
-    const runs: Array<{ rps: number; p99: number; non2xx: number }> = [];
+    const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await splitCannon(children.map((c) => c.url), load));
-    const figure = { engine, processes: children.length, load: name, rps: median(runs.map((r) => r.rps)), p99: median(runs.map((r) => r.p99)), non2xx: runs.reduce((s, r) => s + r.non2xx, 0) };
+    const figure = { engine, processes: children.length, load: name, rps: median(runs.map((r) => r.rps)), p99: median(runs.map((r) => r.p99)), non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
+      statuses: countStatuses(runs.map((r) => Object.fromEntries(Object.entries(r.statuses).map(([k, count]) => [k, { count }])))) };
     process.stdout.write(`  ${engine} × ${children.length}, ${name}: ${figure.rps.toFixed(0)} req/s, p99 ${figure.p99.toFixed(0)} ms${figure.non2xx ? `, ${figure.non2xx} non-2xx` : ''}\n`);
     figures.push(figure);
   }

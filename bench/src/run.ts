@@ -51,7 +51,7 @@ await section('engines', async () => {
     const peer = f.engine === 'SQLite' ? undefined : base(f.load);
     rows.push({ area: 'engines', figure: `${label} (req/s)`, fundkit: f.rps, unit: 'req/s', ...(peer ? { peer: 'SQLite × 1 process', peerValue: peer.rps, higher: true } : {}) });
     rows.push({ area: 'engines', figure: `${label} p99 latency`, fundkit: f.p99, unit: 'ms' });
-    if (f.non2xx > 0) notes.push(`engines: ${label}: ${f.non2xx} non-2xx answers`);
+    if (f.non2xx > 0) notes.push(`engines: ${label}: ${f.non2xx} non-2xx answers (${JSON.stringify(f.statuses)})`);
   }
 });
 
