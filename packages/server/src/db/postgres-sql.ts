@@ -13,7 +13,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { bindable, type Prepared, type Sql } from './sql.js';
+import { bindable, inSavepoint, type Prepared, type Sql } from './sql.js';
 import type { Dialect } from './migrations/migration.js';
 
 const INT8 = 20;
@@ -108,22 +108,10 @@ export class PostgresSql implements Sql {
     return value;
   }
 
-  private async savepoint<T>(tx: PgTx, fn: () => Promise<T>): Promise<T> {
-    const depth = ++tx.depth;
-    await tx.client.query(`SAVEPOINT sp${depth}`);
-    let failed = false;
-    try {
-      return await fn();
-    } catch (error) {
-      failed = true;
-      throw error;
-    } finally {
-      if (tx.depth !== depth) throw new Error('nested transactions of one transaction overlapped: await each before the next');
-      tx.depth--;
-      if (failed) await tx.client.query(`ROLLBACK TO SAVEPOINT sp${depth}`);
-      await tx.client.query(`RELEASE SAVEPOINT sp${depth}`);
-    }
+  private savepoint<T>(tx: PgTx, fn: () => Promise<T>): Promise<T> {
+    return inSavepoint(tx, fn, (statement) => tx.client.query(statement));
   }
+
 
   afterCommit(fn: () => void): void {
     const own = this.own();

@@ -188,6 +188,28 @@ export function sqlOf(source: SqlSource): Sql {
   return 'dialect' in source && 'afterCommit' in source ? source : SqliteSql.of(source as Db);
 }
 
+/**
+ * Runs `fn` in savepoint number `tx.depth + 1` of an open transaction (a nested `transaction`),
+ * rolled back to it if `fn` throws. Savepoints are a stack: two nested transactions of one
+ * context must not overlap.
+ */
+export async function inSavepoint<T>(tx: { depth: number }, fn: () => Promise<T>, exec: (statement: string) => unknown): Promise<T> {
+  const depth = ++tx.depth;
+  await exec(`SAVEPOINT sp${depth}`);
+  let failed = false;
+  try {
+    return await fn();
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    if (tx.depth !== depth) throw new Error('nested transactions of one transaction overlapped: await each before the next');
+    tx.depth--;
+    if (failed) await exec(`ROLLBACK TO SAVEPOINT sp${depth}`);
+    await exec(`RELEASE SAVEPOINT sp${depth}`);
+  }
+}
+
 /** An open transaction; `depth` is the number of open savepoints. */
 interface SqliteTx {
   depth: number;
@@ -332,23 +354,10 @@ export class SqliteSql implements Sql {
     }
   }
 
-  private async savepoint<T>(tx: SqliteTx, fn: () => Promise<T>): Promise<T> {
-    const depth = ++tx.depth;
-    this.db.exec(`SAVEPOINT sp${depth}`);
-    let failed = false;
-    try {
-      return await fn();
-    } catch (error) {
-      failed = true;
-      throw error;
-    } finally {
-      // savepoints are a stack: two nested transactions of one context must not overlap
-      if (tx.depth !== depth) throw new Error('nested transactions of one transaction overlapped: await each before the next');
-      tx.depth--;
-      if (failed) this.db.exec(`ROLLBACK TO sp${depth}`);
-      this.db.exec(`RELEASE sp${depth}`);
-    }
+  private savepoint<T>(tx: SqliteTx, fn: () => Promise<T>): Promise<T> {
+    return inSavepoint(tx, fn, (statement) => this.db.exec(statement));
   }
+
 
   afterCommit(fn: () => void): void {
     const own = this.context.getStore();

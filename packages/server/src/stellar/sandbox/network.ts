@@ -1,4 +1,5 @@
 /** StellarNetwork over the embedded ledger, for the server's own use (no HTTP hop). */
+import { oneAtATime } from '../../lib/one-at-a-time.js';
 import { parseAssetKey } from '../assets.js';
 import type { HorizonPaymentRecord } from '../horizon-types.js';
 import type {
@@ -95,23 +96,7 @@ export class SandboxNetwork implements StellarNetwork {
         if (batch.length < 200) return;
       }
     };
-    // one drain at a time: a close during a drain runs one more after it, never a second beside it
-    let running = false;
-    let again = false;
-    const flush = () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      void (async () => {
-        do {
-          again = false;
-          await drain().catch(() => undefined);
-        } while (again);
-        running = false;
-      })();
-    };
+    const flush = oneAtATime(() => drain().catch(() => undefined));
     const flushes = this.watchers.get(account) ?? new Set<() => void>();
     this.watchers.set(account, flushes);
     flushes.add(flush);

@@ -6,6 +6,7 @@
  */
 import type { Request, Response } from 'express';
 import type { SandboxLedger } from '../ledger.js';
+import { oneAtATime } from '../../../lib/one-at-a-time.js';
 import { badRequest, baseUrl, sendHal } from './render.js';
 
 export interface ListParams {
@@ -95,23 +96,7 @@ function stream<R extends { paging_token: string }>(
       if (batch.length < STREAM_BATCH) return;
     }
   };
-  // one drain at a time: a close during a drain runs one more after it, never a second beside it
-  let running = false;
-  let again = false;
-  const flush = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    void (async () => {
-      do {
-        again = false;
-        await drain().catch(() => res.end());
-      } while (again && !res.writableEnded);
-      running = false;
-    })();
-  };
+  const flush = oneAtATime(() => drain().catch(() => void res.end()), () => !res.writableEnded);
   flush();
   ledger.events.on('ledger', flush);
   res.on('close', () => ledger.events.off('ledger', flush));
