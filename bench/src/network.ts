@@ -46,6 +46,8 @@ async function startServer(dir: string, ledgerSeconds: number, extra: Record<str
     // the bench measures the server and the ledger, not the limiter
     FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000',
     FUNDKIT_SANDBOX_LEDGER_SECONDS: String(ledgerSeconds),
+    // a transaction open 10 s froze a server here once: if it happens again, say where it began
+    FUNDKIT_TX_WATCHDOG_MS: '10000',
     ...extra,
   };
   writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Network', secret_keys: [KEY], settlement_address: ADDRESS }] }));
@@ -56,6 +58,8 @@ async function startServer(dir: string, ledgerSeconds: number, extra: Record<str
     stop: async () => {
       db.close();
       await child.stop();
+      const stuck = child.output.join('').split('[fundkit] ').filter((part) => part.startsWith('Error: a SQLite transaction'));
+      for (const report of stuck) log(`server: ${report.split('\n').slice(0, 14).join('\n    ')}`);
     },
   };
 }

@@ -214,6 +214,23 @@ export async function inSavepoint<T>(tx: { depth: number }, fn: () => Promise<T>
 interface SqliteTx {
   depth: number;
   hooks: Array<() => void>;
+  watchdog?: NodeJS.Timeout;
+}
+
+/**
+ * FUNDKIT_TX_WATCHDOG_MS: a SQLite transaction open longer than this is reported on stderr with
+ * where it was opened. Every other query of the process waits for an open transaction, so one
+ * that never ends freezes the server (seen once under the network bench, not reproduced yet);
+ * off by default, since it captures a stack per transaction.
+ */
+const WATCHDOG_MS = Number(process.env.FUNDKIT_TX_WATCHDOG_MS ?? 0);
+
+function watchdog(): NodeJS.Timeout | undefined {
+  if (!(WATCHDOG_MS > 0)) return undefined;
+  const origin = new Error(`a SQLite transaction has been open for ${WATCHDOG_MS} ms; opened here`);
+  const timer = setTimeout(() => process.stderr.write(`[fundkit] ${origin.stack}\n`), WATCHDOG_MS);
+  timer.unref();
+  return timer;
 }
 
 /** Who may use a database now: the open transaction's context, and who waits for it. */
@@ -308,10 +325,11 @@ export class SqliteSql implements Sql {
     if (own && own === this.open) return this.savepoint(own, fn);
     return new Promise<T>((resolve, reject) => {
       const start = () => {
-        const tx: SqliteTx = { depth: 0, hooks: [] };
+        const tx: SqliteTx = { depth: 0, hooks: [], watchdog: watchdog() };
         try {
           this.db.exec('BEGIN IMMEDIATE');
         } catch (error) {
+          clearTimeout(tx.watchdog);
           reject(error);
           return;
         }
@@ -323,7 +341,7 @@ export class SqliteSql implements Sql {
           done = Promise.reject(error);
         }
         // settles the transaction either way; errors go to the caller through reject
-        void done.then((value) => {
+        void done.finally(() => clearTimeout(tx.watchdog)).then((value) => {
           try {
             this.end('COMMIT');
           } catch (error) {
