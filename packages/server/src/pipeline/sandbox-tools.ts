@@ -46,7 +46,8 @@ export class SandboxTools {
 
   private async addDepositTrust(deposit: { address: string; signer: Keypair }, asset: AssetRef): Promise<void> {
     if (asset.issuer === null || await this.ledger.store.getTrustline(deposit.address, `${asset.code}:${asset.issuer}`)) return;
-    if (!await this.ledger.store.getAccount(asset.issuer)) await this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, 100_000_000n);
+    // the faucet gives the sponsor the 0.5 XLM reserve of each line it sponsors (and its fee)
+    await this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, await this.ledger.store.getAccount(asset.issuer) ? 10_000_000n : 100_000_000n);
     const sponsor = this.fakeIssuer;
     const view = await this.network.loadAccount(sponsor.publicKey());
     const tx = new TransactionBuilder(new Account(sponsor.publicKey(), view!.sequence.toString()), { fee: BASE_FEE, networkPassphrase: this.network.passphrase })
