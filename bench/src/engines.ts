@@ -32,13 +32,14 @@ async function splitCannon(urls: string[], load: Load): Promise<Run> {
     rps: results.reduce((sum, r) => sum + r['2xx'], 0) / SECONDS,
     p99: Math.max(...results.map((r) => r.latency.p99)),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-    statuses: countStatuses(results.map((r) => r.statusCodeStats as Record<string, { count: number }>)),
+    statuses: addStatuses(results.map((r) => Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count])))),
   };
 }
 
-function countStatuses(stats: Array<Record<string, { count: number }>>): Record<string, number> {
+/** Non-2xx answers by status code, summed over several counts. */
+function addStatuses(counts: Array<Record<string, number>>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const byCode of stats) for (const [code, { count }] of Object.entries(byCode ?? {})) if (!code.startsWith('2')) out[code] = (out[code] ?? 0) + count;
+  for (const byCode of counts) for (const [code, n] of Object.entries(byCode)) if (!code.startsWith('2')) out[code] = (out[code] ?? 0) + n;
   return out;
 }
 
@@ -49,7 +50,7 @@ async function measure(engine: string, children: Child[]): Promise<EngineFigure[
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await splitCannon(children.map((c) => c.url), load));
     const figure = { engine, processes: children.length, load: name, rps: median(runs.map((r) => r.rps)), p99: median(runs.map((r) => r.p99)), non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
-      statuses: countStatuses(runs.map((r) => Object.fromEntries(Object.entries(r.statuses).map(([k, count]) => [k, { count }])))) };
+      statuses: addStatuses(runs.map((r) => r.statuses)) };
     process.stdout.write(`  ${engine} × ${children.length}, ${name}: ${figure.rps.toFixed(0)} req/s, p99 ${figure.p99.toFixed(0)} ms${figure.non2xx ? `, ${figure.non2xx} non-2xx` : ''}\n`);
     figures.push(figure);
   }
