@@ -32,7 +32,7 @@ async function splitCannon(urls: string[], load: Load): Promise<Run> {
     rps: results.reduce((sum, r) => sum + r['2xx'], 0) / SECONDS,
     p99: Math.max(...results.map((r) => r.latency.p99)),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-    statuses: addStatuses(results.map((r) => Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count])))),
+    statuses: addStatuses(results.map((r) => Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0])))),
   };
 }
 
