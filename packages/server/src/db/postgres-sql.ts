@@ -108,6 +108,25 @@ export class PostgresSql implements Sql {
     return value;
   }
 
+  /** REPEATABLE READ, READ ONLY: one snapshot for every read, and no writer lock to wait for. */
+  async snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.own()) return fn();
+    const client = await this.pool.connect();
+    const tx: PgTx = { client, depth: 0, open: true, hooks: [] };
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const value = await this.context.run(tx, fn);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      tx.open = false;
+      client.release();
+    }
+  }
+
   private savepoint<T>(tx: PgTx, fn: () => Promise<T>): Promise<T> {
     return inSavepoint(tx, fn, (statement) => tx.client.query(statement));
   }

@@ -175,6 +175,12 @@ export interface Sql {
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /**
+   * Runs fn's reads on one snapshot of the database, so a row and the rows read with it (a
+   * delivery and its attempts, an intent and its payments) agree even while writers commit. No
+   * writes inside; inside a transaction, fn simply joins it.
+   */
+  snapshot<T>(fn: () => Promise<T>): Promise<T>;
+  /**
    * Runs fn once the current transaction has committed (dropped if it rolls back); at once when
    * none is open. For wake-ups of workers that must see the transaction's rows.
    */
@@ -323,11 +329,22 @@ export class SqliteSql implements Sql {
   transaction<T>(fn: () => Promise<T>): Promise<T> {
     const own = this.context.getStore();
     if (own && own === this.open) return this.savepoint(own, fn);
+    return this.begin('BEGIN IMMEDIATE', fn);
+  }
+
+  /** A deferred transaction: WAL gives it one snapshot from its first read, and takes no write lock. */
+  snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    const own = this.context.getStore();
+    if (own && own === this.open) return fn();
+    return this.begin('BEGIN', fn);
+  }
+
+  private begin<T>(statement: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         const tx: SqliteTx = { depth: 0, hooks: [], watchdog: watchdog() };
         try {
-          this.db.exec('BEGIN IMMEDIATE');
+          this.db.exec(statement);
         } catch (error) {
           clearTimeout(tx.watchdog);
           reject(error);

@@ -83,6 +83,24 @@ function behaves(name: string, open: () => Promise<{ sql: Sql; other: Sql; close
       expect(await sql.all(IN_LIST, { vs: ['a', 'big', 'zz'] })).toEqual([{ v: 'a' }, { v: 'big' }]);
     });
 
+    it('reads one snapshot inside `snapshot`, whatever commits meanwhile', async () => {
+      let go!: () => void;
+      // chained out here, so the write runs in another async context than the snapshot
+      const write = new Promise<void>((resolve) => { go = resolve; }).then(() => other.transaction(() => other.run(INSERT, { v: 'snap', n: 8n })));
+      const inside = await sql.snapshot(async () => {
+        const before = await values();
+        // PostgreSQL commits the write now; SQLite makes it wait for the snapshot
+        go();
+        if (sql.dialect === 'postgres') await write;
+        else await tick();
+        return [before, await values()];
+      });
+      expect(inside[1]).toEqual(inside[0]);
+      await write;
+      expect(await values()).toContain('snap');
+      await sql.run(prepared<never>((k) => k.deleteFrom('t').where('v', '=', 'snap')));
+    });
+
     it('runs afterCommit hooks only after the commit, and drops them on rollback', async () => {
       const seen: string[][] = [];
       await sql.transaction(async () => {

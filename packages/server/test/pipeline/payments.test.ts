@@ -214,7 +214,8 @@ describe('payments endpoints', () => {
   it('list with filters, retrieve, per intent; other applications see 404', async () => {
     const intent = await createIntent(t);
     await pay(t, intent.id, '2');
-    const [p] = await waitFor(() => payments(intent.id), (l) => l.length === 1);
+    // CONFIRMED: a DETECTED payment may move on between two requests
+    const [p] = await waitFor(() => payments(intent.id), (l) => l.length === 1 && l[0].status === 'CONFIRMED');
     const all = await t.request('GET', `/v1/payments?funding_intent_id=${intent.id}&status=${p.status}`, { key });
     expect(all.body.data.map((x: any) => x.id)).toEqual([p.id]);
     expect((await t.request('GET', `/v1/payments/${p.id}`, { key })).body.operation_id).toBe(p.operation_id);

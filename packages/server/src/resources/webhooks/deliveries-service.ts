@@ -80,8 +80,11 @@ export class WebhookDeliveriesService {
 
   async list(caller: WebhookCaller, endpointId: string, filters: DeliveryFilters, page: PageRequest) {
     const endpoint = await ownEndpoint(this.deps.endpoints, caller, endpointId);
-    const rows = await this.deps.deliveries.list(endpoint.id, filters, page);
-    const attempts = await this.deps.deliveries.attempts(rows.slice(0, page.limit).map((row) => row.id));
+    // one snapshot: a delivery read PENDING must not show the attempt that has just finished it
+    const { rows, attempts } = await this.deps.sql.snapshot(async () => {
+      const rows = await this.deps.deliveries.list(endpoint.id, filters, page);
+      return { rows, attempts: await this.deps.deliveries.attempts(rows.slice(0, page.limit).map((row) => row.id)) };
+    });
     return toList(rows, page, (row) => presentDelivery(row, attempts));
   }
 
