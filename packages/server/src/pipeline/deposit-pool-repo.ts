@@ -109,6 +109,10 @@ const DROP_POOL_KEYS = prepared<never, { batchId: string }>((k, p) => k.deleteFr
 const UNASSIGN = prepared<never, { batchId: string }>((k, p) => k.updateTable('deposit_accounts').set({ provision_batch_id: null })
   .where('provision_batch_id', '=', p('batchId')).where('status', '=', 'PROVISIONING'));
 
+const SUPERSEDE = prepared<never, { batchId: string; at: string }>((k, p) => k.updateTable('deposit_batches')
+  .set({ status: 'FAILED', failure_code: 'superseded', updated_at: p('at') })
+  .where('id', '=', p('batchId')).where('status', '=', 'PENDING').where('envelope_xdr', 'is', null));
+
 export class DepositPoolRepo {
   private readonly sql: Sql;
 
@@ -197,6 +201,11 @@ export class DepositPoolRepo {
   }
 
   /** The batch failed as a whole (nothing was created): its pool keys are dropped, its intents wait for the next batch. */
+  /** Fails a batch never built (no envelope yet); false when it was built or ended meanwhile. */
+  async supersede(batchId: string, at: string): Promise<boolean> {
+    return await this.sql.run(SUPERSEDE, { batchId, at }) === 1;
+  }
+
   async release(batchId: string): Promise<void> {
     await this.sql.run(DROP_POOL_KEYS, { batchId });
     await this.sql.run(UNASSIGN, { batchId });

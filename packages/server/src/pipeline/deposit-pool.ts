@@ -178,8 +178,8 @@ export class DepositPool {
 
   private async superseded(batch: DepositBatch): Promise<void> {
     await this.deps.sql.transaction(async () => {
-      await this.deps.repo.updateBatch(batch.id, { status: 'FAILED', failure_code: 'superseded' }, isoNow());
-      await this.deps.repo.release(batch.id);
+      // guarded: a process that took the pipeline over may be submitting it by now
+      if (await this.deps.repo.supersede(batch.id, isoNow())) await this.deps.repo.release(batch.id);
     });
   }
 

@@ -94,6 +94,9 @@ export interface Pipeline {
   machine: StateMachine;
   events: EventWriter;
   observer: Observer | null;
+  /** the settlement and refund payout workers' logic (null without a network) */
+  settler: Settler | null;
+  refundPayer: RefundPayer | null;
   tools: SandboxTools | null;
   depositKeys: DepositKeys;
   expirer: Expirer;
@@ -147,6 +150,8 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   let deposits: DepositAccountSource = randomKeypairSource;
   let pool: DepositPool | null = null;
   let treasurySigner: TreasurySigner | null = null;
+  let settler: Settler | null = null;
+  let refundPayer: RefundPayer | null = null;
 
   if (stellar) {
     const networkName = stellar.network.kind;
@@ -164,12 +169,12 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
     tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never) : null;
     const confirmer = new PaymentConfirmer({ sql, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
-    const settler = new Settler({
+    settler = new Settler({
       sql, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
       machine, events, signer, depositKeys, ...(tools ? { prepareDestination: tools.prepareDestination.bind(tools) } : {}),
       routeOf: (intent) => ((intent as { route_type?: string }).route_type === 'STELLAR_PATH_PAYMENT' ? 'STELLAR_PATH_PAYMENT' : 'DIRECT_STELLAR'),
     });
-    const payer = new RefundPayer({ sql, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
+    const payer = refundPayer = new RefundPayer({ sql, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
     const watcher = observer;
     // called after a commit, with nobody to wait for it: a failure is logged
     const followAddress = (address: string) => void watcher.watch(address).catch((error: unknown) => logger.error({ err: error, address }, 'could not watch a deposit account'));
@@ -195,7 +200,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   }
 
   return {
-    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, tools, depositKeys, expirer, nudge,
+    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, settler, refundPayer, tools, depositKeys, expirer, nudge,
     signer: treasurySigner,
     addJob(job) {
       jobs.push(job);

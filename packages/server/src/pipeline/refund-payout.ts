@@ -54,7 +54,7 @@ export class RefundPayer {
   }
 
   async pay(r: RefundRecord): Promise<void> {
-    if (r.status === 'PENDING') await this.deps.refunds.update(r.id, { status: 'PROCESSING', updated_at: isoNow() });
+    if (r.status === 'PENDING' && !await this.deps.refunds.updateFrom(r.id, ['PENDING'], { status: 'PROCESSING', updated_at: isoNow() })) return;
     const out = await this.deps.signer.run(r.envelope_xdr, () => this.spec(r),
       (envelope) => this.deps.refunds.update(r.id, { envelope_xdr: envelope, updated_at: isoNow() }));
     await this.deps.sql.transaction(async () => (out.successful ? await this.completed(r, out) : await this.failed(r, out)));
@@ -62,7 +62,8 @@ export class RefundPayer {
 
   private async completed(r: RefundRecord, out: TxOutcome): Promise<void> {
     const at = isoNow();
-    await this.deps.refunds.update(r.id, { status: 'COMPLETED', transaction_hash: out.hash, completed_at: at, updated_at: at });
+    // once: a process that took the pipeline over may have seen the same transaction
+    if (!await this.deps.refunds.updateFrom(r.id, ['PENDING', 'PROCESSING'], { status: 'COMPLETED', transaction_hash: out.hash, completed_at: at, updated_at: at })) return;
     await this.deps.events.refund('refund.completed', (await this.deps.refunds.findById(r.id))!);
     const intent = await this.deps.machine.load(r.funding_intent_id);
     if (intent.status !== 'REFUND_PENDING') return;
@@ -75,7 +76,8 @@ export class RefundPayer {
   private async failed(r: RefundRecord, out: TxOutcome): Promise<void> {
     const at = isoNow();
     const code = out.code?.split(': ').at(-1) ?? 'REFUND_FAILED';
-    await this.deps.refunds.update(r.id, { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'})`, updated_at: at });
+    // once: a failed BALANCE refund gives its amount back, which must never happen twice
+    if (!await this.deps.refunds.updateFrom(r.id, ['PENDING', 'PROCESSING'], { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'})`, updated_at: at })) return;
     await this.deps.events.refund('refund.failed', (await this.deps.refunds.findById(r.id))!);
     // a MANUAL refund debited the balance when it was recorded; give it back
     if (r.source === 'BALANCE') {

@@ -77,7 +77,7 @@ export class Settler {
   }
 
   async run(s: SettlementRecord): Promise<void> {
-    if (s.status === 'PENDING') await this.markSubmitted(s);
+    if (s.status === 'PENDING' && !await this.markSubmitted(s)) return;
     const asset = parseAssetKey(stellarAssetOf(this.deps.network, s.destination_asset));
     await this.deps.prepareDestination?.(s.destination_address, stellarAssetOf(this.deps.network, s.destination_asset));
     const deposit = await this.deps.depositKeys.forIntent(s.funding_intent_id);
@@ -97,11 +97,13 @@ export class Settler {
     return held + 10_000_000n;
   }
 
-  private async markSubmitted(s: SettlementRecord): Promise<void> {
-    await this.deps.sql.transaction(async () => {
+  /** False when the settlement had already left PENDING (another process got there first). */
+  private async markSubmitted(s: SettlementRecord): Promise<boolean> {
+    return this.deps.sql.transaction(async () => {
       const at = isoNow();
-      await this.deps.settlements.update(s.id, { status: 'SUBMITTED', submitted_at: at, updated_at: at });
+      if (!await this.deps.settlements.updateFrom(s.id, ['PENDING'], { status: 'SUBMITTED', submitted_at: at, updated_at: at })) return false;
       await this.deps.events.payout('payout.initiated', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
+      return true;
     });
   }
 
@@ -115,9 +117,10 @@ export class Settler {
     const verdict = verifyTransfer(view, expected, this.deps.network.passphrase);
     await this.deps.sql.transaction(async () => {
       const at = isoNow();
-      await this.deps.settlements.update(s.id, {
+      // once: a process that took the pipeline over may have seen the same transaction
+      if (!await this.deps.settlements.updateFrom(s.id, ['PENDING', 'SUBMITTED'], {
         status: 'CONFIRMED', transfer_transaction_hash: out.hash, protocol_confirm_transaction_hash: out.hash, confirmed_at: at, updated_at: at,
-      });
+      })) return;
       const settled = (await this.deps.settlements.findById(s.id))!;
       await this.deps.events.payout('payout.completed', settled, await this.metadata(s));
       await this.deps.machine.transition(s.funding_intent_id, 'SETTLED', `settlement ${s.id} confirmed`);
@@ -143,10 +146,10 @@ export class Settler {
     await this.deps.sql.transaction(async () => {
       const at = isoNow();
       const code = out.code?.split(': ').at(-1) ?? 'SETTLEMENT_FAILED';
-      await this.deps.settlements.update(s.id, {
+      if (!await this.deps.settlements.updateFrom(s.id, ['PENDING', 'SUBMITTED'], {
         status: 'FAILED', transfer_transaction_hash: out.applied ? out.hash : null, failure_code: code,
         failure_message: `the settlement transfer failed (${out.code ?? 'rejected'}); the received funds are refundable (SETTLEMENT_FAILED)`, updated_at: at,
-      });
+      })) return;
       await this.deps.events.payout('payout.failed', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
       await this.deps.machine.transition(s.funding_intent_id, 'FAILED', `settlement ${s.id} failed: ${code}`);
     });

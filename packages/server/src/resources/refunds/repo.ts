@@ -107,6 +107,14 @@ export class RefundsRepo {
     await this.sql.run(dynamic((k) => k.updateTable('refunds').set(fields).where('id', '=', id)));
   }
 
+  /**
+   * Moves the row on only while its status is one of `from`; false when another worker (a process
+   * that took the pipeline over) moved it first, so the caller must not act on it again.
+   */
+  async updateFrom(id: string, from: Array<RefundRecord['status']>, fields: Partial<RefundRecord>): Promise<boolean> {
+    return await this.sql.run(dynamic((k) => k.updateTable('refunds').set(fields).where('id', '=', id).where('status', 'in', from))) === 1;
+  }
+
   /** Deposit-account refunds still to be paid from `address` (the account cannot retire before). */
   async openForIntent(intentId: string): Promise<number> {
     return Number((await this.sql.get(OPEN_FOR_INTENT, { intentId }))!.open);

@@ -101,6 +101,14 @@ export class SettlementsRepo {
     await this.sql.run(dynamic((k) => k.updateTable('settlements').set(fields).where('id', '=', id)));
   }
 
+  /**
+   * Moves the row on only while its status is one of `from`; false when another worker (a process
+   * that took the pipeline over) moved it first, so the caller must not act on it again.
+   */
+  async updateFrom(id: string, from: Array<SettlementRecord['status']>, fields: Partial<SettlementRecord>): Promise<boolean> {
+    return await this.sql.run(dynamic((k) => k.updateTable('settlements').set(fields).where('id', '=', id).where('status', 'in', from))) === 1;
+  }
+
   /** Test helper flag: consumed by the intent's next settlement. */
   async flagFailure(intentId: string, at: string): Promise<void> {
     await this.sql.run(FLAG_FAILURE, { intentId, at });
