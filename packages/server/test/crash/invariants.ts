@@ -7,16 +7,36 @@ import { SandboxLedger } from '../../src/stellar/index.js';
 
 const all = <T>(sql: Sql, text: string, ...args: unknown[]) => bigRows<T>(sql, text, ...args);
 
+const payouts = (ledger: SandboxLedger, address: string) => ledger.listPayments({ account: address, limit: 1000, order: 'asc', includeFailed: false });
+const depositAccounts = (sql: Sql) => all<{ address: string; intent: string; status: string; received: bigint }>(sql,
+  'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id');
+const recordedIds = async (sql: Sql, address: string) => (await all<{ operation_id: string }>(sql, 'SELECT operation_id FROM payments WHERE destination_address = ?', address)).map((p) => p.operation_id).sort();
+
+/** Payments on the ledger that the service has not recorded yet: work still in flight. */
+export async function unrecordedPayments(source: SqlSource): Promise<number> {
+  const sql = sqlOf(source);
+  const ledger = new SandboxLedger(sql);
+  let n = 0;
+  for (const a of await depositAccounts(sql)) {
+    const recorded = new Set(await recordedIds(sql, a.address));
+    n += (await payouts(ledger, a.address)).filter((r) => incoming(r, a.address) && !recorded.has(r.id)).length;
+  }
+  return n;
+}
+
+/** Read on one snapshot: rows committed while it runs would otherwise look like lost updates. */
 export async function checkInvariants(source: SqlSource): Promise<string[]> {
   const sql = sqlOf(source);
+  return sql.snapshot(() => check(sql));
+}
+
+async function check(sql: Sql): Promise<string[]> {
   const problems: string[] = [];
   const ledger = new SandboxLedger(sql);
-  const accounts = (await all<{ address: string; intent: string; status: string; received: bigint }>(sql,
-    'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id'));
-  for (const a of accounts) {
-    const records = await ledger.listPayments({ account: a.address, limit: 1000, order: 'asc', includeFailed: false });
+  for (const a of await depositAccounts(sql)) {
+    const records = await payouts(ledger, a.address);
     const onChain = records.filter((r) => incoming(r, a.address)).map((r) => r.id).sort();
-    const recorded = (await all<{ operation_id: string }>(sql, 'SELECT operation_id FROM payments WHERE destination_address = ?', a.address)).map((p) => p.operation_id).sort();
+    const recorded = await recordedIds(sql, a.address);
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);
     const applied = (await all<{ total: bigint | null }>(sql, "SELECT SUM(amount) AS total FROM payments WHERE funding_intent_id = ? AND status IN ('DETECTED', 'CONFIRMED') AND applied_amount > 0", a.intent))[0]!.total ?? 0n;
     // an underpayment refunded on its own (applied_amount 0) no longer counts toward received_amount
