@@ -344,6 +344,8 @@ export class SqliteSql implements Sql {
       const start = () => {
         const tx: SqliteTx = { depth: 0, hooks: [], watchdog: watchdog() };
         try {
+          // a transaction a failed ROLLBACK left open: nobody owns it any more
+          if (this.db.inTransaction) this.db.exec('ROLLBACK');
           this.db.exec(statement);
         } catch (error) {
           clearTimeout(tx.watchdog);
@@ -368,8 +370,11 @@ export class SqliteSql implements Sql {
           resolve(value);
           for (const hook of tx.hooks) this.context.exit(hook);
         }, (error: unknown) => {
-          this.end('ROLLBACK');
-          reject(error);
+          try {
+            this.end('ROLLBACK');
+          } finally {
+            reject(error);
+          }
         });
       };
       if (this.open === null && this.waiting.length === 0) start();
@@ -382,10 +387,14 @@ export class SqliteSql implements Sql {
     try {
       if (how === 'COMMIT') this.db.exec('COMMIT');
     } finally {
-      // a ROLLBACK, or a COMMIT that failed and left the transaction open
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.open = null;
-      this.release();
+      try {
+        // a ROLLBACK, or a COMMIT that failed and left the transaction open
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } finally {
+        // whatever failed above, the gate opens: a gate left shut would freeze every query
+        this.open = null;
+        this.release();
+      }
     }
   }
 

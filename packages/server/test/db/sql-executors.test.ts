@@ -150,6 +150,34 @@ describe('SqliteSql, one connection', () => {
     expect(await sql.column(VALUES)).toEqual(['x', 'y']);
     expect(db.inTransaction).toBe(false);
   });
+
+  it('lets the next query go when COMMIT fails, or even the ROLLBACK after it', async () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    db.exec('CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE t (v TEXT PRIMARY KEY, n INTEGER NOT NULL REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED)');
+    const sql = SqliteSql.of(db);
+    const orphan = () => sql.transaction(() => sql.run(INSERT, { v: 'orphan', n: 1n }));
+    // a deferred foreign key fails at COMMIT, which leaves the transaction open
+    await expect(orphan()).rejects.toThrow(/FOREIGN KEY/);
+    expect(await sql.column(VALUES)).toEqual([]);
+
+    const exec = db.exec.bind(db);
+    db.exec = (text: string) => {
+      if (text === 'ROLLBACK') throw new Error('rollback failed');
+      return exec(text);
+    };
+    await expect(orphan()).rejects.toThrow(/FOREIGN KEY|rollback failed/);
+    db.exec = exec;
+    // not frozen: the next query of another context runs
+    expect(await Promise.race([sql.column(VALUES), new Promise((resolve) => setTimeout(() => resolve('frozen'), 500))])).not.toBe('frozen');
+    // and the next transaction starts afresh, without the failed one's row
+    await sql.transaction(async () => {
+      db.exec('INSERT INTO p (id) VALUES (2)');
+      await sql.run(INSERT, { v: 'kept', n: 2n });
+    });
+    expect(await sql.column(VALUES)).toEqual(['kept']);
+    expect(db.inTransaction).toBe(false);
+  });
 });
 
 const pgUrl = postgresUrl;
