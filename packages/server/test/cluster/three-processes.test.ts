@@ -19,10 +19,7 @@ import { rows, value } from '../helpers/raw-sql.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { startProxy, type Proxy } from './proxy.js';
 
-// Not in `pnpm test` yet: in 1 of its 7 local runs so far it found intents whose row lost its payments and credit
-// (received 0 / AWAITING_PAYMENT after a credit) — a lost update across processes, under
-// investigation (issue 16). Run it with FUNDKIT_TEST_MULTIPROCESS=1.
-const onPostgres = process.env.FUNDKIT_TEST_ENGINE === 'postgres' && process.env.FUNDKIT_TEST_MULTIPROCESS === '1';
+const onPostgres = process.env.FUNDKIT_TEST_ENGINE === 'postgres';
 const EVENTS = ['payment.pending', 'payment.processing', 'payment.completed', 'payment.failed', 'refund.created', 'refund.completed', 'refund.failed'];
 const PROCESSES = 3;
 const LANES = 6;
