@@ -132,6 +132,6 @@ export async function benchEngines(): Promise<{ figures: EngineFigure[]; notes: 
   } finally {
     cluster.stop();
   }
-  notes.push(`engines: a fresh database per configuration with ${ENGINE_SEED.toLocaleString('en')} intents; the built server on the instant sandbox ledger (the pipeline, and so the deposit accounts' ledger work, on one process: the lease holder); ${SERVER_CONNECTIONS} connections split across the processes; PostgreSQL ${bin.split('/').at(-2)} from initdb with its defaults, on the same machine (its cores shared with the servers and the load generator); every PostgreSQL transaction still takes one writer lock (as SQLite's single writer), so writes do not scale with processes yet`);
+  notes.push(`engines: a fresh database per configuration with ${ENGINE_SEED.toLocaleString('en')} intents; the built server on the instant sandbox ledger (the pipeline, and so the deposit accounts' ledger work, on one process: the lease holder); ${SERVER_CONNECTIONS} connections split across the processes; PostgreSQL ${bin.split('/').at(-2)} from initdb with its defaults, on the same machine (its cores shared with the servers and the load generator); the request path's transactions (creates, idempotency keys, rate-limit buckets, request logs, webhook claims) lock only their own rows on PostgreSQL, while the pipeline's still take one writer lock (as SQLite's single writer)`);
   return { figures, notes };
 }

@@ -127,6 +127,6 @@ export class ClusterRepo {
       const left = milli - granted * 1000;
       await this.sql.run(SAVE_BUCKET, { key, milli_tokens: left, refilled_at: Math.max(now, bucket.refilled_at) });
       return { granted, waitMs: granted > 0 ? 0 : Math.ceil((1000 - left) / ratePerSecond) };
-    });
+    }, { selfLocking: true });
   }
 }

@@ -11,7 +11,7 @@
  * resolves only after the commit, so a caller answers its client only once its rows are durable.
  */
 import { AsyncResource } from 'node:async_hooks';
-import { sqlOf, type Sql, type SqlSource } from './sql.js';
+import { sqlOf, type Sql, type SqlSource, type TransactionOptions } from './sql.js';
 
 interface Job {
   fn: () => Promise<unknown>;
@@ -30,7 +30,7 @@ export class GroupCommit {
    */
   private readonly flushSoon = AsyncResource.bind(() => void this.flush());
 
-  constructor(source: SqlSource) {
+  constructor(source: SqlSource, private readonly options: TransactionOptions = {}) {
     this.sql = sqlOf(source);
   }
 
@@ -56,7 +56,7 @@ export class GroupCommit {
             outcomes.push({ ok: false, error });
           }
         }
-      });
+      }, this.options);
     } catch (error) {
       // the commit itself failed: nothing of the group is written
       for (const job of jobs) job.reject(error);

@@ -64,7 +64,8 @@ export class IdempotencyRepo {
   /**
    * Claims (scope, key) for a new request, or returns the row that holds it. Runs as one
    * transaction so two requests can never both claim the key. A running request whose server
-   * has stopped (SIGKILL, crash) holds the key no longer: the claim is taken over.
+   * has stopped (SIGKILL, crash) holds the key no longer: the claim is taken over. The unique key
+   * decides between concurrent claims, so no writer lock is needed.
    */
   async claim(scope: string, key: string, requestHash: string, now: string, expiresAt: string): Promise<StoredIdempotency | null> {
     return this.sql.transaction(async () => {
@@ -79,7 +80,7 @@ export class IdempotencyRepo {
         const existing = await this.sql.get(BY_KEY, { scope, key });
         if (existing) return existing;
       }
-    });
+    }, { selfLocking: true });
   }
 
   async complete(scope: string, key: string, status: number, body: string | null): Promise<void> {

@@ -6,14 +6,16 @@
  * Transactions take one writer lock (an advisory lock held to COMMIT), so they run one at a time
  * as on SQLite (BEGIN IMMEDIATE): the services' read-check-write transactions ("two requests can
  * never both pass the checks") were written for a single writer, and under READ COMMITTED two
- * of them would both pass. Reads outside a transaction do not wait. Finer locking can come later.
+ * of them would both pass. Reads outside a transaction do not wait. The request path's own
+ * transactions (creates, idempotency claims, rate-limit buckets, request logs, webhook claims)
+ * guard their rows themselves and skip the lock (`selfLocking`), so they scale with processes.
  *
  * Values come back as SQLite gives them, so repositories read one shape on both engines:
  * int8 and numeric as BigInt when the query asks for `bigint`, else as numbers; booleans as 1/0.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { bindable, inSavepoint, type Prepared, type Sql } from './sql.js';
+import { bindable, inSavepoint, type Prepared, type Sql, type TransactionOptions } from './sql.js';
 import type { Dialect } from './migrations/migration.js';
 
 const INT8 = 20;
@@ -86,7 +88,7 @@ export class PostgresSql implements Sql {
     return (await this.query(query, args as object)).rowCount ?? 0;
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const own = this.own();
     if (own) return this.savepoint(own, fn);
     const client = await this.pool.connect();
@@ -94,7 +96,7 @@ export class PostgresSql implements Sql {
     let value: T;
     try {
       await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
+      if (!options.selfLocking) await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
       value = await this.context.run(tx, fn);
       await client.query('COMMIT');
     } catch (error) {

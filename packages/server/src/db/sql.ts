@@ -173,7 +173,7 @@ export interface Sql {
    * Runs fn in one transaction: every query inside it, through any repository, joins it (it is
    * tracked with AsyncLocalStorage). A nested call is a savepoint, rolled back alone when it throws.
    */
-  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs fn's reads on one snapshot of the database, so a row and the rows read with it (a
    * delivery and its attempts, an intent and its payments) agree even while writers commit. No
@@ -185,6 +185,17 @@ export interface Sql {
    * none is open. For wake-ups of workers that must see the transaction's rows.
    */
   afterCommit(fn: () => void): void;
+}
+
+export interface TransactionOptions {
+  /**
+   * The transaction guards its own writes: it inserts new ids, claims rows with a guarded UPDATE
+   * (`… WHERE status = 'PENDING'`, checking what it changed) or `FOR UPDATE [SKIP LOCKED]`, and
+   * resolves conflicts with ON CONFLICT. Such a transaction is correct under READ COMMITTED beside
+   * any other, so on PostgreSQL it does not take the writer lock and runs beside the others
+   * instead of after them. (SQLite has one writer whatever this says.)
+   */
+  selfLocking?: boolean;
 }
 
 /** A repository takes the executor, or (SQLite) the connection it runs on. */

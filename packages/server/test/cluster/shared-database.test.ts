@@ -101,6 +101,25 @@ describe('idempotency keys', () => {
   });
 });
 
+describe('the deposit pool', () => {
+  it('gives each warm account to one create, while creates arrive on two servers at once', async () => {
+    const POOL = 6;
+    const start = cluster({ FUNDKIT_DEPOSIT_POOL_SIZE: String(POOL) });
+    const a = await start();
+    const b = await start();
+    expect(await a.server.services.pipeline.pipeline.pool!.ready('USDC')).toBe(POOL);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => create(i % 2 ? a : b, `cluster-pool-${i}`)));
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const addresses = answers.map((r) => r.body.deposit_account.address);
+    expect(new Set(addresses).size).toBe(30);
+    // each warm account claimed went to exactly one create; the instant ledger refills the pool
+    // meanwhile, so there may be more than POOL
+    const warm = answers.filter((r) => r.body.status === 'AWAITING_PAYMENT').length;
+    expect(warm).toBeGreaterThanOrEqual(POOL);
+    expect(await value(a.server.sql, 'SELECT COUNT(*) AS n FROM deposit_pool WHERE claimed_at IS NOT NULL')).toBe(warm);
+  });
+});
+
 describe('the payment pipeline', () => {
   const leaseHolder = (server: TestServer) => value<string>(server.server.sql, "SELECT owner FROM leases WHERE name = 'pipeline'");
 

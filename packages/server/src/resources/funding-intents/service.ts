@@ -96,7 +96,8 @@ export class FundingIntentsService {
   private readonly writes: GroupCommit;
 
   constructor(private readonly deps: FundingIntentsDeps) {
-    this.writes = new GroupCommit(deps.sql);
+    // new rows, and a pool account claimed with SKIP LOCKED: no need to queue for the writer lock
+    this.writes = new GroupCommit(deps.sql, { selfLocking: true });
   }
 
   async create(caller: Caller, input: CreateIntentInput) {

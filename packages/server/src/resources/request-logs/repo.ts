@@ -44,7 +44,7 @@ export class RequestLogsRepo {
   async insertMany(logs: RequestLogRecord[]): Promise<void> {
     await this.sql.transaction(async () => {
       for (const l of logs) await this.sql.run(INSERT, l);
-    });
+    }, { selfLocking: true });
   }
 
   async findById(id: string): Promise<RequestLogRecord | undefined> {

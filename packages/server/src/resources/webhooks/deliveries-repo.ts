@@ -71,9 +71,11 @@ const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, { now: string; pe
     .as('due'))
     .selectAll().where('slot', '<=', p('perEndpoint')).orderBy('next_attempt_at').orderBy('id').limit(p('limit')));
 
-const MARK_CLAIMED = prepared<unknown, { id: string; leaseUntil: string; token: string }>((k, p) => k.updateTable('webhook_deliveries')
+// guarded: still due and unleased, so of two processes that picked the same row only one claims it
+const MARK_CLAIMED = prepared<unknown, { id: string; now: string; leaseUntil: string; token: string }>((k, p) => k.updateTable('webhook_deliveries')
   .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1), locked_until: p('leaseUntil'), claim_token: p('token') }))
-  .where('id', '=', p('id')));
+  .where('id', '=', p('id')).where('status', '=', 'PENDING')
+  .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', p('now'))])));
 
 const NEXT_DUE_AT = prepared<{ due: string | null }>((k, _p, d) => k.selectFrom('webhook_deliveries as d')
   .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
@@ -139,18 +141,19 @@ export class WebhookDeliveriesRepo {
    * hangs until the timeout must not fill the whole pool and hold up every other endpoint.
    */
   async claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string, perEndpoint = Number.MAX_SAFE_INTEGER): Promise<Claim[]> {
-    // IMMEDIATE (as every transaction): the write lock is taken before reading, so two processes never claim the same row
+    // Each claim is a guarded UPDATE: two processes that read the same due row both try, and the
+    // second finds it leased (PostgreSQL re-checks the WHERE once the first commits). The
+    // per-endpoint limit is each process's own read, so across processes it may be exceeded briefly.
     return this.sql.transaction(async () => {
       const rows = await this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
       const claims: Claim[] = [];
       for (const delivery of due) {
         const token = newToken();
-        await this.sql.run(MARK_CLAIMED, { id: delivery.id, leaseUntil, token });
-        claims.push({ delivery, number: delivery.attempt_count + 1, token });
+        if (await this.sql.run(MARK_CLAIMED, { id: delivery.id, now, leaseUntil, token }) === 1) claims.push({ delivery, number: delivery.attempt_count + 1, token });
       }
       return claims;
-    });
+    }, { selfLocking: true });
   }
 
   /** When the loop next has work: the earliest due time of a pending delivery, leases included. */

@@ -105,12 +105,13 @@ export class WebhookDeliveriesService {
     for (const event of events) {
       await this.deps.sql.transaction(async () => {
         const now = this.nowIso();
-        // another process may have fanned it out meanwhile: the guarded update decides
+        // another process may have fanned it out meanwhile: the guarded update decides (on
+        // PostgreSQL the second waits on the row and then finds it marked), so no writer lock
         if (!await this.deps.events.markFannedOut(event.id, now)) return;
         for (const endpoint of await this.deps.endpoints.subscribers(event.application_id, event.environment, event.type)) {
           await this.newDelivery(endpoint, event, now);
         }
-      });
+      }, { selfLocking: true });
     }
     return events.length;
   }
@@ -151,7 +152,7 @@ export class WebhookDeliveriesService {
       if (success) await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'SUCCEEDED', null, isoNow(now));
       else if (delay === undefined) await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, isoNow(now));
       else await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'PENDING', isoNow(now + delay), isoNow(now));
-    });
+    }, { selfLocking: true });
   }
 
   /** Gives an unsent claim back (shutdown), so a restart sends it without waiting for the lease. */
