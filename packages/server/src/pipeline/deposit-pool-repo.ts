@@ -203,12 +203,12 @@ export class DepositPoolRepo {
     return this.sql.get(INTENT_OF, { depositAccountId });
   }
 
-  /** The batch failed as a whole (nothing was created): its pool keys are dropped, its intents wait for the next batch. */
   /** Fails a batch never built (no envelope yet); false when it was built or ended meanwhile. */
   async supersede(batchId: string, at: string): Promise<boolean> {
     return await this.sql.run(SUPERSEDE, { batchId, at }) === 1;
   }
 
+  /** The batch failed as a whole (nothing was created): its pool keys are dropped, its intents wait for the next batch. */
   async release(batchId: string): Promise<void> {
     await this.sql.run(DROP_POOL_KEYS, { batchId });
     await this.sql.run(UNASSIGN, { batchId });

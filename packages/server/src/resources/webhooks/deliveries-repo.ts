@@ -71,10 +71,12 @@ const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, { now: string; pe
     .as('due'))
     .selectAll().where('slot', '<=', p('perEndpoint')).orderBy('next_attempt_at').orderBy('id').limit(p('limit')));
 
-// guarded: still due and unleased, so of two processes that picked the same row only one claims it
-const MARK_CLAIMED = prepared<unknown, { id: string; now: string; leaseUntil: string; token: string }>((k, p) => k.updateTable('webhook_deliveries')
+// guarded: still due, unleased, and not attempted since it was read (an attempt that failed
+// meanwhile leaves it PENDING and unleased, but due later), so of two processes that read the same
+// row only one claims it, and the attempt number read is the one sent
+const MARK_CLAIMED = prepared<unknown, { id: string; now: string; leaseUntil: string; token: string; seen: number }>((k, p) => k.updateTable('webhook_deliveries')
   .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1), locked_until: p('leaseUntil'), claim_token: p('token') }))
-  .where('id', '=', p('id')).where('status', '=', 'PENDING')
+  .where('id', '=', p('id')).where('status', '=', 'PENDING').where('attempt_count', '=', p('seen')).where('next_attempt_at', '<=', p('now'))
   .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', p('now'))])));
 
 const NEXT_DUE_AT = prepared<{ due: string | null }>((k, _p, d) => k.selectFrom('webhook_deliveries as d')
@@ -95,9 +97,12 @@ const REDELIVER = prepared<unknown, { id: string; now: string }>((k, p) => k.upd
   .set({ status: 'PENDING', next_attempt_at: p('now'), locked_until: null, claim_token: null, updated_at: p('now') })
   .where('id', '=', p('id')));
 
-const ABANDON_FOR_ENDPOINT = prepared<unknown, { endpointId: string; now: string }>((k, p) => k.updateTable('webhook_deliveries')
+// rows locked in id order on PostgreSQL, as claims lock them: the two cannot deadlock
+const ABANDON_FOR_ENDPOINT = prepared<unknown, { endpointId: string; now: string }>((k, p, d) => k.updateTable('webhook_deliveries')
   .set({ status: 'FAILED', next_attempt_at: null, locked_until: null, claim_token: null, updated_at: p('now') })
-  .where('endpoint_id', '=', p('endpointId')).where('status', '=', 'PENDING'));
+  .where('id', 'in', ((q) => (d.dialect === 'postgres' ? q.forUpdate() : q))(k.selectFrom('webhook_deliveries').select('id')
+    .where('endpoint_id', '=', p('endpointId')).where('status', '=', 'PENDING').orderBy('id')))
+  .where('status', '=', 'PENDING'));
 
 export class WebhookDeliveriesRepo {
   private readonly sql: Sql;
@@ -147,12 +152,15 @@ export class WebhookDeliveriesRepo {
     return this.sql.transaction(async () => {
       const rows = await this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
-      const claims: Claim[] = [];
-      for (const delivery of due) {
-        const token = newToken();
-        if (await this.sql.run(MARK_CLAIMED, { id: delivery.id, now, leaseUntil, token }) === 1) claims.push({ delivery, number: delivery.attempt_count + 1, token });
+      const claimed = new Set<string>();
+      const tokens = new Map(due.map((delivery) => [delivery.id, newToken()]));
+      // locked in id order: every transaction that locks several deliveries locks them in that order
+      for (const delivery of [...due].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+        const args = { id: delivery.id, now, leaseUntil, token: tokens.get(delivery.id)!, seen: delivery.attempt_count };
+        if (await this.sql.run(MARK_CLAIMED, args) === 1) claimed.add(delivery.id);
       }
-      return claims;
+      // handed out in due order
+      return due.filter((d) => claimed.has(d.id)).map((delivery) => ({ delivery, number: delivery.attempt_count + 1, token: tokens.get(delivery.id)! }));
     }, { selfLocking: true });
   }
 
