@@ -44,7 +44,10 @@ const SUBSCRIBERS = prepared<EndpointRecord, { applicationId: string; environmen
       ? sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${sql.ref('webhook_endpoints.events')}) WHERE json_each.value = ${p('type')})`
       : sql<SqlBool>`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CAST(${sql.ref('webhook_endpoints.events')} AS jsonb)) AS listed(value)
           WHERE listed.value = ${p('type')})`)
-    .orderBy('created_at').orderBy('id'));
+    .orderBy('created_at').orderBy('id')
+    // FOR SHARE on PostgreSQL: an endpoint's removal waits for a fan-out that read it live (and
+    // then abandons the delivery it made), or the fan-out waits and no longer finds it
+    .$if(d.dialect === 'postgres', (q) => q.forShare()));
 
 export class WebhookEndpointsRepo {
   private readonly sql: Sql;
