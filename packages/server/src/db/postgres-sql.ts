@@ -91,12 +91,22 @@ export class PostgresSql implements Sql {
   async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const own = this.own();
     if (own) return this.savepoint(own, fn);
+    return this.onClient(options.selfLocking ? ['BEGIN'] : ['BEGIN', `SELECT pg_advisory_xact_lock(${WRITER_LOCK})`], fn);
+  }
+
+  /** REPEATABLE READ, READ ONLY: one snapshot for every read, and no writer lock to wait for. */
+  async snapshot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.own()) return fn();
+    return this.onClient(['BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'], fn);
+  }
+
+  /** Runs fn as a transaction opened with `begin` on a client of its own; afterCommit hooks after the COMMIT. */
+  private async onClient<T>(begin: string[], fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const tx: PgTx = { client, depth: 0, open: true, hooks: [] };
     let value: T;
     try {
-      await client.query('BEGIN');
-      if (!options.selfLocking) await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
+      for (const statement of begin) await client.query(statement);
       value = await this.context.run(tx, fn);
       await client.query('COMMIT');
     } catch (error) {
@@ -108,25 +118,6 @@ export class PostgresSql implements Sql {
     }
     for (const hook of tx.hooks) this.context.exit(hook);
     return value;
-  }
-
-  /** REPEATABLE READ, READ ONLY: one snapshot for every read, and no writer lock to wait for. */
-  async snapshot<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.own()) return fn();
-    const client = await this.pool.connect();
-    const tx: PgTx = { client, depth: 0, open: true, hooks: [] };
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const value = await this.context.run(tx, fn);
-      await client.query('COMMIT');
-      return value;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      tx.open = false;
-      client.release();
-    }
   }
 
   private savepoint<T>(tx: PgTx, fn: () => Promise<T>): Promise<T> {
