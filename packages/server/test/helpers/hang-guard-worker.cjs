@@ -3,13 +3,30 @@
 // through the stuck thread.
 const { workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
-const { writeSync } = require('node:fs');
+const { readdirSync, readFileSync, writeSync } = require('node:fs');
 
 const { buffer, base, limitS, file } = workerData;
 const beat = new Int32Array(buffer);
 
+// x86-64 numbers of the calls a blocked thread is usually found in
+const SYSCALLS = { 0: 'read', 1: 'write', 7: 'poll', 23: 'select', 72: 'fcntl', 74: 'fsync', 75: 'fdatasync', 202: 'futex', 232: 'epoll_wait', 270: 'pselect6', 281: 'epoll_pwait' };
+
+/** Each thread of this process: its name, state and the system call it is in (Linux /proc), where native code cannot be paused. */
+function threads() {
+  try {
+    return readdirSync(`/proc/${process.pid}/task`).map((tid) => {
+      const read = (name) => { try { return readFileSync(`/proc/${process.pid}/task/${tid}/${name}`, 'utf8').trim(); } catch { return '?'; } };
+      const state = read('stat').replace(/^.*\) /, '').split(' ')[0];
+      const call = read('syscall').split(' ');
+      return `    thread ${tid} ${read('comm')}${tid === String(process.pid) ? ' (main)' : ''}: state ${state}, syscall ${SYSCALLS[call[0]] ?? call[0]} ${call.slice(1, 4).join(' ')}`;
+    }).join('\n');
+  } catch (error) {
+    return `    (threads unreadable: ${error})`;
+  }
+}
+
 function die(message) {
-  writeSync(2, `\n[hang-guard] ${file}: the event loop has not turned for ${limitS} s. ${message}\n`);
+  writeSync(2, `\n[hang-guard] ${file}: the event loop has not turned for ${limitS} s. ${message}\n${threads()}\n`);
   process.kill(process.pid, 'SIGKILL');
 }
 
