@@ -39,31 +39,40 @@ async function call(url: string, method: string, path: string, body?: unknown) {
   return res.json() as Promise<any>;
 }
 
+/**
+ * Starts a server process, has it claim a delivery whose receiver never answers, kills it with
+ * SIGKILL, starts `restart` on the same database and returns what the receiver got within 10 s.
+ */
+async function killMidDelivery(childEnv: Record<string, string>, restart: (env: Record<string, string>) => Promise<TestServer>) {
+  const dir = mkdtempSync(join(tmpdir(), 'fundkit-crash-'));
+  const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex') };
+  // on PostgreSQL, one database for the killed server and the restarted one
+  if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL = await (await import('../helpers/postgres.js')).freshPostgresDatabase('webhook_crash');
+  // the first request is never answered: the server dies holding it
+  const receiver: Receiver = await startReceiver((n) => (n === 0 ? 'hang' : { status: 200, body: 'ok' }));
+  cleanup.push(() => receiver.close());
+
+  const { child, url } = await startChild({ ...env, ...childEnv });
+  const endpoint = await call(url, 'POST', '/v1/webhooks', { url: receiver.url, events: ['payment.pending'] });
+  const delivery = await call(url, 'POST', `/v1/webhooks/${endpoint.id}/test`);
+  await receiver.waitFor(1);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+
+  const restarted = await restart(env);
+  cleanup.push(() => restarted.close());
+  const [first, second] = await receiver.waitFor(2, 10_000);
+  return { restarted, endpoint, delivery, first: first!, second: second! };
+}
+
 describe('a server killed mid-delivery', () => {
   // 60 s: it starts a server process from source (tsx), seconds alone, several times that on busy cores
   it('loses nothing: the restarted server re-claims the expired lease and delivers', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fundkit-crash-'));
-    const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex') };
-    // on PostgreSQL, one database for the killed server and the restarted one
-    if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL = await (await import('../helpers/postgres.js')).freshPostgresDatabase('webhook_crash');
-    // the first request is never answered: the server dies holding it
-    const receiver: Receiver = await startReceiver((n) => (n === 0 ? 'hang' : { status: 200, body: 'ok' }));
-    cleanup.push(() => receiver.close());
-
-    const { child, url } = await startChild(env);
-    const endpoint = await call(url, 'POST', '/v1/webhooks', { url: receiver.url, events: ['payment.pending'] });
-    const delivery = await call(url, 'POST', `/v1/webhooks/${endpoint.id}/test`);
-    await receiver.waitFor(1);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-
-    const restarted: TestServer = await startTestServer({ env, webhooks: { leaseMs: 1_500 } });
-    cleanup.push(() => restarted.close());
-    const [first, second] = await receiver.waitFor(2, 10_000);
-    expect(second!.headers['service-webhook-id']).toBe(first!.headers['service-webhook-id']);
-    expect(second!.headers['service-webhook-attempt']).toBe('2');
-    await expect(verifyWebhook(second!.body, second!.headers as Record<string, string>, endpoint.secret)).resolves.toMatchObject({ type: 'webhook.test' });
+    const { restarted, endpoint, delivery, first, second } = await killMidDelivery({}, (env) => startTestServer({ env, webhooks: { leaseMs: 1_500 } }));
+    expect(second.headers['service-webhook-id']).toBe(first.headers['service-webhook-id']);
+    expect(second.headers['service-webhook-attempt']).toBe('2');
+    await expect(verifyWebhook(second.body, second.headers as Record<string, string>, endpoint.secret)).resolves.toMatchObject({ type: 'webhook.test' });
     const done = await eventually(async () => {
       const page = await restarted.request('GET', `/v1/webhooks/${endpoint.id}/deliveries`, { key });
       const found = page.body.data.find((d: { id: string }) => d.id === delivery.id);
@@ -71,5 +80,11 @@ describe('a server killed mid-delivery', () => {
     });
     // attempt 1 died with the process (no answer was ever recorded); attempt 2 is the redelivery
     expect(done.attempts.map((a: { number: number; status_code: number }) => [a.number, a.status_code])).toEqual([[2, 200]]);
+  }, 60_000);
+
+  it('takes the claim over once the killed server’s heartbeat is stale, long before its 60 s lease ends', async () => {
+    const timeout = { FUNDKIT_INSTANCE_TIMEOUT_MS: '1000' };
+    const { second } = await killMidDelivery({ ...timeout, CRASH_LEASE_MS: '60000' }, (env) => startTestServer({ env: { ...env, ...timeout } }));
+    expect(second.headers['service-webhook-attempt']).toBe('2');
   }, 60_000);
 });

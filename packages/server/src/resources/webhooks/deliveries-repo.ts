@@ -1,5 +1,7 @@
-import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
+import type { ExpressionBuilder } from 'kysely';
+import { bindAll, dynamic, prepared, sqlOf, type Params, type Sql, type SqlSource } from '../../db/sql.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
+import type { ClaimOwner } from '../../db/idempotency-repo.js';
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
@@ -13,6 +15,8 @@ export interface DeliveryRecord {
   next_attempt_at: string | null;
   locked_until: string | null;
   claim_token: string | null;
+  /** the server (server_instances) whose claim this is */
+  claimed_by?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -39,7 +43,26 @@ export interface Claim {
   token: string;
 }
 
-type NewDelivery = Omit<DeliveryRecord, 'locked_until' | 'claim_token' | 'attempt_count'>;
+type NewDelivery = Omit<DeliveryRecord, 'locked_until' | 'claim_token' | 'claimed_by' | 'attempt_count'>;
+
+/** This server, and since when a silent server counts as dead (its heartbeat older than that). */
+type Liveness = { now: string; owner: string; since: string };
+
+/**
+ * A claim that still holds: its lease has not run out, and its server is alive (this one, or one
+ * with a recent heartbeat). A killed server's claims are free once its heartbeat is stale, not only
+ * when their lease ends. Claims made before migration 023 name no server: they wait for the lease.
+ */
+// `is not null` first: NOT of a NULL comparison is NULL, which would hide unclaimed rows
+const claimHeld = (eb: ExpressionBuilder<any, any>, p: Params<Liveness>, table: string) => eb.and([
+  eb(`${table}.locked_until`, 'is not', null),
+  eb(`${table}.locked_until`, '>', p('now')),
+  eb.or([
+    eb(`${table}.claimed_by`, 'is', null),
+    eb(`${table}.claimed_by`, '=', p('owner')),
+    eb.exists(eb.selectFrom('server_instances as s').select('s.id').whereRef('s.id', '=', `${table}.claimed_by`).where('s.heartbeat_at', '>=', p('since'))),
+  ]),
+]);
 
 const INSERT = prepared<unknown, NewDelivery>((k, p) => k.insertInto('webhook_deliveries')
   .values(bindAll(p, ['id', 'endpoint_id', 'event_id', 'event_type', 'status', 'next_attempt_at', 'created_at', 'updated_at'])));
@@ -56,17 +79,17 @@ const INSERT_ATTEMPT = prepared<unknown, AttemptRecord>((k, p) => k.insertInto('
  * Due deliveries of enabled endpoints, each with its slot: its place in its endpoint's queue after
  * the attempts of that endpoint already in flight (live leases).
  */
-const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, { now: string; perEndpoint: number; limit: number }>((k, p) =>
+const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, Liveness & { perEndpoint: number; limit: number }>((k, p) =>
   k.selectFrom((eb) => eb.selectFrom('webhook_deliveries as d').innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .selectAll('d')
     .select((eb) => eb(
       eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('d.endpoint_id').orderBy('d.next_attempt_at').orderBy('d.id')),
       '+',
       eb.selectFrom('webhook_deliveries as x').select((eb) => eb.fn.countAll<number>().as('leased'))
-        .whereRef('x.endpoint_id', '=', 'd.endpoint_id').where('x.status', '=', 'PENDING').where('x.locked_until', '>', p('now')),
+        .whereRef('x.endpoint_id', '=', 'd.endpoint_id').where('x.status', '=', 'PENDING').where((eb) => claimHeld(eb, p, 'x')),
     ).as('slot'))
     .where('d.status', '=', 'PENDING').where('d.next_attempt_at', '<=', p('now'))
-    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', p('now'))]))
+    .where((eb) => eb.not(claimHeld(eb, p, 'd')))
     .where('e.enabled', '=', 1).where('e.deleted_at', 'is', null)
     .as('due'))
     .selectAll().where('slot', '<=', p('perEndpoint')).orderBy('next_attempt_at').orderBy('id').limit(p('limit')));
@@ -74,10 +97,10 @@ const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, { now: string; pe
 // guarded: still due, unleased, and not attempted since it was read (an attempt that failed
 // meanwhile leaves it PENDING and unleased, but due later), so of two processes that read the same
 // row only one claims it, and the attempt number read is the one sent
-const MARK_CLAIMED = prepared<unknown, { id: string; now: string; leaseUntil: string; token: string; seen: number }>((k, p) => k.updateTable('webhook_deliveries')
-  .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1), locked_until: p('leaseUntil'), claim_token: p('token') }))
+const MARK_CLAIMED = prepared<unknown, Liveness & { id: string; leaseUntil: string; token: string; seen: number }>((k, p) => k.updateTable('webhook_deliveries')
+  .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1), locked_until: p('leaseUntil'), claim_token: p('token'), claimed_by: p('owner') }))
   .where('id', '=', p('id')).where('status', '=', 'PENDING').where('attempt_count', '=', p('seen')).where('next_attempt_at', '<=', p('now'))
-  .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', p('now'))])));
+  .where((eb) => eb.not(claimHeld(eb, p, 'webhook_deliveries'))));
 
 const NEXT_DUE_AT = prepared<{ due: string | null }>((k, _p, d) => k.selectFrom('webhook_deliveries as d')
   .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
@@ -107,8 +130,12 @@ const ABANDON_FOR_ENDPOINT = prepared<unknown, { endpointId: string; now: string
 export class WebhookDeliveriesRepo {
   private readonly sql: Sql;
 
-  constructor(db: SqlSource) {
+  constructor(db: SqlSource, private readonly owner: ClaimOwner) {
     this.sql = sqlOf(db);
+  }
+
+  private liveness(now: string): Liveness {
+    return { now, owner: this.owner.id, since: new Date(Date.parse(now) - this.owner.timeoutMs).toISOString() };
   }
 
   async insert(delivery: NewDelivery): Promise<void> {
@@ -150,13 +177,13 @@ export class WebhookDeliveriesRepo {
     // second finds it leased (PostgreSQL re-checks the WHERE once the first commits). The
     // per-endpoint limit is each process's own read, so across processes it may be exceeded briefly.
     return this.sql.transaction(async () => {
-      const rows = await this.sql.all(CLAIMABLE, { now, limit, perEndpoint });
+      const rows = await this.sql.all(CLAIMABLE, { ...this.liveness(now), limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
       const claimed = new Set<string>();
       const tokens = new Map(due.map((delivery) => [delivery.id, newToken()]));
       // locked in id order: every transaction that locks several deliveries locks them in that order
       for (const delivery of [...due].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-        const args = { id: delivery.id, now, leaseUntil, token: tokens.get(delivery.id)!, seen: delivery.attempt_count };
+        const args = { ...this.liveness(now), id: delivery.id, leaseUntil, token: tokens.get(delivery.id)!, seen: delivery.attempt_count };
         if (await this.sql.run(MARK_CLAIMED, args) === 1) claimed.add(delivery.id);
       }
       // handed out in due order

@@ -1,4 +1,5 @@
 import { deriveKey } from '../../lib/crypto.js';
+import type { ClaimOwner } from '../../db/idempotency-repo.js';
 import { EventsRepo } from '../events/repo.js';
 import { EventsService } from '../events/service.js';
 import { WebhookDeliveriesRepo } from './deliveries-repo.js';
@@ -40,14 +41,14 @@ export interface WebhookServices {
 
 /** Wired from services.ts; the worker (workers/webhook-delivery.ts) uses `deliveries`. */
 export function createWebhookServices(
-  deps: { sql: Sql; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] } },
+  deps: { sql: Sql; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] }; instance: ClaimOwner },
   overrides: Partial<WebhookOptions> = {},
 ): WebhookServices {
   const options = { ...DEFAULT_WEBHOOK_OPTIONS, ...overrides };
   const { sql } = deps;
   const secretsKey = deriveKey(deps.masterKey, 'webhook-secrets');
   const endpoints = new WebhookEndpointsRepo(sql);
-  const deliveries = new WebhookDeliveriesRepo(sql);
+  const deliveries = new WebhookDeliveriesRepo(sql, deps.instance);
   const events = new EventsRepo(sql);
   return {
     endpoints: new WebhookEndpointsService({ sql, endpoints, deliveries, secretsKey, clock: options.clock }),
