@@ -16,6 +16,8 @@ export interface Config {
   dbPath: string;
   /** FUNDKIT_DATABASE_URL: a PostgreSQL database (postgres://…) in place of the SQLite file; null = SQLite */
   databaseUrl: string | null;
+  /** FUNDKIT_DATABASE_POOL_SIZE: connections this server opens to PostgreSQL at most */
+  databasePoolSize: number;
   /** Directory for generated files (.fundkit): sandbox keys, dev master key, logos. */
   dataDir: string;
   logoDir: string;
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: positiveInt(env, 'PORT', 4010, 65535, 0),
     dbPath: env.FUNDKIT_DB || `${dataDir}/fundkit.db`,
     databaseUrl: parseDatabaseUrl(env.FUNDKIT_DATABASE_URL),
+    databasePoolSize: positiveInt(env, 'FUNDKIT_DATABASE_POOL_SIZE', 10, 1000),
     dataDir,
     logoDir: env.FUNDKIT_LOGO_DIR || `${dataDir}/logos`,
     bootstrapPath: env.FUNDKIT_BOOTSTRAP || null,

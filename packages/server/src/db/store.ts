@@ -24,7 +24,11 @@ export async function openDataStore(config: Config, logger: Logger): Promise<Dat
     await migratePostgres(config.databaseUrl);
     // a transaction left open (a bug, a stalled process) must not hold its locks for ever: the
     // server ends it after IDLE_TRANSACTION_MS, and its work fails and is retried
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, options: `-c idle_in_transaction_session_timeout=${IDLE_TRANSACTION_MS}` });
+    // named, so an operator can tell Fundkit's connections apart in pg_stat_activity
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl, max: config.databasePoolSize, application_name: 'fundkit-server',
+      options: `-c idle_in_transaction_session_timeout=${IDLE_TRANSACTION_MS}`,
+    });
     // an idle client's connection dropping must not end the process; the next query reconnects
     pool.on('error', (error) => logger.warn({ err: error }, 'PostgreSQL connection lost'));
     const sql = new PostgresSql(pool);
