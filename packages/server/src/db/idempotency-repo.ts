@@ -1,4 +1,5 @@
 import type { DeleteQueryBuilder } from 'kysely';
+import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from '../cluster/liveness.js';
 import { prepared, sqlOf, type Params, type Sql, type SqlSource } from './sql.js';
 
 export interface StoredIdempotency {
@@ -30,16 +31,12 @@ const RELEASE = prepared<never, Key & { owner: string }>((k, p) => k.deleteFrom(
   .where('scope', '=', p('scope')).where('key', '=', p('key')).where('state', '=', 'in_progress').where('owner', '=', p('owner')));
 
 /**
- * Running requests whose server is gone: not this one, and without a heartbeat since `since`
- * (claims from before migration 021 have no owner, and no server of theirs runs any more).
+ * Running requests whose server is gone (claims from before migration 021 have no owner, and no
+ * server of theirs runs any more).
  */
-type Liveness = { owner: string; since: string };
-
 const abandoned = (q: DeleteQueryBuilder<any, any, any>, p: Params<Liveness>) => q
   .where('state', '=', 'in_progress')
-  .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '<>', p('owner'))]))
-  .where((eb) => eb.not(eb.exists(eb.selectFrom('server_instances as s').select('s.id')
-    .whereRef('s.id', '=', 'idempotency_keys.owner').where('s.heartbeat_at', '>=', p('since')))));
+  .where((eb) => eb.or([eb('owner', 'is', null), eb.not(ownerAlive(eb, 'idempotency_keys.owner', p))]));
 
 const DROP_ABANDONED_KEY = prepared<never, Key & Liveness>((k, p) =>
   abandoned(k.deleteFrom('idempotency_keys').where('scope', '=', p('scope')).where('key', '=', p('key')), p));
@@ -47,12 +44,6 @@ const DROP_ABANDONED_KEY = prepared<never, Key & Liveness>((k, p) =>
 const RELEASE_ABANDONED = prepared<never, Liveness>((k, p) => abandoned(k.deleteFrom('idempotency_keys'), p));
 
 const PURGE_EXPIRED = prepared<never, { now: string }>((k, p) => k.deleteFrom('idempotency_keys').where('expires_at', '<=', p('now')));
-
-/** The server process claims are made by, and how long a silent one counts as alive. */
-export interface ClaimOwner {
-  id: string;
-  timeoutMs: number;
-}
 
 export class IdempotencyRepo {
   private readonly sql: Sql;
@@ -70,7 +61,7 @@ export class IdempotencyRepo {
   async claim(scope: string, key: string, requestHash: string, now: string, expiresAt: string): Promise<StoredIdempotency | null> {
     return this.sql.transaction(async () => {
       await this.sql.run(DROP_EXPIRED_KEY, { scope, key, now });
-      await this.sql.run(DROP_ABANDONED_KEY, { scope, key, ...this.liveness(now) });
+      await this.sql.run(DROP_ABANDONED_KEY, { scope, key, ...livenessAt(this.owner, now) });
       // ON CONFLICT DO NOTHING, then read: on PostgreSQL a concurrent claim of the same key makes
       // the insert wait for that transaction, and the read after it sees the winner's row. The
       // row can also vanish in between (released, expired): then the key is free to claim again.
@@ -97,11 +88,7 @@ export class IdempotencyRepo {
    * running on this database: their requests are still under way.
    */
   async releaseAbandoned(now: string): Promise<number> {
-    return this.sql.run(RELEASE_ABANDONED, this.liveness(now));
-  }
-
-  private liveness(now: string): Liveness {
-    return { owner: this.owner.id, since: new Date(Date.parse(now) - this.owner.timeoutMs).toISOString() };
+    return this.sql.run(RELEASE_ABANDONED, livenessAt(this.owner, now));
   }
 
   async purgeExpired(now: string): Promise<number> {

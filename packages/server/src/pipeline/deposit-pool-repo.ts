@@ -52,9 +52,9 @@ type Scope = { network: string; environment: string; asset: string };
 // SKIP LOCKED on PostgreSQL: concurrent creates (other processes) each take a different account
 // instead of queueing on the first one and then finding it claimed
 const CLAIM = prepared<PoolAccount, Scope & { at: string }>((k, p, d) => k.updateTable('deposit_pool').set({ claimed_at: p('at') })
-  .where('id', '=', ((q) => (d.dialect === 'postgres' ? q.forUpdate().skipLocked() : q))(k.selectFrom('deposit_pool').select('id').where('network', '=', p('network'))
-    .where('environment', '=', p('environment')).where('asset', '=', p('asset')).where('claimed_at', 'is', null).where('activated_at', 'is not', null)
-    .orderBy('id').limit(1)))
+  .where('id', '=', k.selectFrom('deposit_pool').select('id').where('network', '=', p('network')).where('environment', '=', p('environment'))
+    .where('asset', '=', p('asset')).where('claimed_at', 'is', null).where('activated_at', 'is not', null).orderBy('id').limit(1)
+    .$if(d.dialect === 'postgres', (q) => q.forUpdate().skipLocked()))
   .where('claimed_at', 'is', null).returningAll());
 
 const UNCLAIMED = prepared<{ n: number }, Scope>((k, p) => k.selectFrom('deposit_pool').select((eb) => eb.fn.countAll<number>().as('n'))

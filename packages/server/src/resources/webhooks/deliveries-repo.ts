@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
+import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from '../../cluster/liveness.js';
 import { bindAll, dynamic, prepared, sqlOf, type Params, type Sql, type SqlSource } from '../../db/sql.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
-import type { ClaimOwner } from '../../db/idempotency-repo.js';
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
@@ -45,23 +45,18 @@ export interface Claim {
 
 type NewDelivery = Omit<DeliveryRecord, 'locked_until' | 'claim_token' | 'claimed_by' | 'attempt_count'>;
 
-/** This server, and since when a silent server counts as dead (its heartbeat older than that). */
-type Liveness = { now: string; owner: string; since: string };
+type ClaimCheck = Liveness & { now: string };
 
 /**
- * A claim that still holds: its lease has not run out, and its server is alive (this one, or one
- * with a recent heartbeat). A killed server's claims are free once its heartbeat is stale, not only
- * when their lease ends. Claims made before migration 023 name no server: they wait for the lease.
+ * A claim that still holds: its lease has not run out, and its server is alive. A killed server's
+ * claims are free once its heartbeat is stale, not only when their lease ends. Claims made before
+ * migration 023 name no server: they wait for the lease.
  */
 // `is not null` first: NOT of a NULL comparison is NULL, which would hide unclaimed rows
-const claimHeld = (eb: ExpressionBuilder<any, any>, p: Params<Liveness>, table: string) => eb.and([
+const claimHeld = (eb: ExpressionBuilder<any, any>, p: Params<ClaimCheck>, table: string) => eb.and([
   eb(`${table}.locked_until`, 'is not', null),
   eb(`${table}.locked_until`, '>', p('now')),
-  eb.or([
-    eb(`${table}.claimed_by`, 'is', null),
-    eb(`${table}.claimed_by`, '=', p('owner')),
-    eb.exists(eb.selectFrom('server_instances as s').select('s.id').whereRef('s.id', '=', `${table}.claimed_by`).where('s.heartbeat_at', '>=', p('since'))),
-  ]),
+  eb.or([eb(`${table}.claimed_by`, 'is', null), ownerAlive(eb, `${table}.claimed_by`, p)]),
 ]);
 
 const INSERT = prepared<unknown, NewDelivery>((k, p) => k.insertInto('webhook_deliveries')
@@ -79,7 +74,7 @@ const INSERT_ATTEMPT = prepared<unknown, AttemptRecord>((k, p) => k.insertInto('
  * Due deliveries of enabled endpoints, each with its slot: its place in its endpoint's queue after
  * the attempts of that endpoint already in flight (live leases).
  */
-const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, Liveness & { perEndpoint: number; limit: number }>((k, p) =>
+const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, ClaimCheck & { perEndpoint: number; limit: number }>((k, p) =>
   k.selectFrom((eb) => eb.selectFrom('webhook_deliveries as d').innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .selectAll('d')
     .select((eb) => eb(
@@ -97,7 +92,7 @@ const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, Liveness & { perE
 // guarded: still due, unleased, and not attempted since it was read (an attempt that failed
 // meanwhile leaves it PENDING and unleased, but due later), so of two processes that read the same
 // row only one claims it, and the attempt number read is the one sent
-const MARK_CLAIMED = prepared<unknown, Liveness & { id: string; leaseUntil: string; token: string; seen: number }>((k, p) => k.updateTable('webhook_deliveries')
+const MARK_CLAIMED = prepared<unknown, ClaimCheck & { id: string; leaseUntil: string; token: string; seen: number }>((k, p) => k.updateTable('webhook_deliveries')
   .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1), locked_until: p('leaseUntil'), claim_token: p('token'), claimed_by: p('owner') }))
   .where('id', '=', p('id')).where('status', '=', 'PENDING').where('attempt_count', '=', p('seen')).where('next_attempt_at', '<=', p('now'))
   .where((eb) => eb.not(claimHeld(eb, p, 'webhook_deliveries'))));
@@ -123,8 +118,9 @@ const REDELIVER = prepared<unknown, { id: string; now: string }>((k, p) => k.upd
 // rows locked in id order on PostgreSQL, as claims lock them: the two cannot deadlock
 const ABANDON_FOR_ENDPOINT = prepared<unknown, { endpointId: string; now: string }>((k, p, d) => k.updateTable('webhook_deliveries')
   .set({ status: 'FAILED', next_attempt_at: null, locked_until: null, claim_token: null, updated_at: p('now') })
-  .where('id', 'in', ((q) => (d.dialect === 'postgres' ? q.forUpdate() : q))(k.selectFrom('webhook_deliveries').select('id')
-    .where('endpoint_id', '=', p('endpointId')).where('status', '=', 'PENDING').orderBy('id')))
+  .where('id', 'in', k.selectFrom('webhook_deliveries').select('id')
+    .where('endpoint_id', '=', p('endpointId')).where('status', '=', 'PENDING').orderBy('id')
+    .$if(d.dialect === 'postgres', (q) => q.forUpdate()))
   .where('status', '=', 'PENDING'));
 
 export class WebhookDeliveriesRepo {
@@ -134,8 +130,8 @@ export class WebhookDeliveriesRepo {
     this.sql = sqlOf(db);
   }
 
-  private liveness(now: string): Liveness {
-    return { now, owner: this.owner.id, since: new Date(Date.parse(now) - this.owner.timeoutMs).toISOString() };
+  private claimCheck(now: string): ClaimCheck {
+    return { now, ...livenessAt(this.owner, now) };
   }
 
   async insert(delivery: NewDelivery): Promise<void> {
@@ -177,17 +173,17 @@ export class WebhookDeliveriesRepo {
     // second finds it leased (PostgreSQL re-checks the WHERE once the first commits). The
     // per-endpoint limit is each process's own read, so across processes it may be exceeded briefly.
     return this.sql.transaction(async () => {
-      const rows = await this.sql.all(CLAIMABLE, { ...this.liveness(now), limit, perEndpoint });
+      const rows = await this.sql.all(CLAIMABLE, { ...this.claimCheck(now), limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
-      const claimed = new Set<string>();
-      const tokens = new Map(due.map((delivery) => [delivery.id, newToken()]));
+      const claims = due.map((delivery): Claim => ({ delivery, number: delivery.attempt_count + 1, token: newToken() }));
+      const won = new Set<Claim>();
       // locked in id order: every transaction that locks several deliveries locks them in that order
-      for (const delivery of [...due].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-        const args = { ...this.liveness(now), id: delivery.id, leaseUntil, token: tokens.get(delivery.id)!, seen: delivery.attempt_count };
-        if (await this.sql.run(MARK_CLAIMED, args) === 1) claimed.add(delivery.id);
+      for (const claim of [...claims].sort((a, b) => (a.delivery.id < b.delivery.id ? -1 : 1))) {
+        const args = { ...this.claimCheck(now), id: claim.delivery.id, leaseUntil, token: claim.token, seen: claim.delivery.attempt_count };
+        if (await this.sql.run(MARK_CLAIMED, args) === 1) won.add(claim);
       }
       // handed out in due order
-      return due.filter((d) => claimed.has(d.id)).map((delivery) => ({ delivery, number: delivery.attempt_count + 1, token: tokens.get(delivery.id)! }));
+      return claims.filter((claim) => won.has(claim));
     }, { selfLocking: true });
   }
 
