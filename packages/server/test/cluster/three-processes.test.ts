@@ -84,8 +84,8 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     expect(refunds).toBeGreaterThan(0);
 
     // every event of the subscribed types reached the receiver at least once (a delivery open on
-    // a killed process is claimed again when its lease runs out, 30 s, then waits its backoff; CI's
-    // shared cores stretch that past a minute)
+    // a killed process is claimed again once its heartbeat is 1 s stale, then may wait its backoff;
+    // the wait is generous because CI's shared cores stretch everything)
     const events = await rows<{ id: string }>(sql, `SELECT id FROM events WHERE type IN (${EVENTS.map(() => '?').join(', ')})`, ...EVENTS);
     const delivered = () => new Set(receiver.received.map((r) => (JSON.parse(r.body) as { id: string }).id));
     const deadline = Date.now() + 150_000;

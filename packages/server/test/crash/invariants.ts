@@ -7,7 +7,8 @@ import { SandboxLedger } from '../../src/stellar/index.js';
 
 const all = <T>(sql: Sql, text: string, ...args: unknown[]) => bigRows<T>(sql, text, ...args);
 
-const payouts = (ledger: SandboxLedger, address: string) => ledger.listPayments({ account: address, limit: 1000, order: 'asc', includeFailed: false });
+/** Every payment record of `address` on the ledger, incoming and outgoing. */
+const paymentRecords = (ledger: SandboxLedger, address: string) => ledger.listPayments({ account: address, limit: 1000, order: 'asc', includeFailed: false });
 const depositAccounts = (sql: Sql) => all<{ address: string; intent: string; status: string; received: bigint }>(sql,
   'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id');
 const recordedIds = async (sql: Sql, address: string) => (await all<{ operation_id: string }>(sql, 'SELECT operation_id FROM payments WHERE destination_address = ?', address)).map((p) => p.operation_id).sort();
@@ -19,7 +20,7 @@ export async function unrecordedPayments(source: SqlSource): Promise<number> {
   let n = 0;
   for (const a of await depositAccounts(sql)) {
     const recorded = new Set(await recordedIds(sql, a.address));
-    n += (await payouts(ledger, a.address)).filter((r) => incoming(r, a.address) && !recorded.has(r.id)).length;
+    n += (await paymentRecords(ledger, a.address)).filter((r) => incoming(r, a.address) && !recorded.has(r.id)).length;
   }
   return n;
 }
@@ -34,7 +35,7 @@ async function check(sql: Sql): Promise<string[]> {
   const problems: string[] = [];
   const ledger = new SandboxLedger(sql);
   for (const a of await depositAccounts(sql)) {
-    const records = await payouts(ledger, a.address);
+    const records = await paymentRecords(ledger, a.address);
     const onChain = records.filter((r) => incoming(r, a.address)).map((r) => r.id).sort();
     const recorded = await recordedIds(sql, a.address);
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);
