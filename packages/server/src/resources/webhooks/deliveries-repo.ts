@@ -173,13 +173,14 @@ export class WebhookDeliveriesRepo {
     // second finds it leased (PostgreSQL re-checks the WHERE once the first commits). The
     // per-endpoint limit is each process's own read, so across processes it may be exceeded briefly.
     return this.sql.transaction(async () => {
-      const rows = await this.sql.all(CLAIMABLE, { ...this.claimCheck(now), limit, perEndpoint });
+      const check = this.claimCheck(now);
+      const rows = await this.sql.all(CLAIMABLE, { ...check, limit, perEndpoint });
       const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
       const claims = due.map((delivery): Claim => ({ delivery, number: delivery.attempt_count + 1, token: newToken() }));
       const won = new Set<Claim>();
       // locked in id order: every transaction that locks several deliveries locks them in that order
       for (const claim of [...claims].sort((a, b) => (a.delivery.id < b.delivery.id ? -1 : 1))) {
-        const args = { ...this.claimCheck(now), id: claim.delivery.id, leaseUntil, token: claim.token, seen: claim.delivery.attempt_count };
+        const args = { ...check, id: claim.delivery.id, leaseUntil, token: claim.token, seen: claim.delivery.attempt_count };
         if (await this.sql.run(MARK_CLAIMED, args) === 1) won.add(claim);
       }
       // handed out in due order
