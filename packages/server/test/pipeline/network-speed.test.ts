@@ -32,8 +32,11 @@ describe('at network speed (1 s ledgers)', () => {
       { key, body: { amount: '5.00', asset: 'USDC' } })));
     expect(paid.every((r) => r.status === 200 || r.status === 201)).toBe(true);
     const paymentLedgers = new Set(paid.map((r) => r.body.ledger as number));
-    expect(paymentLedgers.size).toBe(1);
-    const [paymentLedger] = [...paymentLedgers] as [number];
+    const onPostgres = t.server.sql.dialect === 'postgres';
+    // on PostgreSQL, 24 test-helper payments on 2 loaded cores can take longer than the 1 s
+    // ledger to submit (a CI run had them straddle one close): measured from the last of them
+    expect(paymentLedgers.size).toBeLessThanOrEqual(onPostgres ? 2 : 1);
+    const paymentLedger = Math.max(...paymentLedgers);
     const done = await Promise.all(intents.map((i) => waitForIntent(t, i.id, (x) => x.status === 'CREDITED', 20_000)));
     const settlementLedgers = await Promise.all(done.map(async (i) => {
       const tx = await horizon(`/transactions/${i.settlement.transfer_transaction_hash}`);
@@ -44,7 +47,7 @@ describe('at network speed (1 s ledgers)', () => {
     // the pipeline's work for 24 payments spans more than one 1 s ledger: 3-4 ledgers alone, more
     // with the SQLite suite sharing the cores. A known gap (issue 16); there the test keeps what
     // holds whatever the speed: all credited, settlements batched.
-    if (t.server.sql.dialect === 'postgres') console.info(`network speed on PostgreSQL: ${spread}`);
+    if (onPostgres) console.info(`network speed on PostgreSQL: ${spread}`);
     else expect(Math.max(...settlementLedgers) - paymentLedger, spread).toBeLessThanOrEqual(2);
     // …in at most two transactions a ledger: many settlements share one.
     const transfers = new Set(done.map((i) => i.settlement.transfer_transaction_hash));
