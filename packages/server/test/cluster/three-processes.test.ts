@@ -3,8 +3,8 @@
  * (creates, payments, over- and underpayments, refunds, webhook deliveries) while one process at
  * a time is killed with SIGKILL and started again. Afterwards: every payment recorded once, one
  * credit per credited intent, every payout on chain recorded exactly once, journals balanced,
- * every event delivered at least once, and no 5xx but the proxy's 502s for requests that were
- * open on a process when it was killed.
+ * every event delivered at least once, every event seen by a client polling the events list, and
+ * no 5xx but the proxy's 502s for requests that were open on a process when it was killed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { checkInvariants } from '../crash/invariants.js';
 import { call, CRASH_KEY, refundWhatIsRefundable, settle, SETTLEMENT_ADDRESS, traffic } from '../crash/traffic.js';
 import { rows, value } from '../helpers/raw-sql.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { EventPoller } from './event-poller.js';
 import { startProxy, type Proxy } from './proxy.js';
 
 const onPostgres = process.env.FUNDKIT_TEST_ENGINE === 'postgres';
@@ -53,6 +54,11 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     cleanup.push(() => receiver.close());
     const endpoint = await call(proxy, 'POST', '/v1/webhooks', { url: receiver.url, events: EVENTS });
     expect(endpoint.status).toBe(201);
+
+    // a client polling GET /v1/events through the whole run, whichever process answers it
+    const poller = new EventPoller();
+    let finished = false;
+    const polling = poller.follow(proxy, () => finished);
 
     for (let round = 0; round < PROCESSES; round++) {
       let stopped = false;
@@ -92,9 +98,16 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     while (events.some((e) => !delivered().has(e.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(events.filter((e) => !delivered().has(e.id))).toEqual([]);
 
+    // the poller, which stops at the newest event it has, missed none: the list only grows at the top
+    finished = true;
+    await polling;
+    await poller.poll(proxy);
+    const all = await rows<{ id: string }>(sql, 'SELECT id FROM events');
+    expect(all.filter((e) => !poller.seen.has(e.id))).toEqual([]);
+
     const cut = proxy.answers.filter((a) => a.upstreamDied).length;
     console.info(`three processes: ${proxy.answers.length} requests, ${credited} intents credited, ${payments} payments, ${refunds} refunds completed, `
-      + `${events.length} events delivered, ${cut} requests cut by a kill`);
+      + `${events.length} events delivered, ${poller.seen.size} events polled, ${cut} requests cut by a kill`);
     expect(proxy.answers.filter((a) => a.status >= 500 && !a.upstreamDied)).toEqual([]);
   }, 360_000);
 });

@@ -133,6 +133,22 @@ describe('the migrations, built with Kysely for SQLite', () => {
   });
 });
 
+describe('migration 024 (the events list in commit order)', () => {
+  it('places the events a database already has in the order they were listed: created_at, then id', () => {
+    const before = MIGRATIONS.filter((m) => m.version < 24);
+    const db = builtDatabase(before);
+    const insert = db.prepare("INSERT INTO events (id, type, application_id, environment, created_at, payload) VALUES (?, 'payment.pending', 'app', 'test', ?, '{}')");
+    insert.run('evt_b', '2026-01-01T00:00:02.000Z');
+    insert.run('evt_c', '2026-01-01T00:00:01.000Z');
+    insert.run('evt_a', '2026-01-01T00:00:02.000Z');
+    for (const { queries } of compiled('sqlite', MIGRATIONS.filter((m) => m.version === 24))) for (const q of queries) db.prepare(q.sql).run(...q.parameters);
+    expect(db.prepare('SELECT id, seq FROM events ORDER BY seq').all()).toEqual([
+      { id: 'evt_c', seq: 1 }, { id: 'evt_a', seq: 2 }, { id: 'evt_b', seq: 3 },
+    ]);
+    expect(() => db.prepare("UPDATE events SET seq = 1 WHERE id = 'evt_b'").run()).toThrow(/UNIQUE/);
+  });
+});
+
 // (A trigger's BEFORE INSERT OR UPDATE is PostgreSQL; INSERT OR IGNORE is not.) A 32-bit integer would
 // overflow on stroops: every integer column is t.int, bigint there.
 const SQLITE_ONLY = [/autoincrement/i, /auto_increment/i, /random\(\)\s*>>/i, /\binsert\s+or\s+(replace|ignore|abort|fail|rollback)\b/i,

@@ -58,13 +58,65 @@ describe('events API', () => {
     const before = r.received.length;
     const applicationId = (await value(t.server.sql, "SELECT id FROM applications WHERE name = 'Alpha'")) as string;
     const data = {
-      refund_id: 'rf_1', funding_intent_id: 'fi_1', payment_id: 'pay_1', amount: 1.5, amount_decimal: '1.5', asset: 'USDC',
+      refund_id: 'rf_1', funding_intent_id: 'fi_1', payment_id: 'pay_1', amount: 1.5, amount_decimal: '1.5000000', asset: 'USDC',
       reason: 'OVERPAYMENT', status: 'PENDING', destination_address: null, stellar_txn_hash: null, failure: null,
     };
     const id = await t.server.sql.transaction(() => insertEvent(t.server.sql, { type: 'refund.created', applicationId, environment: 'test', data }));
     const hits = await r.waitFor(before + 1);
     const event = await verifyWebhook(hits[before]!.body, hits[before]!.headers as Record<string, string>, secret);
     expect(event).toMatchObject({ id, type: 'refund.created', data });
+  });
+});
+
+describe('the events list, with transactions committing side by side', () => {
+  const ids = async (query = '') => ((await t.request('GET', `/v1/events${query}`, { key })).body.data as Array<{ id: string }>).map((e) => e.id);
+
+  it('shows events in the order they committed: one made first but committed last appears at the top, where a poller looks', async () => {
+    const applicationId = (await value(t.server.sql, "SELECT id FROM applications WHERE name = 'Alpha'")) as string;
+    const sql = t.server.sql;
+    // a type the receiver above does not subscribe to, so its deliveries stay out of the next test
+    const write = (name: string) => insertEvent(sql, {
+      type: 'refund.completed', applicationId, environment: 'test',
+      data: { refund_id: `rf_${name}`, funding_intent_id: 'fi_1', payment_id: 'pay_1', amount: 1, amount_decimal: '1.0000000', asset: 'USDC', reason: 'MANUAL', status: 'COMPLETED', destination_address: null, stellar_txn_hash: null, failure: null },
+    });
+    const committed: string[] = [];
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => { wrote = resolve; });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    // made first, then held open
+    const first = sql.transaction(async () => {
+      const id = await write('first');
+      wrote();
+      await held;
+      return id;
+    }, { selfLocking: true }).then((id) => { committed.push(id); return id; });
+    await written;
+    // made second, in another context: PostgreSQL commits it now; SQLite's one writer makes it wait
+    const second = sql.transaction(() => write('second'), { selfLocking: true }).then((id) => { committed.push(id); return id; });
+    if (sql.dialect === 'postgres') {
+      const seen = await second;
+      expect((await ids())[0]).toBe(seen);
+    }
+    release();
+    await Promise.all([first, second]);
+    expect(committed).toHaveLength(2);
+
+    const listed = await ids();
+    // newest committed first, whatever their created_at says
+    expect(listed.slice(0, 2)).toEqual([...committed].reverse());
+    const [made, madeLater] = await Promise.all([first, second].map(async (p) => (await t.request('GET', `/v1/events/${await p}`, { key })).body.created_at as string));
+    expect(made! <= madeLater!).toBe(true);
+
+    // the cursor walks the same order, one at a time
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: Array<{ id: string }>; next_cursor: string | null } } = await t.request('GET', `/v1/events?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      walked.push(...page.body.data.map((e) => e.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(walked).toEqual(listed);
   });
 });
 

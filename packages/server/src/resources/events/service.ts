@@ -11,7 +11,9 @@ export function presentEvent(event: EventRecord): unknown {
 export class EventsService {
   constructor(private readonly repo: EventsRepo) {}
 
+  /** In commit order, newest first: a new event only ever appears at the top. */
   async list(applicationId: string, environment: Environment, type: string | undefined, page: PageRequest) {
+    await this.repo.sequenceCommitted();
     return toList(await this.repo.list(applicationId, environment, type, page), page, presentEvent);
   }
 
