@@ -117,6 +117,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           const actual = (server!.address() as AddressInfo).port;
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           const { pipeline } = services.pipeline;
+          // a clocked sandbox ledger is one network for every server on the database: each keeps
+          // its clock (one close a period between them) and answers its own submits
+          pipeline.stellar?.ledger?.start();
           // one server on the database runs the payment pipeline; the others take over if it stops
           leadership = lead('pipeline', {
             async start() {
@@ -141,6 +144,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       // the pipeline stops and its lease is free for another server at once
       if (leadership) await leadership.stop();
       else await services.pipeline.pipeline.stop();
+      services.pipeline.pipeline.stellar?.ledger?.stop();
       if (server) {
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));

@@ -215,14 +215,13 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     start() {
       if (workers.length > 0) return;
       observer?.activate();
-      stellar?.ledger?.start();
       for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));
     },
     async stop() {
       observer?.stop();
-      // jobs in hand finish first: on a clocked ledger they wait for its next close
+      // jobs in hand finish first: on a clocked ledger they wait for its next close (the ledger's
+      // clock runs on every server, lease or not: see index.ts)
       await Promise.all(workers.splice(0).map((w) => w.stop()));
-      stellar?.ledger?.stop();
     },
     async drain() {
       await Promise.all(workers.map((w) => w.drain()));

@@ -120,20 +120,20 @@ describe('the deposit pool', () => {
   });
 });
 
+/** An intent created and paid through `server`, followed until it is credited. */
+async function payThrough(server: TestServer, reference: string): Promise<string> {
+  const intent = await server.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC', reference } });
+  expect(intent.status).toBe(201);
+  const id = intent.body.id as string;
+  await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'AWAITING_PAYMENT');
+  const paid = await server.request('POST', `/v1/test_helpers/funding-intents/${id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+  expect(paid.status).toBeLessThan(300);
+  await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'CREDITED');
+  return id;
+}
+
 describe('the payment pipeline', () => {
   const leaseHolder = (server: TestServer) => value<string>(server.server.sql, "SELECT owner FROM leases WHERE name = 'pipeline'");
-
-  /** An intent created and paid through `server`, followed until it is credited. */
-  async function payThrough(server: TestServer, reference: string): Promise<string> {
-    const intent = await server.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC', reference } });
-    expect(intent.status).toBe(201);
-    const id = intent.body.id as string;
-    await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'AWAITING_PAYMENT');
-    const paid = await server.request('POST', `/v1/test_helpers/funding-intents/${id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
-    expect(paid.status).toBeLessThan(300);
-    await until(async () => (await server.request('GET', `/v1/funding-intents/${id}`, { key: KEYS.alphaSecretTest })).body.status === 'CREDITED');
-    return id;
-  }
 
   it('runs on one server at a time; when that server stops, another takes it over and payments are still credited once', async () => {
     // servers in one test process share an event loop: a start blocks the other's heartbeat for a while
@@ -158,6 +158,32 @@ describe('the payment pipeline', () => {
       expect(await value(sql, 'SELECT COUNT(*) AS n FROM payments WHERE funding_intent_id = ?', id)).toBe(1);
       expect(await value(sql, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", id)).toBe(1);
     }
+  });
+});
+
+describe('a sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS)', () => {
+  it('is one network for every server: paid through the server without the pipeline, credited by the other, one close a second between them', async () => {
+    const start = cluster({ FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_INSTANCE_TIMEOUT_MS: '5000', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_INTERVAL_MS: '20' });
+    const a = await start();
+    const b = await start();
+    expect(a.server.leadsPipeline()).toBe(true);
+    const ledger = async () => Number(await value<string>(a.server.sql, "SELECT value FROM sbx_state WHERE key = 'ledger'"));
+    const before = await ledger();
+    const startedAt = Date.now();
+
+    // the deposit account, the payment (submitted through b) and the settlement each wait for a close
+    const id = await payThrough(b, 'cluster-clocked-1');
+    const seconds = (Date.now() - startedAt) / 1000;
+    const closes = await ledger() - before;
+    // two clocks of their own would close about twice a second
+    expect(closes).toBeGreaterThanOrEqual(2);
+    expect(closes).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+    const { sql } = b.server;
+    const [payment] = await rows<{ ledger: number }>(sql, 'SELECT ledger FROM payments WHERE funding_intent_id = ?', id);
+    const [settled] = await rows<{ hash: string }>(sql, 'SELECT transfer_transaction_hash AS hash FROM settlements WHERE funding_intent_id = ?', id);
+    const settlementLedger = Number(await value(sql, 'SELECT ledger FROM sbx_transactions WHERE hash = ?', settled!.hash));
+    expect(settlementLedger).toBeGreaterThan(Number(payment!.ledger));
+    expect(await value(sql, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", id)).toBe(1);
   });
 });
 

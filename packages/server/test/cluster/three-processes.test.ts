@@ -30,8 +30,14 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
+/** The instant sandbox, and one on a clock that the three processes share (one close a second between them). */
+const LEDGERS = [
+  { name: 'an instant ledger', env: {} },
+  { name: '1 s ledgers', env: { FUNDKIT_SANDBOX_LEDGER_SECONDS: '1' } },
+];
+
 describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-robin proxy', () => {
-  it('lose nothing and do nothing twice while each in turn is killed with SIGKILL and restarted', async () => {
+  it.each(LEDGERS)('lose nothing and do nothing twice while each in turn is killed with SIGKILL and restarted, on $name', async (ledgers) => {
     const { freshPostgresDatabase } = await import('../helpers/postgres.js');
     const url = await freshPostgresDatabase('three');
     const dir = mkdtempSync(join(tmpdir(), 'fundkit-three-'));
@@ -40,6 +46,7 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
       FUNDKIT_DATABASE_URL: url, FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'), FUNDKIT_MASTER_KEY: 'ab'.repeat(32),
       LOG_LEVEL: process.env.FUNDKIT_CHILD_STDOUT ? 'error' : 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000', FUNDKIT_RATE_LIMIT: '10000', FUNDKIT_RATE_LIMIT_BURST: '10000',
       FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20', FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,5s,10s',
+      ...ledgers.env,
     };
     writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Three', secret_keys: [CRASH_KEY], settlement_address: SETTLEMENT_ADDRESS }] }));
 
@@ -106,7 +113,7 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     expect(all.filter((e) => !poller.seen.has(e.id))).toEqual([]);
 
     const cut = proxy.answers.filter((a) => a.upstreamDied).length;
-    console.info(`three processes: ${proxy.answers.length} requests, ${credited} intents credited, ${payments} payments, ${refunds} refunds completed, `
+    console.info(`three processes (${ledgers.name}): ${proxy.answers.length} requests, ${credited} intents credited, ${payments} payments, ${refunds} refunds completed, `
       + `${events.length} events delivered, ${poller.seen.size} events polled, ${cut} requests cut by a kill`);
     expect(proxy.answers.filter((a) => a.status >= 500 && !a.upstreamDied)).toEqual([]);
   }, 360_000);

@@ -108,7 +108,7 @@ describe('the treasury submission engine', () => {
 
   it('resubmits a stored envelope that never reached the network, unchanged', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
-    const clock = setInterval(async () => { if (sb.ledger.clock!.pendingCount > 0) await sb.ledger.closeNow(); }, 20);
+    const clock = setInterval(async () => { if (await sb.ledger.clock!.pendingCount() > 0) await sb.ledger.closeNow(); }, 20);
     stopClock = () => clearInterval(clock);
     const dest = (await fundedAccount(sb)).publicKey();
     const before = await xlm(dest);
@@ -129,7 +129,7 @@ describe('the treasury submission engine', () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
     const network = new SandboxNetwork(sb.ledger, sb.url);
     const e = new SubmissionEngine(network, sb.treasury, { channels: 1, pollMs: 10, giveUpMs: 300 });
-    const closer = setInterval(async () => { if (sb.ledger.clock!.pendingCount > 0) await sb.ledger.closeNow(); }, 20);
+    const closer = setInterval(async () => { if (await sb.ledger.clock!.pendingCount() > 0) await sb.ledger.closeNow(); }, 20);
     await e.channels.ensure();
     clearInterval(closer);
     let stored = '';
@@ -144,14 +144,14 @@ describe('the treasury submission engine', () => {
   it('on a ledger that keeps time, work arriving while channels are busy lands in the same ledger over several', async () => {
     sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
     const e = engine({ channels: 4 });
-    const closer = setInterval(async () => { if (sb.ledger.clock!.pendingCount > 0) await sb.ledger.closeNow(); }, 20);
+    const closer = setInterval(async () => { if (await sb.ledger.clock!.pendingCount() > 0) await sb.ledger.closeNow(); }, 20);
     await e.channels.ensure();
     clearInterval(closer);
     const dest = (await fundedAccount(sb)).publicKey();
     const runs: Array<Promise<TxOutcome>> = [];
     for (let i = 0; i < 3; i++) {
       runs.push(e.run(null, () => pay(dest, String(i + 1)), () => undefined));
-      await expect.poll(() => sb.ledger.clock!.pendingCount).toBe(i + 1);
+      await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(i + 1);
     }
     const ledger = await sb.ledger.closeNow();
     const outs = await Promise.all(runs);

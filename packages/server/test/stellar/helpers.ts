@@ -23,8 +23,9 @@ export interface Sandbox {
   treasury: Keypair;
 }
 
-export async function startSandbox(now?: () => number, options: Omit<SandboxLedgerOptions, 'now'> = {}): Promise<Sandbox> {
-  const db = new Database(':memory:');
+/** A sandbox ledger with its Horizon; on `file`, one of several sharing that database, as servers do. */
+export async function startSandbox(now?: () => number, options: Omit<SandboxLedgerOptions, 'now'> = {}, file = ':memory:'): Promise<Sandbox> {
+  const db = new Database(file);
   const ledger = new SandboxLedger(db, { ...options, ...(now ? { now } : {}) });
   const keys = await bootstrapSandbox(ledger);
   const app = express();

@@ -5,12 +5,21 @@
  * POST /transactions_async answers at once, and streams emit when the ledger closes. Most tests
  * step the clock by hand (closeNow) on a ledger whose own timer would wait an hour.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Asset, Operation, xdr, type Horizon } from '@stellar/stellar-sdk';
+import type { HorizonPaymentRecord } from '../../src/stellar/horizon-types.js';
 import { buildTx, fundedAccount, startSandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
-afterEach(async () => { await sb.close(); });
+/** the other servers' sandboxes of a test on one database */
+const others: Sandbox[] = [];
+afterEach(async () => {
+  for (const other of others.splice(0)) await other.close();
+  await sb.close();
+});
 
 const HOUR = 3600;
 
@@ -41,7 +50,7 @@ describe('a sandbox ledger that keeps real time', () => {
     const b = watch(sb.horizon.submitTransaction(await buildTx(sb, bob, [pay(alice.publicKey())])));
     await tick();
     expect([a.done, b.done]).toEqual([false, false]);
-    expect(sb.ledger.clock!.pendingCount).toBe(2);
+    expect(await sb.ledger.clock!.pendingCount()).toBe(2);
     const closed = await sb.ledger.closeNow();
     await expect.poll(() => a.done && b.done).toBe(true);
     expect(closed).toBe(before + 1);
@@ -86,7 +95,7 @@ describe('a sandbox ledger that keeps real time', () => {
     expect(res.body.tx_status).toBe('ERROR');
     const result = xdr.TransactionResult.fromXDR(res.body.errorResultXdr as string, 'base64');
     expect(result.result().switch().name).toBe('txBadSeq');
-    expect(sb.ledger.clock!.pendingCount).toBe(0);
+    expect(await sb.ledger.clock!.pendingCount()).toBe(0);
   });
 
   it('applies at most FUNDKIT_SANDBOX_LEDGER_MAX_OPS operations a ledger; the rest wait for the next close', async () => {
@@ -147,5 +156,54 @@ describe('a sandbox ledger that keeps real time', () => {
     await expect.poll(() => sb.ledger.ledgerSequence(), { timeout: 3000 }).toBeGreaterThanOrEqual(start + 1);
     const res = await sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(alice.publicKey())]));
     expect(res.ledger).toBeGreaterThan(start);
+  });
+});
+
+describe('a sandbox ledger on a clock, shared by servers on one database', () => {
+  const sharedFile = () => join(mkdtempSync(join(tmpdir(), 'fundkit-clock-')), 'sandbox.db');
+  const another = async (file: string, seconds: number) => {
+    const other = await startSandbox(undefined, { ledgerSeconds: seconds }, file);
+    others.push(other);
+    return other;
+  };
+
+  it('is one network: a submit to one server waits for the close another makes, and each source has one transaction waiting across them', async () => {
+    const file = sharedFile();
+    sb = await startSandbox(undefined, { ledgerSeconds: HOUR }, file);
+    const other = await another(file, HOUR);
+    // both look at the shared ledger (every 250 ms at most); neither closes on its own during the test
+    sb.ledger.start();
+    other.ledger.start();
+    const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
+    const heard: string[] = [];
+    other.ledger.events.on('records', (records: HorizonPaymentRecord[]) => heard.push(...records.map((r) => r.transaction_hash)));
+
+    const tx = await buildTx(sb, alice, [pay(bob.publicKey())]);
+    const waiting = watch(other.horizon.submitTransaction(tx));
+    await tick();
+    expect(await postAsync(tx.toXDR())).toMatchObject({ status: 409, body: { tx_status: 'DUPLICATE' } });
+    const second = await buildTx(sb, alice, [pay(bob.publicKey(), '2')]);
+    expect(await postAsync(second.toXDR())).toMatchObject({ status: 503, body: { tx_status: 'TRY_AGAIN_LATER' } });
+    expect(waiting.done).toBe(false);
+
+    const closed = await sb.ledger.closeNow();
+    await expect.poll(() => waiting.done, { timeout: 3000 }).toBe(true);
+    expect((waiting.value as Horizon.HorizonApi.SubmitTransactionResponse).ledger).toBe(closed);
+    // the other server's streams hear of the payment as if it had closed the ledger itself
+    await expect.poll(() => heard).toEqual([tx.hash().toString('hex')]);
+    expect(await other.ledger.ledgerSequence()).toBe(closed);
+  });
+
+  it('closes once a period, however many servers keep the clock', async () => {
+    const file = sharedFile();
+    sb = await startSandbox(undefined, { ledgerSeconds: 1 }, file);
+    const servers = [sb, await another(file, 1), await another(file, 1)];
+    for (const s of servers) s.ledger.start();
+    const start = await sb.ledger.ledgerSequence();
+    await new Promise((r) => setTimeout(r, 3_300));
+    // three clocks closing on their own would have made about 9
+    const closes = await sb.ledger.ledgerSequence() - start;
+    expect(closes).toBeGreaterThanOrEqual(2);
+    expect(closes).toBeLessThanOrEqual(4);
   });
 });

@@ -14,6 +14,7 @@ import { migration as serverInstances } from './021_server_instances.js';
 import { migration as leases } from './022_leases.js';
 import { migration as deliveryClaims } from './023_delivery_claims.js';
 import { migration as eventSequence } from './024_event_sequence.js';
+import { migration as sandboxPending } from './025_sandbox_pending.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -24,5 +25,5 @@ import type { Migration } from './migration.js';
 export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
   waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases, deliveryClaims,
-  eventSequence,
+  eventSequence, sandboxPending,
 ];

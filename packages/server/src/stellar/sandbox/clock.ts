@@ -6,135 +6,254 @@
  * is TRY_AGAIN_LATER, which is why platforms submit over channel accounts), DUPLICATE when
  * already pending — and applied together when the ledger closes every N seconds, in arrival
  * order, up to a ledger's operation limit (the rest wait for the next close).
+ *
+ * The queue and the close schedule live in the database (sbx_pending, sbx_state), so servers on
+ * one database share one network, as servers on testnet do: a transaction admitted by any of them
+ * waits in the one queue (one per source account across all of them), and whichever server finds
+ * a close due makes it, in a transaction that checks it is still due — one close per period
+ * however many servers run. The others see the new ledger at their next look (a tenth of the
+ * period, 250 ms at most), answer their waiting submits from the stored outcome, and wake their
+ * streams.
  */
 import type { FeeBumpTransaction, Transaction } from '@stellar/stellar-sdk';
 import type { ResultCodes } from '../network.js';
 import { applyTransaction, type Applied, type Clock } from './apply-tx.js';
+import { baseAccount } from './operations/context.js';
+import { PendingTransactions, type PendingRow } from './pending.js';
 import { rejectedResult } from './results-xdr.js';
 import type { SandboxStore } from './store.js';
-import { checkTransaction, type Rejected } from './validate.js';
-import { baseAccount } from './operations/context.js';
+import { checkTransaction } from './validate.js';
+
+/** A transaction's fate at its close: applied (successfully or not), or refused (not in the ledger). */
+export type Outcome = { applied: Applied } | { refused: { resultXdr: string; codes: ResultCodes } };
 
 export type Admission =
-  | { status: 'PENDING'; hash: string; done: Promise<Applied | Rejected> }
-  | { status: 'DUPLICATE'; hash: string; done: Promise<Applied | Rejected> | null }
+  | { status: 'PENDING'; hash: string; done: Promise<Outcome> }
+  | { status: 'DUPLICATE'; hash: string; done: Promise<Outcome> }
   | { status: 'TRY_AGAIN_LATER'; hash: string }
   | { status: 'ERROR'; hash: string; errorResultXdr: string; codes: ResultCodes };
 
-interface Pending {
-  hash: string;
-  env: Transaction | FeeBumpTransaction;
-  envelopeXdr: string;
-  source: string;
-  ops: number;
-  settle: (outcome: Applied | Rejected) => void;
-  done: Promise<Applied | Rejected>;
-}
-
 export interface ClockHost {
   store: SandboxStore;
-  /** Unix seconds now (injectable for tests). */
-  nowSeconds(): number;
-  /** Reserves the next ledger; inside the close's SQLite transaction. */
+  /** Unix milliseconds now (injectable for tests). */
+  nowMs(): number;
+  decode(envelopeXdr: string): Transaction | FeeBumpTransaction | null;
+  /** Reserves the next ledger; inside the close's transaction. */
   closeLedger(): Promise<Clock>;
-  /** After the close committed: wake streams and watchers. */
+  /** After a close of this server committed: wake streams and watchers. */
   closed(ledger: number, applied: Applied[]): void;
+  /** Ledgers after `from`, up to `to`, were closed by another server: wake streams and watchers. */
+  closedElsewhere(from: number, to: number): Promise<void>;
   /** A close that threw (a bug): reported, and the next close goes on. */
   failed(error: unknown): void;
 }
+
+/** sbx_state: when the next close is due (Unix ms), shared by every server on the database */
+const NEXT_CLOSE = 'clock_next_close_ms';
+/** outcomes are kept this many ledgers for the submits waiting on them */
+const KEEP_LEDGERS = 120;
 
 function innerOf(env: Transaction | FeeBumpTransaction): Transaction {
   return 'innerTransaction' in env ? env.innerTransaction : env;
 }
 
-export class LedgerClock {
-  private readonly pending = new Map<string, Pending>();
-  private timer: NodeJS.Timeout | null = null;
+/** The transactions of the next ledger: in arrival order, while they fit its operation limit. */
+function takeSet(waiting: PendingRow[], maxOps: number): PendingRow[] {
+  const set: PendingRow[] = [];
+  let ops = 0;
+  for (const p of waiting) {
+    if (ops + p.ops > maxOps) continue;
+    ops += p.ops;
+    set.push(p);
+  }
+  return set;
+}
 
-  constructor(private readonly host: ClockHost, readonly seconds: number, readonly maxOps: number) {}
+/** What is stored of an outcome: the records are the streams' business, and the history has them. */
+function stored(outcome: Outcome): string {
+  if ('refused' in outcome) return JSON.stringify(outcome);
+  const { records: _, ...applied } = outcome.applied;
+  return JSON.stringify({ applied: { ...applied, records: [] } });
+}
+
+const INTERNAL_ERROR: Outcome = { refused: rejectedResult({ name: 'txInternalError', feeCharged: 0n }) };
+
+export class LedgerClock {
+  private readonly queue: PendingTransactions;
+  /** this server's submits waiting for their close, by hash */
+  private readonly waiters = new Map<string, { done: Promise<Outcome>; settle: (outcome: Outcome) => void }>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  /** the last ledger this server answered its waiters and woke its streams for (null: none yet) */
+  private seen: number | null = null;
+  private readonly periodMs: number;
+  private readonly lookMs: number;
+
+  constructor(private readonly host: ClockHost, readonly seconds: number, readonly maxOps: number) {
+    this.queue = new PendingTransactions(host.store.sql);
+    this.periodMs = seconds * 1000;
+    this.lookMs = Math.min(250, Math.max(20, this.periodMs / 10));
+  }
 
   start(): void {
-    if (this.timer) return;
-    let closing = false;
-    this.timer = setInterval(() => {
-      // a close that outlasts the interval is not overlapped by the next one
-      if (closing) return;
-      closing = true;
-      void this.close().catch((error: unknown) => this.host.failed(error)).finally(() => { closing = false; });
-    }, this.seconds * 1000);
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.look().catch((error: unknown) => { this.host.failed(error); return this.lookMs; })
+        .then((next) => { if (this.running) this.schedule(next); }, () => undefined);
+    }, ms);
     // A server (or test) that is done must be able to exit without stopping the ledger first.
     this.timer.unref();
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+  /** One look at the shared ledger: catch up with closes made elsewhere, close if due; ms to the next look. */
+  private async look(): Promise<number> {
+    const ledger = Number(await this.host.store.getState('ledger') ?? '1');
+    await this.catchUp(ledger);
+    let due = await this.dueMs();
+    if (due === 0) {
+      // the first server on a new ledger: its first close is a period away, as a timer's would be
+      due = this.host.nowMs() + this.periodMs;
+      await this.host.store.setState(NEXT_CLOSE, String(due));
+    }
+    if (this.host.nowMs() >= due) {
+      await this.closeIf(true);
+      due = await this.dueMs();
+    }
+    return Math.max(0, Math.min(this.lookMs, due - this.host.nowMs()));
   }
 
-  get pendingCount(): number {
-    return this.pending.size;
+  private async dueMs(): Promise<number> {
+    return Number(await this.host.store.getState(NEXT_CLOSE) ?? 0);
+  }
+
+  async pendingCount(): Promise<number> {
+    return this.queue.waitingCount();
   }
 
   /** stellar-core's admission: nothing changes until the close. */
   async admit(env: Transaction | FeeBumpTransaction, envelopeXdr: string, hash: string): Promise<Admission> {
-    const known = this.pending.get(hash);
-    if (known) return { status: 'DUPLICATE', hash, done: known.done };
     const source = baseAccount(innerOf(env).source);
-    if ([...this.pending.values()].some((p) => p.source === source)) return { status: 'TRY_AGAIN_LATER', hash };
-    const checked = await checkTransaction(this.host.store, env, this.host.nowSeconds());
-    if ('name' in checked) {
-      const { resultXdr, codes } = rejectedResult(checked);
-      return { status: 'ERROR', hash, errorResultXdr: resultXdr, codes };
-    }
-    let settle!: (outcome: Applied | Rejected) => void;
-    const done = new Promise<Applied | Rejected>((resolve) => { settle = resolve; });
-    this.pending.set(hash, { hash, env, envelopeXdr, source, ops: innerOf(env).operations.length, settle, done });
-    return { status: 'PENDING', hash, done };
-  }
-
-  /** The transactions of the next ledger: in arrival order, while they fit its operation limit. */
-  private takeSet(): Pending[] {
-    const set: Pending[] = [];
-    let ops = 0;
-    for (const p of this.pending.values()) {
-      if (ops + p.ops > this.maxOps) continue;
-      ops += p.ops;
-      set.push(p);
-    }
-    for (const p of set) this.pending.delete(p.hash);
-    return set;
-  }
-
-  /** Closes one ledger with what is pending (an empty ledger when nothing is), as the network does. */
-  async close(): Promise<number> {
-    const set = this.takeSet();
-    const outcomes = new Map<string, Applied | Rejected>();
-    const closeAll = () => this.host.store.sql.transaction(async () => {
-      const c = await this.host.closeLedger();
-      let order = 0;
-      for (const p of set) {
-        // Re-checked at close: time bounds may have passed, a sequence may have been consumed.
-        const checked = await checkTransaction(this.host.store, p.env, c.closeTime);
-        if ('name' in checked) {
-          outcomes.set(p.hash, checked);
-          continue;
-        }
-        order += 1;
-        outcomes.set(p.hash, await applyTransaction(this.host.store, p.env, p.envelopeXdr, checked, { ...c, txOrder: order }));
+    // one transaction with the closes (the writer lock, SQLite's one writer): a close takes
+    // either all of an admission or none, and the waiter exists before any close can take it
+    return this.host.store.sql.transaction(async (): Promise<Admission> => {
+      const known = await this.queue.byHash(hash);
+      if (known && known.ledger === null) return { status: 'DUPLICATE', hash, done: this.waiterFor(hash) };
+      if (await this.queue.sourceWaits(source)) return { status: 'TRY_AGAIN_LATER', hash };
+      const checked = await checkTransaction(this.host.store, env, Math.floor(this.host.nowMs() / 1000));
+      if ('name' in checked) {
+        const { resultXdr, codes } = rejectedResult(checked);
+        return { status: 'ERROR', hash, errorResultXdr: resultXdr, codes };
       }
-      return c;
+      await this.queue.add({ hash, source, envelope_xdr: envelopeXdr, ops: innerOf(env).operations.length });
+      return { status: 'PENDING', hash, done: this.waiterFor(hash) };
     });
-    let clock: Clock;
+  }
+
+  private waiterFor(hash: string): Promise<Outcome> {
+    let waiter = this.waiters.get(hash);
+    if (!waiter) {
+      let settle!: (outcome: Outcome) => void;
+      const done = new Promise<Outcome>((resolve) => { settle = resolve; });
+      waiter = { done, settle };
+      this.waiters.set(hash, waiter);
+    }
+    return waiter.done;
+  }
+
+  private settle(hash: string, outcome: Outcome): void {
+    const waiter = this.waiters.get(hash);
+    if (!waiter) return;
+    this.waiters.delete(hash);
+    waiter.settle(outcome);
+  }
+
+  /** Closes the next ledger now, due or not (tests and benchmarks step the clock with it). */
+  async close(): Promise<number> {
+    return (await this.closeIf(false))!;
+  }
+
+  /** Closes one ledger with what is waiting (an empty ledger when nothing is), as the network does. */
+  private async closeIf(onlyIfDue: boolean): Promise<number | null> {
+    const outcomes = new Map<string, Outcome>();
+    let taken: PendingRow[] = [];
+    let clock: Clock | null;
     try {
-      clock = await closeAll();
+      clock = await this.host.store.sql.transaction(async () => {
+        const now = this.host.nowMs();
+        const due = await this.dueMs();
+        // another server closed it since this one looked
+        if (onlyIfDue && now < due) return null;
+        // on the period's grid while the closes keep up; a period from now after a stall
+        await this.host.store.setState(NEXT_CLOSE, String(due + this.periodMs > now ? due + this.periodMs : now + this.periodMs));
+        const c = await this.host.closeLedger();
+        taken = takeSet(await this.queue.waiting(), this.maxOps);
+        let order = 0;
+        for (const p of taken) {
+          const outcome = await this.apply(p, c, order + 1);
+          if ('applied' in outcome) order += 1;
+          outcomes.set(p.hash, outcome);
+          await this.queue.take(p.hash, c.ledger, stored(outcome));
+        }
+        await this.queue.prune(c.ledger - KEEP_LEDGERS);
+        return c;
+      });
     } catch (error) {
-      // Nothing of this ledger committed: its transactions are refused, never left hanging.
-      for (const p of set) p.settle({ name: 'txInternalError', feeCharged: 0n });
+      await this.refuse(taken);
       throw error;
     }
-    const applied = [...outcomes.values()].filter((o): o is Applied => !('name' in o));
-    this.host.closed(clock.ledger, applied);
-    for (const p of set) p.settle(outcomes.get(p.hash)!);
+    if (!clock) return null;
+    const from = this.seen ?? clock.ledger - 1;
+    this.seen = Math.max(from, clock.ledger);
+    if (clock.ledger - 1 > from) await this.observe(from, clock.ledger - 1);
+    this.host.closed(clock.ledger, [...outcomes.values()].flatMap((o) => ('applied' in o ? [o.applied] : [])));
+    for (const [hash, outcome] of outcomes) this.settle(hash, outcome);
     return clock.ledger;
+  }
+
+  private async apply(p: PendingRow, c: Clock, txOrder: number): Promise<Outcome> {
+    const env = this.host.decode(p.envelope_xdr);
+    if (!env) return INTERNAL_ERROR;
+    // Re-checked at close: time bounds may have passed, a sequence may have been consumed.
+    const checked = await checkTransaction(this.host.store, env, c.closeTime);
+    if ('name' in checked) return { refused: rejectedResult(checked) };
+    return { applied: await applyTransaction(this.host.store, env, p.envelope_xdr, checked, { ...c, txOrder }) };
+  }
+
+  /** Nothing of a failed close committed: its transactions are refused, never left hanging. */
+  private async refuse(taken: PendingRow[]): Promise<void> {
+    const ledger = Number(await this.host.store.getState('ledger').catch(() => undefined) ?? '1');
+    await this.host.store.sql.transaction(async () => {
+      for (const p of taken) await this.queue.take(p.hash, ledger, stored(INTERNAL_ERROR));
+    }).catch(() => undefined);
+    for (const p of taken) this.settle(p.hash, INTERNAL_ERROR);
+  }
+
+  /** Ledgers up to `ledger` that this server has not seen were closed elsewhere. */
+  private async catchUp(ledger: number): Promise<void> {
+    if (this.seen === null) {
+      this.seen = ledger;
+      return;
+    }
+    const from = this.seen;
+    if (ledger <= from) return;
+    this.seen = ledger;
+    await this.observe(from, ledger);
+  }
+
+  /** Another server closed ledgers after `from` up to `to`: answer this server's submits they took, wake its streams. */
+  private async observe(from: number, to: number): Promise<void> {
+    for (const row of await this.queue.taken([...this.waiters.keys()])) this.settle(row.hash, JSON.parse(row.outcome!) as Outcome);
+    await this.host.closedElsewhere(from, to);
   }
 }

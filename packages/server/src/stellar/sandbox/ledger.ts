@@ -84,10 +84,16 @@ export class SandboxLedger {
   private clockHost(): ClockHost {
     return {
       store: this.store,
-      nowSeconds: () => Math.floor(this.now() / 1000),
+      nowMs: () => this.now(),
+      decode: (envelopeXdr) => this.decode(envelopeXdr),
       closeLedger: () => this.closeLedger(),
       closed: (ledger, applied) => this.announce(ledger, applied.flatMap((a) => a.records)),
-      failed: (error) => this.events.emit('error', error),
+      closedElsewhere: (from, to) => this.announceElsewhere(from, to),
+      failed: (error) => {
+        // nobody may listen: a failed close must not become an uncaught 'error' event
+        if (this.events.listenerCount('error') > 0) this.events.emit('error', error);
+        else process.stderr.write(`[fundkit] sandbox ledger close failed: ${String((error as Error)?.stack ?? error)}\n`);
+      },
     };
   }
 
@@ -103,6 +109,24 @@ export class SandboxLedger {
   private announce(ledger: number, records: HorizonPaymentRecord[]): void {
     this.events.emit('ledger', ledger);
     if (records.length > 0) this.events.emit('records', records);
+  }
+
+  /**
+   * Another server on this database closed ledgers after `from` up to `to`: streams and watchers
+   * here hear of them as if this server had closed them (the last 100 at most: watchers of the
+   * older ones catch up from their cursors anyway).
+   */
+  private async announceElsewhere(from: number, to: number): Promise<void> {
+    for (let ledger = Math.max(from + 1, to - 99); ledger <= to; ledger++) {
+      const records: HorizonPaymentRecord[] = [];
+      for (let cursor: bigint | undefined; ;) {
+        const page = await listOperations(this.store, { ledger, paymentsOnly: true }, { limit: 200, order: 'asc', ...(cursor === undefined ? {} : { cursor }) });
+        records.push(...(page as HorizonPaymentRecord[]));
+        if (page.length < 200) break;
+        cursor = BigInt(page.at(-1)!.paging_token);
+      }
+      this.announce(ledger, records);
+    }
   }
 
   /** The last closed ledger (1 = genesis). */
@@ -165,7 +189,9 @@ export class SandboxLedger {
     if (admitted.status === 'ERROR') {
       return { status: 'rejected', hash, envelopeXdr, resultXdr: admitted.errorResultXdr, codes: admitted.codes };
     }
-    return this.outcome(hash, envelopeXdr, await admitted.done!);
+    const closed = await admitted.done;
+    if ('refused' in closed) return { status: 'rejected', hash, envelopeXdr, ...closed.refused };
+    return this.outcome(hash, envelopeXdr, closed.applied);
   }
 
   /** POST /transactions_async: admitted (PENDING) or refused at once; applied at the close. */

@@ -1,9 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { migration as sandboxLedger, txAccountsTable } from '../../db/migrations/020_sandbox_ledger.js';
+import { migration as sandboxPending } from '../../db/migrations/025_sandbox_pending.js';
 import { migrationTools } from '../../db/migrations/migration.js';
 import type { Compilable } from 'kysely';
 
-// The sandbox's tables are migration 020's (db/migrations/020_sandbox_ledger.ts). What is left
+// The sandbox's tables are migrations 020's and 025's (db/migrations/020_sandbox_ledger.ts, 025_sandbox_pending.ts). What is left
 // here is for SQLite files an older server made, which had the tables made by the sandbox itself.
 
 function run(db: Database, statement: Compilable): void {
@@ -65,12 +66,12 @@ export function migrateSandbox(db: Database): void {
 
 /**
  * The sandbox tables on a database the server's migrations may not have run on (tests build a
- * SandboxLedger over a bare SQLite database): an older file's upgrade, then migration 020's
- * statements, which change nothing where 020 ran (IF NOT EXISTS). SandboxLedger calls it.
+ * SandboxLedger over a bare SQLite database): an older file's upgrade, then migrations 020's and
+ * 025's statements, which change nothing where they ran (IF NOT EXISTS). SandboxLedger calls it.
  */
 export function ensureSandboxTables(db: Database): void {
   db.transaction(() => {
     migrateSandbox(db);
-    for (const statement of sandboxLedger.up(migrationTools('sqlite'))) run(db, statement);
+    for (const m of [sandboxLedger, sandboxPending]) for (const statement of m.up(migrationTools('sqlite'))) run(db, statement);
   })();
 }
