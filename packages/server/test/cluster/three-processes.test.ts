@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 /** The instant sandbox, and one on a clock that the three processes share (one close a second between them). */
-const LEDGERS = [
+const LEDGERS: Array<{ name: string; env: Record<string, string> }> = [
   { name: 'an instant ledger', env: {} },
   { name: '1 s ledgers', env: { FUNDKIT_SANDBOX_LEDGER_SECONDS: '1' } },
 ];
