@@ -144,11 +144,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       // the pipeline stops and its lease is free for another server at once
       if (leadership) await leadership.stop();
       else await services.pipeline.pipeline.stop();
-      services.pipeline.pipeline.stellar?.ledger?.stop();
       if (server) {
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      // after the requests in flight: a POST /transactions waiting for its close gets its answer
+      await services.pipeline.pipeline.stellar?.ledger?.stop();
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
       await services.requestLogs.flush();
       await instance.close();

@@ -80,7 +80,7 @@ export interface PipelineDeps {
    * Throws when this server may no longer submit treasury transactions (another server took the
    * pipeline over). Checked in the transaction that stores a batch's envelopes, before it is sent.
    */
-  fence?: () => void;
+  fence?: () => Promise<void>;
 }
 
 export interface Pipeline {

@@ -35,7 +35,7 @@ export async function startSandbox(now?: () => number, options: Omit<SandboxLedg
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/horizon`;
   const horizon = new Horizon.Server(url, { allowHttp: true });
   const close = async () => {
-    ledger.stop();
+    await ledger.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     db.close();

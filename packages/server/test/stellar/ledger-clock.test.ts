@@ -161,8 +161,8 @@ describe('a sandbox ledger that keeps real time', () => {
 
 describe('a sandbox ledger on a clock, shared by servers on one database', () => {
   const sharedFile = () => join(mkdtempSync(join(tmpdir(), 'fundkit-clock-')), 'sandbox.db');
-  const another = async (file: string, seconds: number) => {
-    const other = await startSandbox(undefined, { ledgerSeconds: seconds }, file);
+  const another = async (file: string, seconds: number, now?: () => number) => {
+    const other = await startSandbox(now, { ledgerSeconds: seconds }, file);
     others.push(other);
     return other;
   };
@@ -180,7 +180,7 @@ describe('a sandbox ledger on a clock, shared by servers on one database', () =>
 
     const tx = await buildTx(sb, alice, [pay(bob.publicKey())]);
     const waiting = watch(other.horizon.submitTransaction(tx));
-    await tick();
+    await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(1);
     expect(await postAsync(tx.toXDR())).toMatchObject({ status: 409, body: { tx_status: 'DUPLICATE' } });
     const second = await buildTx(sb, alice, [pay(bob.publicKey(), '2')]);
     expect(await postAsync(second.toXDR())).toMatchObject({ status: 503, body: { tx_status: 'TRY_AGAIN_LATER' } });
@@ -192,6 +192,24 @@ describe('a sandbox ledger on a clock, shared by servers on one database', () =>
     // the other server's streams hear of the payment as if it had closed the ledger itself
     await expect.poll(() => heard).toEqual([tx.hash().toString('hex')]);
     expect(await other.ledger.ledgerSequence()).toBe(closed);
+  });
+
+  it('answers a submit that another server\'s close refused (its time bounds passed while it waited) with the refusal', async () => {
+    let now = Date.now();
+    const file = sharedFile();
+    sb = await startSandbox(() => now, { ledgerSeconds: HOUR }, file);
+    const other = await another(file, HOUR, () => now);
+    sb.ledger.start();
+    other.ledger.start();
+    const alice = await fundedAccount(sb);
+    const tx = await buildTx(sb, alice, [pay(alice.publicKey())], { timeout: 5 });
+    const pending = watch(other.horizon.submitTransaction(tx));
+    await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(1);
+    now += 10_000;
+    await sb.ledger.closeNow();
+    await expect.poll(() => pending.done, { timeout: 3000 }).toBe(true);
+    const response = (pending.error as { response: { data: { extras: { result_codes: unknown } } } }).response;
+    expect(response.data.extras.result_codes).toEqual({ transaction: 'tx_too_late' });
   });
 
   it('closes once a period, however many servers keep the clock', async () => {

@@ -50,8 +50,8 @@ export interface ClockHost {
 
 /** sbx_state: when the next close is due (Unix ms), shared by every server on the database */
 const NEXT_CLOSE = 'clock_next_close_ms';
-/** outcomes are kept this many ledgers for the submits waiting on them */
-const KEEP_LEDGERS = 120;
+/** outcomes are kept this long for the submits waiting on them (a server whose look loop stalls longer loses its answers) */
+const KEEP_OUTCOMES_MS = 10 * 60_000;
 
 function innerOf(env: Transaction | FeeBumpTransaction): Transaction {
   return 'innerTransaction' in env ? env.innerTransaction : env;
@@ -84,15 +84,20 @@ export class LedgerClock {
   private readonly waiters = new Map<string, { done: Promise<Outcome>; settle: (outcome: Outcome) => void }>();
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  /** the look in progress, which stop() waits for */
+  private looking: Promise<unknown> = Promise.resolve();
   /** the last ledger this server answered its waiters and woke its streams for (null: none yet) */
   private seen: number | null = null;
+  private firstLook = true;
   private readonly periodMs: number;
   private readonly lookMs: number;
+  private readonly keepLedgers: number;
 
   constructor(private readonly host: ClockHost, readonly seconds: number, readonly maxOps: number) {
     this.queue = new PendingTransactions(host.store.sql);
     this.periodMs = seconds * 1000;
     this.lookMs = Math.min(250, Math.max(20, this.periodMs / 10));
+    this.keepLedgers = Math.ceil(KEEP_OUTCOMES_MS / this.periodMs);
   }
 
   start(): void {
@@ -101,16 +106,24 @@ export class LedgerClock {
     this.schedule(0);
   }
 
-  stop(): void {
+  /** Stops looking; resolves once a look in progress (perhaps a close) has ended. */
+  async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.looking;
   }
 
   private schedule(ms: number): void {
     this.timer = setTimeout(() => {
-      this.look().catch((error: unknown) => { this.host.failed(error); return this.lookMs; })
-        .then((next) => { if (this.running) this.schedule(next); }, () => undefined);
+      this.looking = this.look().catch((error: unknown) => {
+        try {
+          this.host.failed(error);
+        } catch {
+          // a failing report must not end the clock
+        }
+        return this.lookMs;
+      }).then((next) => { if (this.running) this.schedule(next); });
     }, ms);
     // A server (or test) that is done must be able to exit without stopping the ledger first.
     this.timer.unref();
@@ -121,11 +134,12 @@ export class LedgerClock {
     const ledger = Number(await this.host.store.getState('ledger') ?? '1');
     await this.catchUp(ledger);
     let due = await this.dueMs();
-    if (due === 0) {
-      // the first server on a new ledger: its first close is a period away, as a timer's would be
+    if (due === 0 || (this.seen === ledger && this.firstLook && due < this.host.nowMs() - this.periodMs)) {
+      // a new ledger, or one every server left a while ago: the first close is a period away, as a timer's would be
       due = this.host.nowMs() + this.periodMs;
       await this.host.store.setState(NEXT_CLOSE, String(due));
     }
+    this.firstLook = false;
     if (this.host.nowMs() >= due) {
       await this.closeIf(true);
       due = await this.dueMs();
@@ -192,10 +206,13 @@ export class LedgerClock {
       clock = await this.host.store.sql.transaction(async () => {
         const now = this.host.nowMs();
         const due = await this.dueMs();
-        // another server closed it since this one looked
-        if (onlyIfDue && now < due) return null;
-        // on the period's grid while the closes keep up; a period from now after a stall
-        await this.host.store.setState(NEXT_CLOSE, String(due + this.periodMs > now ? due + this.periodMs : now + this.periodMs));
+        if (onlyIfDue) {
+          // another server closed it since this one looked
+          if (now < due) return null;
+          // on the period's grid while the closes keep up; a period from now after a stall
+          await this.host.store.setState(NEXT_CLOSE, String(due + this.periodMs > now ? due + this.periodMs : now + this.periodMs));
+        }
+        // (a forced close, closeNow, leaves the schedule alone: the clock's next close comes when it would have)
         const c = await this.host.closeLedger();
         taken = takeSet(await this.queue.waiting(), this.maxOps);
         let order = 0;
@@ -205,7 +222,7 @@ export class LedgerClock {
           outcomes.set(p.hash, outcome);
           await this.queue.take(p.hash, c.ledger, stored(outcome));
         }
-        await this.queue.prune(c.ledger - KEEP_LEDGERS);
+        await this.queue.prune(c.ledger - this.keepLedgers);
         return c;
       });
     } catch (error) {
@@ -213,11 +230,12 @@ export class LedgerClock {
       throw error;
     }
     if (!clock) return null;
+    for (const [hash, outcome] of outcomes) this.settle(hash, outcome);
     const from = this.seen ?? clock.ledger - 1;
     this.seen = Math.max(from, clock.ledger);
-    if (clock.ledger - 1 > from) await this.observe(from, clock.ledger - 1);
+    // ledgers closed elsewhere since this server last looked come first, as they did on the network
+    if (clock.ledger - 1 > from) await this.observe(from, clock.ledger - 1).catch((error: unknown) => this.host.failed(error));
     this.host.closed(clock.ledger, [...outcomes.values()].flatMap((o) => ('applied' in o ? [o.applied] : [])));
-    for (const [hash, outcome] of outcomes) this.settle(hash, outcome);
     return clock.ledger;
   }
 
@@ -230,19 +248,27 @@ export class LedgerClock {
     return { applied: await applyTransaction(this.host.store, env, p.envelope_xdr, checked, { ...c, txOrder }) };
   }
 
-  /** Nothing of a failed close committed: its transactions are refused, never left hanging. */
+  /**
+   * Nothing of a failed close committed: its transactions are refused, never left hanging. Only
+   * those still waiting: another server may have closed them meanwhile (their submits hear of it
+   * when this server next looks), and if this refusal fails too, they wait for the next close.
+   */
   private async refuse(taken: PendingRow[]): Promise<void> {
-    const ledger = Number(await this.host.store.getState('ledger').catch(() => undefined) ?? '1');
-    await this.host.store.sql.transaction(async () => {
-      for (const p of taken) await this.queue.take(p.hash, ledger, stored(INTERNAL_ERROR));
-    }).catch(() => undefined);
-    for (const p of taken) this.settle(p.hash, INTERNAL_ERROR);
+    const refused = await this.host.store.sql.transaction(async () => {
+      const ledger = Number(await this.host.store.getState('ledger') ?? '1');
+      const changed: string[] = [];
+      for (const p of taken) if (await this.queue.take(p.hash, ledger, stored(INTERNAL_ERROR))) changed.push(p.hash);
+      return changed;
+    }).catch(() => [] as string[]);
+    for (const hash of refused) this.settle(hash, INTERNAL_ERROR);
   }
 
   /** Ledgers up to `ledger` that this server has not seen were closed elsewhere. */
   private async catchUp(ledger: number): Promise<void> {
     if (this.seen === null) {
       this.seen = ledger;
+      // a submit admitted before this first look may have been closed elsewhere already
+      await this.answerTaken();
       return;
     }
     const from = this.seen;
@@ -253,7 +279,12 @@ export class LedgerClock {
 
   /** Another server closed ledgers after `from` up to `to`: answer this server's submits they took, wake its streams. */
   private async observe(from: number, to: number): Promise<void> {
-    for (const row of await this.queue.taken([...this.waiters.keys()])) this.settle(row.hash, JSON.parse(row.outcome!) as Outcome);
+    await this.answerTaken();
     await this.host.closedElsewhere(from, to);
+  }
+
+  /** This server's submits whose transactions a close has taken get its outcome. */
+  private async answerTaken(): Promise<void> {
+    for (const row of await this.queue.taken([...this.waiters.keys()])) this.settle(row.hash, JSON.parse(row.outcome!) as Outcome);
   }
 }

@@ -102,8 +102,9 @@ export class SandboxLedger {
     this.clock?.start();
   }
 
-  stop(): void {
-    this.clock?.stop();
+  /** Stops the clock; resolves once a close in progress has ended. */
+  async stop(): Promise<void> {
+    await this.clock?.stop();
   }
 
   private announce(ledger: number, records: HorizonPaymentRecord[]): void {

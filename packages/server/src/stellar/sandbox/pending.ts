@@ -54,8 +54,9 @@ export class PendingTransactions {
     return Number((await this.sql.get(COUNT_WAITING))?.n ?? 0);
   }
 
-  async take(hash: string, ledger: number, outcome: string): Promise<void> {
-    await this.sql.run(TAKE, { hash, ledger, outcome });
+  /** Records what a close made of a waiting transaction; false if it was not waiting (taken elsewhere). */
+  async take(hash: string, ledger: number, outcome: string): Promise<boolean> {
+    return await this.sql.run(TAKE, { hash, ledger, outcome }) === 1;
   }
 
   /** Outcomes are kept for the submits waiting on them, then dropped. */
