@@ -3,7 +3,7 @@
 // through the stuck thread.
 const { workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
-const { readdirSync, readFileSync, writeSync } = require('node:fs');
+const { appendFileSync, readdirSync, readFileSync, writeSync } = require('node:fs');
 
 const { buffer, base, limitS, file } = workerData;
 const beat = new Int32Array(buffer);
@@ -26,7 +26,11 @@ function threads() {
 }
 
 function die(message) {
-  writeSync(2, `\n[hang-guard] ${file}: the event loop has not turned for ${limitS} s. ${message}\n${threads()}\n`);
+  const afterTests = Atomics.load(beat, 1) === 1;
+  const when = afterTests ? ' Every test of the file had run: the freeze is in what comes after them (the runner, Node\'s shutdown).' : '';
+  writeSync(2, `\n[hang-guard] ${file}: the event loop has not turned for ${limitS} s.${when} ${message}\n${threads()}\n`);
+  // scripts/vitest-run.mjs runs such a file once more
+  if (afterTests && process.env.FUNDKIT_HANG_REPORT) appendFileSync(process.env.FUNDKIT_HANG_REPORT, `${JSON.stringify({ file })}\n`);
   process.kill(process.pid, 'SIGKILL');
 }
 
