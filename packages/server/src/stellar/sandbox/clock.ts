@@ -37,6 +37,8 @@ export interface ClockHost {
   store: SandboxStore;
   /** Unix milliseconds now (injectable for tests). */
   nowMs(): number;
+  /** The last closed ledger. */
+  ledgerSequence(): Promise<number>;
   decode(envelopeXdr: string): Transaction | FeeBumpTransaction | null;
   /** Reserves the next ledger; inside the close's transaction. */
   closeLedger(): Promise<Clock>;
@@ -72,8 +74,7 @@ function takeSet(waiting: PendingRow[], maxOps: number): PendingRow[] {
 /** What is stored of an outcome: the records are the streams' business, and the history has them. */
 function stored(outcome: Outcome): string {
   if ('refused' in outcome) return JSON.stringify(outcome);
-  const { records: _, ...applied } = outcome.applied;
-  return JSON.stringify({ applied: { ...applied, records: [] } });
+  return JSON.stringify({ applied: { ...outcome.applied, records: [] } });
 }
 
 const INTERNAL_ERROR: Outcome = { refused: rejectedResult({ name: 'txInternalError', feeCharged: 0n }) };
@@ -88,7 +89,6 @@ export class LedgerClock {
   private looking: Promise<unknown> = Promise.resolve();
   /** the last ledger this server answered its waiters and woke its streams for (null: none yet) */
   private seen: number | null = null;
-  private firstLook = true;
   private readonly periodMs: number;
   private readonly lookMs: number;
   private readonly keepLedgers: number;
@@ -131,15 +131,14 @@ export class LedgerClock {
 
   /** One look at the shared ledger: catch up with closes made elsewhere, close if due; ms to the next look. */
   private async look(): Promise<number> {
-    const ledger = Number(await this.host.store.getState('ledger') ?? '1');
-    await this.catchUp(ledger);
+    const firstLook = this.seen === null;
+    await this.catchUp(await this.host.ledgerSequence());
     let due = await this.dueMs();
-    if (due === 0 || (this.seen === ledger && this.firstLook && due < this.host.nowMs() - this.periodMs)) {
+    if (due === 0 || (firstLook && due < this.host.nowMs() - this.periodMs)) {
       // a new ledger, or one every server left a while ago: the first close is a period away, as a timer's would be
       due = this.host.nowMs() + this.periodMs;
       await this.host.store.setState(NEXT_CLOSE, String(due));
     }
-    this.firstLook = false;
     if (this.host.nowMs() >= due) {
       await this.closeIf(true);
       due = await this.dueMs();
@@ -254,8 +253,9 @@ export class LedgerClock {
    * when this server next looks), and if this refusal fails too, they wait for the next close.
    */
   private async refuse(taken: PendingRow[]): Promise<void> {
+    if (taken.length === 0) return;
     const refused = await this.host.store.sql.transaction(async () => {
-      const ledger = Number(await this.host.store.getState('ledger') ?? '1');
+      const ledger = await this.host.ledgerSequence();
       const changed: string[] = [];
       for (const p of taken) if (await this.queue.take(p.hash, ledger, stored(INTERNAL_ERROR))) changed.push(p.hash);
       return changed;

@@ -85,6 +85,7 @@ export class SandboxLedger {
     return {
       store: this.store,
       nowMs: () => this.now(),
+      ledgerSequence: () => this.ledgerSequence(),
       decode: (envelopeXdr) => this.decode(envelopeXdr),
       closeLedger: () => this.closeLedger(),
       closed: (ledger, applied) => this.announce(ledger, applied.flatMap((a) => a.records)),
