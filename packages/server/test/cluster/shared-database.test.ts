@@ -7,6 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../../src/resources/funding-intents/deposit-accounts.js';
 import { rows, run, value } from '../helpers/raw-sql.js';
@@ -173,6 +174,11 @@ describe('a sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS)', () => {
 
     // the deposit account, the payment (submitted through b) and the settlement each wait for a close
     const id = await payThrough(b, 'cluster-clocked-1');
+
+    // friendbot on both at once: one source account, so one of the two grants waits a close
+    const payers = [Keypair.random(), Keypair.random()];
+    const grants = await Promise.all([a, b].map((s, i) => fetch(`${s.url}/sandbox/friendbot?addr=${payers[i]!.publicKey()}`)));
+    expect(grants.map((g) => g.status)).toEqual([200, 200]);
     const seconds = (Date.now() - startedAt) / 1000;
     const closes = await ledger() - before;
     // two clocks of their own would close about twice a second
