@@ -26,7 +26,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const client = (maxRetries: number) => new Fundkit({ apiKey: 'sk_test_abc', baseUrl, timeoutMs: 200, maxRetries });
+// long enough for an answer that does finish to finish on loaded cores
+const client = (maxRetries: number) => new Fundkit({ apiKey: 'sk_test_abc', baseUrl, timeoutMs: 1000, maxRetries });
 
 describe('a body that stalls after the headers', () => {
   it('times out the attempt and retries it', async () => {

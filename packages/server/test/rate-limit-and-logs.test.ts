@@ -1,7 +1,6 @@
 import { rows, run, value } from './helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, OPERATOR_KEY, startTestServer, type TestServer } from './helpers/server.js';
-import { REQUEST_LOG_FLUSH_MS } from '../src/resources/request-logs/service.js';
 
 describe('rate limits', () => {
   let t: TestServer;
@@ -22,9 +21,9 @@ describe('rate limits', () => {
   });
 
   it('public operations are limited per client address', async () => {
-    const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await t.request('POST', '/v1/auth/sign-in', { body: { email: 'a@example.org', password: 'x' } })).status);
-    expect(statuses).toEqual([401, 401, 429]);
+    // at once: each sign-in runs scrypt, and three in a row on loaded cores could outlast a refill
+    const statuses = await Promise.all(Array.from({ length: 3 }, () => t.request('POST', '/v1/auth/sign-in', { body: { email: 'a@example.org', password: 'x' } }).then((r) => r.status)));
+    expect(statuses.sort()).toEqual([401, 401, 429]);
   });
 
   it('the bucket refills', async () => {
@@ -42,12 +41,14 @@ describe('rate limits under concurrent requests', () => {
 
   it('allow the whole burst to requests that arrive at once (they share one refill, not a share of the bucket each)', async () => {
     // the server takes 5 tokens (a twentieth of the burst) from the shared bucket at a time
+    const startedAt = Date.now();
     const statuses = await Promise.all(Array.from({ length: 60 }, () => t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest }).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200).length).toBe(60);
     const beyond = await Promise.all(Array.from({ length: 50 }, () => t.request('GET', '/v1/assets', { key: KEYS.alphaSecretTest }).then((r) => r.status)));
     // 100 in all, and what refilled meanwhile (1 a second)
+    const seconds = (Date.now() - startedAt) / 1000;
     expect(beyond.filter((s) => s === 200).length).toBeGreaterThanOrEqual(40);
-    expect(beyond.filter((s) => s === 200).length).toBeLessThanOrEqual(42);
+    expect(beyond.filter((s) => s === 200).length).toBeLessThanOrEqual(40 + Math.ceil(seconds) + 1);
     expect(beyond.filter((s) => s === 429).length).toBe(50 - beyond.filter((s) => s === 200).length);
   });
 });
@@ -89,11 +90,11 @@ describe('request logs', () => {
     expect(count).toBe(0);
   });
 
-  it('writes buffered logs within the flush interval and at flush (close), without any read', async () => {
+  it('writes buffered logs on the flush timer and at flush (close), without any read', async () => {
     const count = async () => Number(await value(t.server.sql, "SELECT COUNT(*) AS n FROM request_logs WHERE path = '/v1/assets/xlm'"));
     await t.request('GET', '/v1/assets/xlm', { key: KEYS.alphaSecretTest });
-    await new Promise((resolve) => setTimeout(resolve, REQUEST_LOG_FLUSH_MS * 3));
-    expect(await count()).toBe(1);
+    // written by the flush timer (polled: a flush on loaded cores may take longer than its interval)
+    await expect.poll(count).toBe(1);
     await t.request('GET', '/v1/assets/xlm', { key: KEYS.alphaSecretTest });
     await t.server.services.requestLogs.flush();
     expect(await count()).toBe(2);

@@ -109,5 +109,5 @@ describe('the process', () => {
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
     expect(stdout).toContain('shutting down');
-  }, 30_000);
+  }, 60_000);
 });

@@ -28,7 +28,8 @@ export async function startChild(env: Record<string, string>, port: number): Pro
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 20_000;
+  // a tsx start takes seconds, ~20 s with several at once on two loaded cores
+  const until = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${stderr.join('')}`);
     try {

@@ -41,6 +41,8 @@ export interface Request {
   kind: 'page' | 'stream';
   cursor: string | null;
   url: URL;
+  /** when the request arrived (Date.now()) */
+  at: number;
 }
 
 export class MockHorizon {
@@ -87,7 +89,7 @@ export class MockHorizon {
     // interceptor drops (Accept: text/event-stream is lost); the SDK marks its stream URLs
     // with an X-Client-Name query parameter (plain calls send it as a header), so use that.
     const streaming = (request.headers.get('accept') ?? '').includes('text/event-stream') || url.searchParams.has('X-Client-Name');
-    this.requests.push({ kind: streaming ? 'stream' : 'page', cursor, url });
+    this.requests.push({ kind: streaming ? 'stream' : 'page', cursor, url, at: Date.now() });
     if (streaming) return this.stream(cursor);
     this.onPage(cursor);
     const limit = Number(url.searchParams.get('limit') ?? 10);

@@ -95,7 +95,7 @@ describe('streaming', () => {
     mock.scripts = [{ send: 0, end: 'hold' }];
     const run = watch('', undefined, { silenceMs: 300 });
     await until(() => mock.streams.length === 1);
-    const opened = Date.now();
+    const opened = mock.streams[0]!.at;
     mock.publish(RECORDS[0]!);
     await until(() => run.delivered.length === 1);
     expect(Date.now() - opened).toBeGreaterThanOrEqual(250);

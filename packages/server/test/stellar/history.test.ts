@@ -131,12 +131,14 @@ describe('sandbox Horizon history', () => {
   it('streams effects, transactions and ledgers as ledgers close', async () => {
     const alice = await fundedAccount(sb, '100');
     const seen: Record<string, string[]> = { effects: [], transactions: [], ledgers: [] };
+    // "now" fixed before the streams connect: one that connects late still replays what it missed
+    const now = String(await sb.ledger.nowToken());
     const stops = [
-      sb.horizon.effects().forAccount(alice.publicKey()).cursor('now')
+      sb.horizon.effects().forAccount(alice.publicKey()).cursor(now)
         .stream({ onmessage: (e) => { seen.effects!.push((e as unknown as { type: string }).type); } }),
-      sb.horizon.transactions().forAccount(alice.publicKey()).cursor('now')
+      sb.horizon.transactions().forAccount(alice.publicKey()).cursor(now)
         .stream({ onmessage: (t) => { seen.transactions!.push((t as unknown as { hash: string }).hash); } }),
-      sb.horizon.ledgers().cursor('now')
+      sb.horizon.ledgers().cursor(now)
         .stream({ onmessage: (l) => { seen.ledgers!.push(String((l as unknown as { sequence: number }).sequence)); } }),
     ];
     try {

@@ -46,11 +46,13 @@ describe('a sandbox ledger that keeps real time', () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
     const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
     const before = await sb.ledger.ledgerSequence();
+    // one after the other: the ledger orders them as it admitted them
     const a = watch(sb.horizon.submitTransaction(await buildTx(sb, alice, [pay(bob.publicKey())])));
+    await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(1);
     const b = watch(sb.horizon.submitTransaction(await buildTx(sb, bob, [pay(alice.publicKey())])));
+    await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(2);
     await tick();
     expect([a.done, b.done]).toEqual([false, false]);
-    expect(await sb.ledger.clock!.pendingCount()).toBe(2);
     const closed = await sb.ledger.closeNow();
     await expect.poll(() => a.done && b.done).toBe(true);
     expect(closed).toBe(before + 1);
@@ -103,8 +105,10 @@ describe('a sandbox ledger that keeps real time', () => {
     const payers = [await fundedAccount(sb), await fundedAccount(sb), await fundedAccount(sb)];
     const sink = (await fundedAccount(sb)).publicKey();
     const subs: Array<ReturnType<typeof watch<unknown>>> = [];
-    for (const p of payers) subs.push(watch(sb.horizon.submitTransaction(await buildTx(sb, p, [pay(sink), pay(sink)]))));
-    await tick();
+    for (const p of payers) {
+      subs.push(watch(sb.horizon.submitTransaction(await buildTx(sb, p, [pay(sink), pay(sink)]))));
+      await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(subs.length);
+    }
     const first = await sb.ledger.closeNow();
     await expect.poll(() => subs.filter((s) => s.done).length).toBe(2);
     expect(subs[2]!.done).toBe(false);
@@ -120,7 +124,7 @@ describe('a sandbox ledger that keeps real time', () => {
     const alice = await fundedAccount(sb);
     const tx = await buildTx(sb, alice, [pay(alice.publicKey())], { timeout: 5 });
     const pending = watch(sb.horizon.submitTransaction(tx));
-    await tick();
+    await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(1);
     now += 10_000;
     await sb.ledger.closeNow();
     await expect.poll(() => pending.done).toBe(true);
@@ -133,7 +137,8 @@ describe('a sandbox ledger that keeps real time', () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
     const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
     const seen: string[] = [];
-    const stop = sb.horizon.payments().forAccount(bob.publicKey()).cursor('now')
+    // "now" fixed before the stream connects: one that connects late still replays what it missed
+    const stop = sb.horizon.payments().forAccount(bob.publicKey()).cursor(String(await sb.ledger.nowToken()))
       .stream({ onmessage: (r) => { seen.push((r as unknown as { transaction_hash: string }).transaction_hash); } });
     try {
       await tick();
@@ -218,10 +223,11 @@ describe('a sandbox ledger on a clock, shared by servers on one database', () =>
     const servers = [sb, await another(file, 1), await another(file, 1)];
     for (const s of servers) s.ledger.start();
     const start = await sb.ledger.ledgerSequence();
+    const startedAt = Date.now();
     await new Promise((r) => setTimeout(r, 3_300));
-    // three clocks closing on their own would have made about 9
+    // three clocks closing on their own would have made about 9 (the sleep may overrun on loaded cores)
     const closes = await sb.ledger.ledgerSequence() - start;
     expect(closes).toBeGreaterThanOrEqual(2);
-    expect(closes).toBeLessThanOrEqual(4);
+    expect(closes).toBeLessThanOrEqual(Math.ceil((Date.now() - startedAt) / 1000) + 1);
   });
 });
