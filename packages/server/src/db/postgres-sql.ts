@@ -6,7 +6,8 @@
  * Transactions take one writer lock (an advisory lock held to COMMIT), so they run one at a time
  * as on SQLite (BEGIN IMMEDIATE): the services' read-check-write transactions ("two requests can
  * never both pass the checks") were written for a single writer, and under READ COMMITTED two
- * of them would both pass. Reads outside a transaction do not wait. The request path's own
+ * of them would both pass. A process queues its writer transactions itself, so at most one of
+ * its connections waits for or holds the lock. Reads outside a transaction do not wait. The request path's own
  * transactions (creates, idempotency claims, rate-limit buckets, request logs, webhook claims)
  * guard their rows themselves and skip the lock (`selfLocking`), so they scale with processes.
  *
@@ -45,6 +46,8 @@ interface PgTx {
 export class PostgresSql implements Sql {
   readonly dialect: Dialect = 'postgres';
   private readonly context = new AsyncLocalStorage<PgTx>();
+  /** settles when the last writer transaction queued in this process has ended */
+  private writerTail: Promise<void> = Promise.resolve();
 
   constructor(readonly pool: pg.Pool) {}
 
@@ -91,7 +94,27 @@ export class PostgresSql implements Sql {
   async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const own = this.own();
     if (own) return this.savepoint(own, fn);
-    return this.onClient(options.selfLocking ? ['BEGIN'] : ['BEGIN', `SELECT pg_advisory_xact_lock(${WRITER_LOCK})`], fn);
+    if (options.selfLocking) return this.onClient(['BEGIN'], fn);
+    return this.asWriter(() => this.onClient(['BEGIN', `SELECT pg_advisory_xact_lock(${WRITER_LOCK})`], fn));
+  }
+
+  /**
+   * Runs fn once this process's writer transactions before it have ended. Only one of them can
+   * hold the writer lock at a time anyway; queued here, the others wait without a pooled
+   * connection, which the request path's own transactions and reads need. (Queued on the lock,
+   * nine pipeline transactions held nine of ten connections while one ran a slow query, and every
+   * create waited for a connection: creates stalled for seconds.)
+   */
+  private async asWriter<T>(fn: () => Promise<T>): Promise<T> {
+    const before = this.writerTail;
+    let done!: () => void;
+    this.writerTail = new Promise((resolve) => { done = resolve; });
+    try {
+      await before;
+      return await fn();
+    } finally {
+      done();
+    }
   }
 
   /** REPEATABLE READ, READ ONLY: one snapshot for every read, and no writer lock to wait for. */

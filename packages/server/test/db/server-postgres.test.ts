@@ -3,6 +3,7 @@
  * chain lives in the same database), confirmed, settled and credited; its refund-free history
  * and events as on SQLite. Other files run on PostgreSQL too with FUNDKIT_TEST_ENGINE=postgres.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { freshPostgresDatabase, postgresUrl } from '../helpers/postgres.js';
@@ -47,6 +48,33 @@ describe.skipIf(!postgresUrl)('the server on PostgreSQL', () => {
       expect(Number(open)).toBeGreaterThanOrEqual(1);
       expect(Number(open)).toBeLessThanOrEqual(2);
     } finally {
+      await small.close();
+    }
+  });
+
+  it('answers creates while its pipeline-style transactions wait for the writer lock (they wait without a connection)', async () => {
+    const url = await freshPostgresDatabase('writer_queue');
+    const small = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_DATABASE_URL: url, FUNDKIT_DATABASE_POOL_SIZE: '3' } });
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      const intents = await Promise.all(Array.from({ length: 6 }, () => createIntent(small)));
+      // another server's long writer transaction: the lock held elsewhere
+      await holder.query(`SELECT pg_advisory_lock(${0x66756e77})`);
+      // cancels read, check and write under the writer lock: all six queue behind it (the
+      // workers' transactions too)
+      const cancels = intents.map((i) => small.request('POST', `/v1/funding-intents/${i.id}/cancel`, { key }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // queued on the lock, they held all 3 connections, and this create waited for one
+      const created = await Promise.race([
+        small.request('POST', '/v1/funding-intents', { key, body: { amount: '2.00', asset: 'USDC' } }),
+        new Promise<'stalled'>((resolve) => setTimeout(() => resolve('stalled'), 10_000)),
+      ]);
+      expect(created === 'stalled' ? created : created.status).toBe(201);
+      await holder.query(`SELECT pg_advisory_unlock(${0x66756e77})`);
+      expect((await Promise.all(cancels)).map((c) => c.body.status)).toEqual(Array(6).fill('CANCELLED'));
+    } finally {
+      await holder.end();
       await small.close();
     }
   });
