@@ -64,11 +64,14 @@ const READY = prepared<{ n: number }, Scope>((k, p) => k.selectFrom('deposit_poo
   .where('network', '=', p('network')).where('environment', '=', p('environment')).where('asset', '=', p('asset')).where('claimed_at', 'is', null)
   .where('activated_at', 'is not', null));
 
-const WAITING = prepared<WaitingAccount, { environment: string; limit: number }>((k, p) => k.selectFrom('funding_intents as fi')
-  .innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id')
+// Driven from the accounts still to create (few) in their creation order (their intent's), each
+// intent found by its index: a plan from the intents' side, which stale statistics can pick on
+// PostgreSQL, compared every waiting intent with every waiting account (5.8 s for 15,000 × 5,000).
+const WAITING = prepared<WaitingAccount, { environment: string; limit: number }>((k, p) => k.selectFrom('deposit_accounts as da')
+  .innerJoin('funding_intents as fi', 'fi.deposit_account_id', 'da.id')
   .select(['da.id', 'da.address', 'da.asset', 'da.secret_encrypted'])
-  .where('fi.status', '=', 'CREATED').where('da.status', '=', 'PROVISIONING').where('da.provision_batch_id', 'is', null)
-  .where('da.environment', '=', p('environment')).orderBy('fi.created_at').orderBy('fi.id').limit(p('limit')));
+  .where('da.status', '=', 'PROVISIONING').where('da.provision_batch_id', 'is', null).where('da.environment', '=', p('environment'))
+  .where('fi.status', '=', 'CREATED').orderBy('da.created_at').orderBy('da.id').limit(p('limit')));
 
 const BATCH_COLUMNS = ['id', 'network', 'environment', 'status', 'envelope_xdr', 'transaction_hash', 'failure_code', 'attempts', 'next_attempt_at',
   'created_at', 'updated_at', 'cosigner'] as const;
