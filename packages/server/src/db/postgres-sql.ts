@@ -24,6 +24,8 @@ const NUMERIC = 1700;
 const BOOL = 16;
 /** the writer lock's advisory key (the migration lock is 'fund') */
 const WRITER_LOCK = 0x66756e77; // 'funw'
+/** how long a writer waits for the one before it in this process (store.ts's idle transaction timeout) */
+const WRITER_QUEUE_PATIENCE_MS = 30_000;
 
 type Parser = (value: string) => unknown;
 // per-query parsers replace the pool's wholesale: every other type falls back to pg's own
@@ -109,8 +111,13 @@ export class PostgresSql implements Sql {
     const before = this.writerTail;
     let done!: () => void;
     this.writerTail = new Promise((resolve) => { done = resolve; });
+    let patience: NodeJS.Timeout | undefined;
     try {
-      await before;
+      // the queue only spares connections, the lock still keeps writers apart: a writer stuck on
+      // something else than the database (its session ended by the server's idle timeout) does
+      // not hold up the rest for good
+      await Promise.race([before, new Promise((resolve) => { patience = setTimeout(resolve, WRITER_QUEUE_PATIENCE_MS); })]);
+      clearTimeout(patience);
       return await fn();
     } finally {
       done();
