@@ -69,18 +69,18 @@ const READY = prepared<{ n: number }, Scope>((k, p) => k.selectFrom('deposit_poo
 // planner from flattening: one primary-key probe per intent. As a plain join, statistics taken
 // while the tables were small let PostgreSQL compare every waiting intent with every waiting
 // account instead (5.8 s an ask at 15,000 × 5,000, under the writer lock).
+const WAITING_COLUMNS = ['da.id', 'da.address', 'da.asset', 'da.secret_encrypted'] as const;
 const WAITING = prepared<WaitingAccount, { environment: string; limit: number }>((k, p, d) => {
   const intents = k.selectFrom('funding_intents as fi').where('fi.status', '=', 'CREATED');
   if (d.dialect === 'postgres') {
-    return intents.innerJoinLateral((eb) => eb.selectFrom('deposit_accounts as da').select(['da.id', 'da.address', 'da.asset', 'da.secret_encrypted'])
-      .whereRef('da.id', '=', 'fi.deposit_account_id').where('da.status', '=', 'PROVISIONING').where('da.provision_batch_id', 'is', null)
-      .where('da.environment', '=', p('environment')).limit(1).as('da'), (join) => join.onTrue())
-      .select(['da.id', 'da.address', 'da.asset', 'da.secret_encrypted']).orderBy('fi.created_at').orderBy('fi.id').limit(p('limit'));
+    return intents.innerJoinLateral((eb) => eb.selectFrom('deposit_accounts as da').select(WAITING_COLUMNS).whereRef('da.id', '=', 'fi.deposit_account_id')
+      .where('da.status', '=', 'PROVISIONING').where('da.provision_batch_id', 'is', null).where('da.environment', '=', p('environment'))
+      .limit(1).as('da'), (join) => join.onTrue())
+      .selectAll('da').orderBy('fi.created_at').orderBy('fi.id').limit(p('limit'));
   }
-  return intents.innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id')
-    .select(['da.id', 'da.address', 'da.asset', 'da.secret_encrypted'])
-    .where('da.status', '=', 'PROVISIONING').where('da.provision_batch_id', 'is', null)
-    .where('da.environment', '=', p('environment')).orderBy('fi.created_at').orderBy('fi.id').limit(p('limit'));
+  return intents.innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id').select(WAITING_COLUMNS)
+    .where('da.status', '=', 'PROVISIONING').where('da.provision_batch_id', 'is', null).where('da.environment', '=', p('environment'))
+    .orderBy('fi.created_at').orderBy('fi.id').limit(p('limit'));
 });
 
 const BATCH_COLUMNS = ['id', 'network', 'environment', 'status', 'envelope_xdr', 'transaction_hash', 'failure_code', 'attempts', 'next_attempt_at',
