@@ -42,7 +42,11 @@ export async function startProxy(backends: () => string[]): Promise<Proxy> {
           answer.pipe(res);
           answer.on('error', () => res.destroy());
         });
-        upstream.on('socket', (socket) => socket.once('connect', () => { sent = true; }));
+        // a kept-alive socket is connected already (and gets no 'connect'): the request goes out at once
+        upstream.on('socket', (socket) => {
+          if (socket.connecting) socket.once('connect', () => { sent = true; });
+          else sent = true;
+        });
         upstream.on('error', (error: NodeJS.ErrnoException) => {
           if (!sent && error.code === 'ECONNREFUSED') return attempt(tried + 1);
           if (res.headersSent) return res.destroy();
