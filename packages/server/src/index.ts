@@ -145,6 +145,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       if (leadership) await leadership.stop();
       else await services.pipeline.pipeline.stop();
       if (server) {
+        // open status streams end (checkouts reconnect, to another server behind a load
+        // balancer); they would keep server.close waiting for their payers to leave
+        services.checkout.closeStatusStreams();
         server.closeIdleConnections?.();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, createServer, loadConfig } from '../src/index.js';
+import { readSandboxKeys } from '../src/sandbox-keys.js';
 import { KEYS } from './helpers/server.js';
+import { openStatusStream } from './helpers/status-stream.js';
 
 const silent = pino({ level: 'silent' });
 const tmp = () => mkdtempSync(join(tmpdir(), 'fundkit-start-'));
@@ -90,7 +92,7 @@ describe('the process', () => {
     expect(stderr.trim().split('\n')).toEqual(['fundkit-server: PORT must be an integer between 0 and 65535, got "nope"']);
   });
 
-  it('serves, then shuts down gracefully on SIGTERM', async () => {
+  it('serves, then shuts down gracefully on SIGTERM, ending the status streams payers have open', async () => {
     const dir = tmp();
     const child = run({ PORT: '0', FUNDKIT_DB: join(dir, 'db.sqlite'), FUNDKIT_DATA_DIR: dir });
     let stdout = '';
@@ -105,9 +107,17 @@ describe('the process', () => {
     const res = await fetch(`${url}/v1/unknown`);
     expect(res.status).toBe(404);
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    // a payer's checkout page open: before, the stream held the shutdown until the 10 s
+    // deadline ended the process with code 1
+    const { secretKey, publishableKey } = readSandboxKeys(join(dir, 'sandbox-keys.json'))!;
+    const intent = await (await fetch(`${url}/v1/funding-intents`, {
+      method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: '5', asset: 'USDC' }),
+    })).json() as { id: string };
+    const stream = await openStatusStream(url, intent.id, publishableKey!);
+    const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
-    const code = await new Promise((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
+    expect(await exited).toBe(0);
+    await stream.ended;
     expect(stdout).toContain('shutting down');
   }, 60_000);
 });

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../../src/resources/funding-intents/deposit-accounts.js';
 import { rows, run, value } from '../helpers/raw-sql.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
+import { openStatusStream } from '../helpers/status-stream.js';
 
 const open: TestServer[] = [];
 afterEach(async () => {
@@ -197,6 +198,56 @@ describe('a sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS)', () => {
     const settlementLedger = Number(await value(sql, 'SELECT ledger FROM sbx_transactions WHERE hash = ?', settled!.hash));
     expect(settlementLedger).toBeGreaterThan(Number(payment!.ledger));
     expect(await value(sql, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", id)).toBe(1);
+  });
+});
+
+describe('checkout status streams', () => {
+  const session = async (server: TestServer, intentId: string) => (await server.request('POST', '/v1/checkout_sessions', {
+    key: KEYS.alphaSecretTest, body: { funding_intent_id: intentId }, headers: { 'idempotency-key': `stream-${intentId}` },
+  })).body.session_token as string;
+
+  it('follow an intent on whichever server the payer reached: streams on the server without the pipeline see the other credit it', async () => {
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '5000', FUNDKIT_WORKER_INTERVAL_MS: '20' });
+    const a = await start();
+    const b = await start();
+    expect(a.server.leadsPipeline()).toBe(true);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const intent = await a.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+      ids.push(intent.body.id);
+    }
+    await until(async () => (await a.request('GET', `/v1/funding-intents/${ids[2]}`, { key: KEYS.alphaSecretTest })).body.status === 'AWAITING_PAYMENT');
+    // each payer on b, two tabs on the first intent
+    const streams = await Promise.all([...ids, ids[0]!].map(async (id) => openStatusStream(b.url, id, await session(a, id))));
+    try {
+      await until(() => streams.every((s) => s.statuses.length > 0));
+      for (const id of ids) {
+        const paid = await a.request('POST', `/v1/test_helpers/funding-intents/${id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+        expect(paid.status).toBeLessThan(300);
+      }
+      await until(() => streams.every((s) => s.statuses.at(-1) === 'CREDITED'));
+      for (const stream of streams) {
+        expect(stream.statuses[0]).toBe('AWAITING_PAYMENT');
+        // a view only when the intent moved: no two alike in a row
+        expect(stream.statuses.filter((status, i) => status === stream.statuses[i - 1])).toEqual([]);
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  it('end when their server stops, which does not wait for the payers to leave', async () => {
+    const start = cluster();
+    const a = await start();
+    const intent = await a.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    const stream = await openStatusStream(a.url, intent.body.id, await session(a, intent.body.id));
+    await until(() => stream.statuses.length > 0);
+    open.splice(open.indexOf(a), 1);
+    // before, close() waited for the stream's payer to leave: for ever
+    const closed = await Promise.race([a.close().then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000))]);
+    stream.close();
+    expect(closed).toBe('closed');
+    await stream.ended;
   });
 });
 

@@ -7,6 +7,7 @@ import { newId, randomToken } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { FundingIntentsService } from '../funding-intents/service.js';
 import type { CheckoutRepo, CheckoutSessionRecord, IntentHead } from './repo.js';
+import type { StatusFeed, StatusListener } from './status-feed.js';
 
 const SESSION_TTL_MS = 30 * 60_000;
 const HANDOFF_TTL_MS = 60_000;
@@ -18,6 +19,8 @@ export interface CheckoutDeps {
   /** HS256 key of checkout session tokens (the same derivation the auth middleware verifies with) */
   checkoutKey: Buffer;
   publicBaseUrl: () => string;
+  /** which intents this process's status streams follow, polled together */
+  statusFeed: StatusFeed;
 }
 
 /** An application acting with a key (secret or publishable). */
@@ -130,9 +133,14 @@ export class CheckoutService {
     return toPublic(await this.deps.fundingIntents.get(viewer, id), viewer.application);
   }
 
-  /** A cheap change marker for the status stream: the full view is built only when it moves. */
-  async changeMarker(id: string): Promise<string | null> {
-    return this.deps.repo.intentMarker(id);
+  /** Follows an intent's changes for its status stream: the full view is built again only when it moves. */
+  followStatus(id: string, listener: StatusListener): Promise<(() => void) | null> {
+    return this.deps.statusFeed.follow(id, listener);
+  }
+
+  /** Ends every status stream of this process (the server is stopping; checkouts reconnect). */
+  closeStatusStreams(): void {
+    this.deps.statusFeed.close();
   }
 
   private async ownedIntent(caller: KeyCaller, id: string): Promise<IntentHead> {

@@ -1,13 +1,13 @@
 import type { Request, Response } from 'express';
+import type { StatusChange, StatusListener } from './status-feed.js';
 
-const POLL_MS = 500;
 const HEARTBEAT_MS = 15_000;
 
 export interface StatusSource {
   /** the public view now (throws an ApiError when it cannot be read) */
   view(): Promise<object>;
-  /** changes whenever the view may have; null when the intent is gone */
-  marker(): Promise<string | null>;
+  /** follows the intent's changes from now (the process's StatusFeed); null when it is gone */
+  follow(listener: StatusListener): Promise<(() => void) | null>;
 }
 
 export function wantsEventStream(req: Request): boolean {
@@ -15,39 +15,64 @@ export function wantsEventStream(req: Request): boolean {
 }
 
 /**
- * Server-Sent Events: the view now, then again each time the intent changes. The server has no
- * in-process event bus for intents, so each stream polls one indexed row every 500 ms and builds
- * the view only when it moved; comments keep proxies from closing an idle stream.
+ * Server-Sent Events: the view now, then again each time the intent changes (the process's
+ * StatusFeed tells, whichever server changed it). The stream ends when the intent is gone or the
+ * server is closing: the checkout reconnects, behind a load balancer to another server.
+ * Comments keep proxies from closing an idle stream.
  */
 export async function streamStatus(req: Request, res: Response, source: StatusSource): Promise<void> {
-  const first = await source.view(); // before any header: an auth or 404 error still gets its envelope
+  let started = false;
+  let ended = false;
+  let sending: Promise<void> | null = null;
+  let again = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  // following starts before the first view is read, so no change after that read is missed
+  const unfollow = await source.follow(onChange);
+  let first: object;
+  try {
+    first = await source.view(); // before any header: an auth or 404 error still gets its envelope
+  } catch (error) {
+    unfollow?.();
+    throw error;
+  }
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
   res.write('retry: 2000\n\n');
-  const send = (view: object) => res.write(`event: status\ndata: ${JSON.stringify(view)}\n\n`);
   send(first);
-  let last = await source.marker();
-  let polling = false;
-  // one poll at a time: a read slower than the interval is not started again meanwhile
-  const poll = setInterval(() => {
-    if (polling) return;
-    polling = true;
-    void (async () => {
-      const now = await source.marker();
-      if (now === null) return stop();
-      if (now === last) return;
-      last = now;
-      send(await source.view());
-    })().catch(() => stop()).finally(() => { polling = false; });
-  }, POLL_MS);
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+  started = true;
+  if (!unfollow || ended) return stop();
+  heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+  req.on('close', stop);
+  // a move while the first view was read: that view may predate it
+  if (again) onChange('moved');
+
+  function send(view: object): void {
+    res.write(`event: status\ndata: ${JSON.stringify(view)}\n\n`);
+  }
+
+  function onChange(change: StatusChange): void {
+    if (change !== 'moved') {
+      ended = true;
+      if (started) stop();
+      return;
+    }
+    // one view at a time; moves meanwhile (or before the first was sent) make one more
+    if (sending || !started) return void (again = true);
+    sending = (async () => {
+      do {
+        again = false;
+        const view = await source.view();
+        if (!res.writableEnded) send(view);
+      } while (again && !res.writableEnded);
+    })().catch(() => stop()).finally(() => { sending = null; });
+  }
+
   function stop(): void {
-    clearInterval(poll);
     clearInterval(heartbeat);
+    unfollow?.();
     if (!res.writableEnded) res.end();
   }
-  req.on('close', stop);
 }
