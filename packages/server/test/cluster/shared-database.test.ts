@@ -56,8 +56,12 @@ describe('rate limits', () => {
 
 describe('idempotency keys', () => {
   it('hold a request running on one server against a retry on another, even one that starts meanwhile', async () => {
-    // the request runs 3 timeouts long: its server's heartbeat is what keeps the claim its own
-    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: '500' });
+    // the request runs longer than the timeout: its server's heartbeat is what keeps the claim its
+    // own. Both servers share this test's event loop, and the other's start parses and compiles
+    // the spec without yielding (0.5-2 s on loaded cores), a silence of the first server's
+    // heartbeat that separate processes would not have: the timeout is longer than that.
+    const TIMEOUT_MS = 3_000;
+    const start = cluster({ FUNDKIT_INSTANCE_TIMEOUT_MS: String(TIMEOUT_MS) });
     // the request runs until the test has seen the retry refused, however slow the machine
     let held: Promise<void> = Promise.resolve();
     let release = () => {};
@@ -68,15 +72,17 @@ describe('idempotency keys', () => {
     const a = await start(slow);
     held = new Promise((resolve) => { release = resolve; });
     const running = create(a, 'cluster-held-1');
+    const claimedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 200));
     // a server starting frees the claims of servers that are gone, not of those still running
     const b = await start();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const retry = await create(b, 'cluster-held-1');
+    // past the timeout since the claim: only the heartbeat keeps it
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, claimedAt + TIMEOUT_MS * 1.2 - Date.now())));
+    // released whatever the retry's answer: a request still held would hold up closing its server
+    const retry = await create(b, 'cluster-held-1').finally(release);
     expect(retry.status).toBe(409);
     expect(retry.body.error.code).toBe('IDEMPOTENCY_REQUEST_IN_PROGRESS');
 
-    release();
     const first = await running;
     expect(first.status).toBe(201);
     const replay = await create(b, 'cluster-held-1');
