@@ -4,6 +4,7 @@
 const { workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
 const { appendFileSync, readdirSync, readFileSync, writeSync } = require('node:fs');
+const { spawnSync } = require('node:child_process');
 
 const { buffer, base, limitS, file } = workerData;
 const beat = new Int32Array(buffer);
@@ -25,10 +26,22 @@ function threads() {
   }
 }
 
+/**
+ * Every thread's native stack, from gdb attached to this process, where gdb is installed: what a
+ * thread blocked on a lock waits for, which neither the inspector nor /proc can tell.
+ */
+function nativeStacks() {
+  const gdb = spawnSync('gdb', ['-p', String(process.pid), '-batch', '-nx', '-ex', 'thread apply all bt 14'], { encoding: 'utf8', timeout: 60_000 });
+  if (gdb.error || !gdb.stdout) return '';
+  const stacks = gdb.stdout.split('\n').filter((line) => /^(Thread |#)/.test(line) && !line.includes(' in ?? (')).join('\n');
+  return `  native stacks (gdb):\n${stacks}\n`;
+}
+
 function die(message) {
   const afterTests = Atomics.load(beat, 1) === 1;
   const when = afterTests ? ' Every test of the file had run: the freeze is in what comes after them (the runner, Node\'s shutdown).' : '';
-  writeSync(2, `\n[hang-guard] ${file}: the event loop has not turned for ${limitS} s.${when} ${message}\n${threads()}\n`);
+  const native = message.includes('outside JavaScript') ? nativeStacks() : '';
+  writeSync(2, `\n[hang-guard] ${file}: the event loop has not turned for ${limitS} s.${when} ${message}\n${threads()}\n${native}`);
   // scripts/vitest-run.mjs runs such a file once more
   if (afterTests && process.env.FUNDKIT_HANG_REPORT) appendFileSync(process.env.FUNDKIT_HANG_REPORT, `${JSON.stringify({ file })}\n`);
   process.kill(process.pid, 'SIGKILL');
