@@ -56,7 +56,7 @@ export function checkoutRoutes(service: CheckoutService): RouteDef[] {
         const id = pathId(res);
         const who = viewer(res);
         if (!wantsEventStream(req)) return void res.json(await service.publicView(who, id));
-        await streamStatus(req, res, { view: () => service.publicView(who, id), follow: (listener) => service.followStatus(id, listener) });
+        await streamStatus(res, { view: () => service.publicView(who, id), follow: (listener) => service.followStatus(id, listener) });
       },
     },
   ];

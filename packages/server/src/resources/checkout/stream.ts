@@ -20,21 +20,30 @@ export function wantsEventStream(req: Request): boolean {
  * server is closing: the checkout reconnects, behind a load balancer to another server.
  * Comments keep proxies from closing an idle stream.
  */
-export async function streamStatus(req: Request, res: Response, source: StatusSource): Promise<void> {
+export async function streamStatus(res: Response, source: StatusSource): Promise<void> {
   let started = false;
-  let ended = false;
+  /** the intent is gone or the server is closing: the stream ends after what it has to send */
+  let ending = false;
   let sending: Promise<void> | null = null;
   let again = false;
   let heartbeat: NodeJS.Timeout | undefined;
+  let unfollow: (() => void) | null = null;
+  let left = false;
+  // the payer leaving at any point, before the first view too, ends following
+  res.on('close', () => {
+    left = true;
+    release();
+  });
   // following starts before the first view is read, so no change after that read is missed
-  const unfollow = await source.follow(onChange);
+  unfollow = await source.follow(onChange);
   let first: object;
   try {
     first = await source.view(); // before any header: an auth or 404 error still gets its envelope
   } catch (error) {
-    unfollow?.();
+    release(); // the response is the error handler's to send
     throw error;
   }
+  if (left) return release();
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -43,9 +52,8 @@ export async function streamStatus(req: Request, res: Response, source: StatusSo
   res.write('retry: 2000\n\n');
   send(first);
   started = true;
-  if (!unfollow || ended) return stop();
+  if (!unfollow || ending) return stop();
   heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
-  req.on('close', stop);
   // a move while the first view was read: that view may predate it
   if (again) onChange('moved');
 
@@ -55,7 +63,7 @@ export async function streamStatus(req: Request, res: Response, source: StatusSo
 
   function onChange(change: StatusChange): void {
     if (change !== 'moved') {
-      ended = true;
+      ending = true;
       if (started) stop();
       return;
     }
@@ -70,9 +78,14 @@ export async function streamStatus(req: Request, res: Response, source: StatusSo
     })().catch(() => stop()).finally(() => { sending = null; });
   }
 
-  function stop(): void {
+  function release(): void {
     clearInterval(heartbeat);
     unfollow?.();
+    unfollow = null;
+  }
+
+  function stop(): void {
+    release();
     if (!res.writableEnded) res.end();
   }
 }
