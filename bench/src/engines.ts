@@ -14,6 +14,7 @@ import pg from 'pg';
 import { findPostgresBin, startPostgresCluster } from '../../packages/server/test/helpers/postgres-cluster.js';
 import { freePort, median, RUNS, SECONDS, startChild, type Child, type Load } from './lib.js';
 import { ADDRESS, auth, CREATE, KEY, seed, SERVER_CONNECTIONS } from './server.js';
+import { benchStreams, PUBLISHABLE_KEY, STREAMS, type StreamCost } from './streams.js';
 
 export const ENGINE_SEED = 10_000;
 const LIST: Load = { path: '/v1/funding-intents?limit=50', headers: auth };
@@ -82,7 +83,7 @@ async function seedPostgres(clusterUrl: string, name: string): Promise<Record<st
     FUNDKIT_DATABASE_URL: url.toString(), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'), FUNDKIT_MASTER_KEY: 'cd'.repeat(32),
     LOG_LEVEL: 'warn', FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000',
   };
-  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], settlement_address: ADDRESS }] }));
+  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], publishable_keys: [PUBLISHABLE_KEY], settlement_address: ADDRESS }] }));
   const [first] = await startProcesses(env, 1);
   const model = await (await fetch(`${first!.url}/v1/funding-intents`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: CREATE.body })).json() as { id: string };
   await first!.stop();
@@ -103,9 +104,10 @@ async function seedPostgres(clusterUrl: string, name: string): Promise<Record<st
   return env;
 }
 
-export async function benchEngines(): Promise<{ figures: EngineFigure[]; notes: string[] }> {
+export async function benchEngines(): Promise<{ figures: EngineFigure[]; streams: { none: StreamCost; open: StreamCost } | null; notes: string[] }> {
   const notes: string[] = [];
   const figures: EngineFigure[] = [];
+  let streams: { none: StreamCost; open: StreamCost } | null = null;
   const sqlite = await seed(mkdtempSync(join(tmpdir(), 'fundkit-bench-engines-')), ENGINE_SEED);
   const one = await startProcesses(sqlite.env, 1);
   try {
@@ -116,15 +118,17 @@ export async function benchEngines(): Promise<{ figures: EngineFigure[]; notes: 
   const bin = findPostgresBin();
   if (!bin) {
     notes.push('engines: PostgreSQL is not installed (apt-get install postgresql): its rows were skipped');
-    return { figures, notes };
+    return { figures, streams, notes };
   }
-  const cluster = await startPostgresCluster(bin);
+  // PostgreSQL's durability defaults: every commit flushed to disk before it answers
+  const cluster = await startPostgresCluster(bin, { durable: true });
   try {
     for (const processes of [1, 2, 3]) {
       const env = await seedPostgres(cluster.url, `bench_${processes}`);
       const children = await startProcesses(env, processes);
       try {
         figures.push(...await measure('PostgreSQL', children));
+        if (processes === 1) streams = await benchStreams(children[0]!, env.FUNDKIT_DATABASE_URL!, cluster.pid());
       } finally {
         await Promise.all(children.map((c) => c.stop()));
       }
@@ -132,6 +136,6 @@ export async function benchEngines(): Promise<{ figures: EngineFigure[]; notes: 
   } finally {
     cluster.stop();
   }
-  notes.push(`engines: a fresh database per configuration with ${ENGINE_SEED.toLocaleString('en')} intents; the built server on the instant sandbox ledger (the pipeline, and so the deposit accounts' ledger work, on one process: the lease holder); ${SERVER_CONNECTIONS} connections split across the processes; PostgreSQL ${bin.split('/').at(-2)} from initdb with its defaults, on the same machine (its cores shared with the servers and the load generator); the request path's transactions (creates, idempotency keys, rate-limit buckets, request logs, webhook claims) lock only their own rows on PostgreSQL, while the pipeline's still take one writer lock (as SQLite's single writer)`);
-  return { figures, notes };
+  notes.push(`engines: a fresh database per configuration with ${ENGINE_SEED.toLocaleString('en')} intents; the built server on the instant sandbox ledger (the pipeline, and so the deposit accounts' ledger work, on one process: the lease holder); ${SERVER_CONNECTIONS} connections split across the processes; PostgreSQL ${bin.split('/').at(-2)} from initdb with its durability defaults (fsync and synchronous_commit on: a commit answers once its WAL is on disk, where SQLite's WAL with synchronous=NORMAL leaves the fsync to checkpoints), on the same machine (its cores shared with the servers and the load generator); the request path's transactions (creates, idempotency keys, rate-limit buckets, request logs, webhook claims) lock only their own rows on PostgreSQL, while the pipeline's still take one writer lock (as SQLite's single writer)`);
+  return { figures, streams, notes };
 }

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchCheckout } from './checkout.js';
 import { benchEngines } from './engines.js';
+import { STREAMS } from './streams.js';
 import { machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
 import { benchNetwork, COUNTS, LEDGER_SECONDS, WARM_UP_CREATES } from './network.js';
 import { benchPipeline, summary } from './pipeline.js';
@@ -43,7 +44,7 @@ await section('server', async () => {
 });
 
 await section('engines', async () => {
-  const { figures, notes: engineNotes } = await benchEngines();
+  const { figures, streams, notes: engineNotes } = await benchEngines();
   notes.push(...engineNotes);
   const base = (load: string) => figures.find((f) => f.engine === 'SQLite' && f.load === load);
   for (const f of figures) {
@@ -52,6 +53,13 @@ await section('engines', async () => {
     rows.push({ area: 'engines', figure: `${label} (req/s)`, fundkit: f.rps, unit: 'req/s', ...(peer ? { peer: 'SQLite × 1 process', peerValue: peer.rps, higher: true } : {}) });
     rows.push({ area: 'engines', figure: `${label} p99 latency`, fundkit: f.p99, unit: 'ms' });
     if (f.non2xx > 0) notes.push(`engines: ${label}: ${f.non2xx} non-2xx answers (${JSON.stringify(f.statuses)})`);
+  }
+  if (streams) {
+    for (const [label, cost] of [[`${STREAMS.toLocaleString('en')} status streams open`, streams.open], ['no status stream open', streams.none]] as const) {
+      rows.push({ area: 'engines', figure: `server CPU, ${label}, PostgreSQL × 1 process`, fundkit: cost.serverCpuMsPerS, unit: 'ms/s' });
+      rows.push({ area: 'engines', figure: `PostgreSQL CPU (all its processes), ${label}`, fundkit: cost.databaseCpuMsPerS, unit: 'ms/s' });
+    }
+    notes.push(`engines, status streams: ${STREAMS.toLocaleString('en')} GET /v1/public/funding-intents/{id}/status streams (text/event-stream), one per intent, held open on the PostgreSQL × 1 server while nothing changes; CPU time per second of wall time over ${SECONDS} s from /proc (utime + stime), of the server process and of the cluster's postmaster and backends, beside the same server before any stream opened`);
   }
 });
 

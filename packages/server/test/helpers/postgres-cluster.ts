@@ -6,7 +6,7 @@
  * cluster runs as the `postgres` user the package creates.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,8 @@ import { dirname, join } from 'node:path';
 export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:PORT/postgres (trust authentication on loopback) */
   url: string;
+  /** the postmaster's process id (the bench reads its processes' CPU time) */
+  pid(): number;
   stop(): void;
 }
 
@@ -40,7 +42,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPostgresCluster(bin: string): Promise<PostgresCluster> {
+export interface ClusterOptions {
+  /**
+   * PostgreSQL's own durability settings (fsync, synchronous commit, full page writes), for the
+   * bench; else the tests' cluster trades them for speed, as it lives for one run.
+   */
+  durable?: boolean;
+}
+
+export async function startPostgresCluster(bin: string, { durable = false }: ClusterOptions = {}): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-pg-'));
   const asRoot = process.getuid?.() === 0;
   // as root: the cluster's files and processes belong to `postgres`
@@ -55,14 +65,13 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
-  // Durability is traded for speed here only: a test cluster lives for one run. The bench runs
-  // PostgreSQL with its defaults.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off `
-    + '-c full_page_writes=off -c max_connections=400';
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=400`
+    + (durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off');
   run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop() {
       if (stopped) return;
       stopped = true;
