@@ -66,14 +66,18 @@ describe('StatusFeed', () => {
     reads = [];
     await vi.advanceTimersByTimeAsync(2_000);
     expect(reads).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
     expect(await feed.follow('fi_missing', () => undefined)).toBeNull();
   });
 
   it('tells every stream the server is closing, and follows nothing after', async () => {
     const { heard } = await followAll(2);
+    reads = [];
     feed.close();
     expect([...heard.values()]).toEqual([['closing'], ['closing']]);
     expect(await feed.follow('fi_0', () => undefined)).toBeNull();
+    // not even a read for it: the database is about to close
+    expect(reads).toEqual([]);
   });
 
   it('keeps the streams open when a read fails, and reads again at the next tick', async () => {

@@ -31,10 +31,11 @@ function threads() {
  * thread blocked on a lock waits for, which neither the inspector nor /proc can tell.
  */
 function nativeStacks() {
-  const gdb = spawnSync('gdb', ['-p', String(process.pid), '-batch', '-nx', '-ex', 'thread apply all bt 14'], { encoding: 'utf8', timeout: 60_000 });
+  const gdb = spawnSync('gdb', ['-p', String(process.pid), '-batch', '-nx', '-ex', 'thread apply all bt 14'], { encoding: 'utf8', timeout: 20_000 });
   if (gdb.error || !gdb.stdout) return '';
   const stacks = gdb.stdout.split('\n').filter((line) => /^(Thread |#)/.test(line) && !line.includes(' in ?? (')).join('\n');
-  return `  native stacks (gdb):\n${stacks}\n`;
+  // nothing when gdb may not attach (ptrace restricted)
+  return stacks ? `  native stacks (gdb):\n${stacks}\n` : '';
 }
 
 function die(message) {

@@ -46,6 +46,7 @@ export class StatusFeed {
    * function that stops following, or null when the intent does not exist or the feed is closed.
    */
   async follow(id: string, listener: StatusListener): Promise<(() => void) | null> {
+    if (this.closed) return null;
     if (!this.followed.has(id)) {
       const marker = (await this.deps.markers([id])).get(id);
       if (marker === undefined || this.closed) return null;
@@ -64,7 +65,16 @@ export class StatusFeed {
     this.timer = null;
     const listeners = [...this.followed.values()].flatMap((f) => [...f.listeners]);
     this.followed.clear();
-    for (const listener of listeners) listener('closing');
+    for (const listener of listeners) this.tell(listener, 'closing');
+  }
+
+  /** one stream's failure is its own: the others are still told */
+  private tell(listener: StatusListener, change: StatusChange): void {
+    try {
+      listener(change);
+    } catch (error) {
+      this.deps.onError(error);
+    }
   }
 
   private unfollow(id: string, listener: StatusListener): void {
@@ -78,7 +88,7 @@ export class StatusFeed {
   private schedule(): void {
     if (this.timer || this.closed || this.followed.size === 0) return;
     this.timer = setTimeout(() => {
-      void this.tick().finally(() => {
+      void this.tick().catch((error: unknown) => this.deps.onError(error)).finally(() => {
         this.timer = null;
         this.schedule();
       });
@@ -104,6 +114,6 @@ export class StatusFeed {
     if (!followed || followed.marker === marker) return;
     if (marker === undefined) this.followed.delete(id);
     else followed.marker = marker;
-    for (const listener of [...followed.listeners]) listener(marker === undefined ? 'gone' : 'moved');
+    for (const listener of [...followed.listeners]) this.tell(listener, marker === undefined ? 'gone' : 'moved');
   }
 }

@@ -29,6 +29,7 @@ export async function streamStatus(res: Response, source: StatusSource): Promise
   let heartbeat: NodeJS.Timeout | undefined;
   let unfollow: (() => void) | null = null;
   let left = false;
+  let last = '';
   // the payer leaving at any point, before the first view too, ends following
   res.on('close', () => {
     left = true;
@@ -44,6 +45,9 @@ export async function streamStatus(res: Response, source: StatusSource): Promise
     throw error;
   }
   if (left) return release();
+  // a stream that only sends this view (the server is closing, or the intent is gone) closes its
+  // connection too: kept alive, the checkout's reconnects would hold a closing server open
+  if (ending || !unfollow) res.setHeader('Connection', 'close');
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -57,8 +61,12 @@ export async function streamStatus(res: Response, source: StatusSource): Promise
   // a move while the first view was read: that view may predate it
   if (again) onChange('moved');
 
+  /** a view only when it differs from the last sent (a marker can move ahead of the view read after it) */
   function send(view: object): void {
-    res.write(`event: status\ndata: ${JSON.stringify(view)}\n\n`);
+    const json = JSON.stringify(view);
+    if (json === last) return;
+    last = json;
+    res.write(`event: status\ndata: ${json}\n\n`);
   }
 
   function onChange(change: StatusChange): void {
@@ -73,8 +81,8 @@ export async function streamStatus(res: Response, source: StatusSource): Promise
       do {
         again = false;
         const view = await source.view();
-        if (!res.writableEnded) send(view);
-      } while (again && !res.writableEnded);
+        if (!left && !res.writableEnded) send(view);
+      } while (again && !left && !res.writableEnded);
     })().catch(() => stop()).finally(() => { sending = null; });
   }
 
