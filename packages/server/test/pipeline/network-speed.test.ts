@@ -24,7 +24,7 @@ describe('at network speed (1 s ledgers)', () => {
   it(`${INTENTS} intents paid in one ledger are all CREDITED within 2 further ledgers`, async () => {
     const pool = t.server.services.pipeline.pipeline.pool!;
     // The pool fills in the background on a clocked ledger (a few ledgers for its batches).
-    await waitFor(async () => pool.ready('USDC'), (n) => n >= INTENTS, 20_000);
+    await waitFor(async () => pool.ready('USDC'), (n) => n >= INTENTS, 25_000);
     const intents = await Promise.all(Array.from({ length: INTENTS }, () => createIntent(t, { amount: '5.00' })));
     expect(intents.every((i) => i.status === 'AWAITING_PAYMENT')).toBe(true);
     // Every payer submits at once, right after a close: their payments wait in the ledger's pending
@@ -41,7 +41,7 @@ describe('at network speed (1 s ledgers)', () => {
     // to straddle one (a CI run had them do so on PostgreSQL); what follows counts from the last
     expect(paymentLedgers.size).toBeLessThanOrEqual(2);
     const paymentLedger = Math.max(...paymentLedgers);
-    const done = await Promise.all(intents.map((i) => waitForIntent(t, i.id, (x) => x.status === 'CREDITED', 20_000)));
+    const done = await Promise.all(intents.map((i) => waitForIntent(t, i.id, (x) => x.status === 'CREDITED', 25_000)));
     const settlementLedgers = await Promise.all(done.map(async (i) => {
       const tx = await horizon(`/transactions/${i.settlement.transfer_transaction_hash}`);
       return tx.ledger as number;
@@ -56,7 +56,9 @@ describe('at network speed (1 s ledgers)', () => {
     // …in at most two transactions a ledger: many settlements share one.
     const transfers = new Set(done.map((i) => i.settlement.transfer_transaction_hash));
     expect(transfers.size, spread).toBeLessThanOrEqual(2 * new Set(settlementLedgers).size);
-  });
+    // what is asserted is counted in ledgers, not seconds: the pool's fill and the credits each
+    // get 25 s on loaded cores (the file's 30 s in all was met only by an idle machine)
+  }, 75_000);
 });
 
 describe('at network speed with the deposit pool empty', () => {
