@@ -5,6 +5,8 @@
 export interface StatusStream {
   /** the status of each view received so far */
   statuses: string[];
+  /** each view received so far, as sent */
+  views: string[];
   /** settles when the server has ended the stream */
   ended: Promise<void>;
   /** the payer leaves */
@@ -18,6 +20,7 @@ export async function openStatusStream(baseUrl: string, intentId: string, token:
   });
   if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`no event stream: ${response.status} ${await response.text()}`);
   const statuses: string[] = [];
+  const views: string[] = [];
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -31,9 +34,11 @@ export async function openStatusStream(baseUrl: string, intentId: string, token:
         const event = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         const data = event.split('\n').find((line) => line.startsWith('data: '));
-        if (event.includes('event: status') && data) statuses.push(JSON.parse(data.slice(6)).status);
+        if (!event.includes('event: status') || !data) continue;
+        views.push(data.slice(6));
+        statuses.push(JSON.parse(data.slice(6)).status);
       }
     }
   })();
-  return { statuses, ended, close: () => abort.abort() };
+  return { statuses, views, ended, close: () => abort.abort() };
 }
