@@ -48,6 +48,16 @@ async function sample(server: number, postmaster: number): Promise<StreamCost> {
   return { serverCpuMsPerS: (cpuMs(server) - before.server) / SECONDS, databaseCpuMsPerS: database / SECONDS };
 }
 
+/** Waits (60 s at most) for the server's start-up work (the deposit pool's fill) to end: two quiet seconds in a row. */
+async function untilQuiet(pid: number): Promise<void> {
+  let quiet = 0;
+  for (let i = 0; i < 60 && quiet < 2; i++) {
+    const before = cpuMs(pid);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    quiet = cpuMs(pid) - before < 50 ? quiet + 1 : 0;
+  }
+}
+
 /** Opens one stream: resolves once its first view has arrived. */
 function openStream(url: string, id: string): Promise<ClientRequest> {
   return new Promise((resolve, reject) => {
@@ -73,8 +83,8 @@ export async function benchStreams(child: Child, databaseUrl: string, postmaster
   await db.query('VACUUM ANALYZE');
   await db.query('CHECKPOINT');
   await db.end();
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
   const pid = child.process.pid!;
+  await untilQuiet(pid);
   const none = await sample(pid, postmaster);
   const streams: ClientRequest[] = [];
   try {
