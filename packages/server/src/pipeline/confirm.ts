@@ -23,8 +23,8 @@ export interface ConfirmDeps {
 export class PaymentConfirmer {
   constructor(private readonly deps: ConfirmDeps) {}
 
-  async claim(): Promise<PaymentRecord | undefined> {
-    return this.deps.payments.nextToConfirm(isoNow());
+  async claim(busy?: ReadonlySet<string>): Promise<PaymentRecord | undefined> {
+    return this.deps.payments.nextToConfirm(isoNow(), busy);
   }
 
   async confirm(payment: PaymentRecord): Promise<void> {

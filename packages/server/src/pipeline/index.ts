@@ -122,6 +122,12 @@ function createRepos(sql: Sql) {
   };
 }
 
+/**
+ * Payments confirmed at once: each reads its transaction back first, and several round trips in
+ * flight keep a burst's confirmations within a ledger without crowding Horizon's rate limit.
+ */
+const CONFIRMATIONS_IN_FLIGHT = 8;
+
 /** A free channel's wait for more work before it sends less than a full transaction (see EngineOptions). */
 const TREASURY_LINGER_MS = 250;
 
@@ -191,7 +197,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       watchAddress: (address) => followAddress(address), nudge: nudgeOf('deposit-pool'),
     });
     jobs.push(depositPoolJob(pool, deps.config.treasuryChannels));
-    jobs.push(paymentConfirmationJob(confirmer), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),
+    jobs.push(paymentConfirmationJob(confirmer, CONFIRMATIONS_IN_FLIGHT), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),
       observerBackfillJob(observer, deps.settings.backfillIntervalMs));
     jobs.push(depositRetireJob(new DepositRetirer({
       sql, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,

@@ -12,8 +12,9 @@ const NEXT_EXPIRED = prepared<FundingIntentRecord, { now: string; except: string
   .where('status', 'in', ['AWAITING_PAYMENT', 'PARTIALLY_FUNDED']).where('expires_at', '<=', p('now'))
   .where((eb) => eb.not(d.oneOf('id', p('except')))).orderBy('expires_at').orderBy('id').limit(1), { bigint: true });
 
-const NEXT_TO_SETTLE = prepared<FundingIntentRecord>((k) => k.selectFrom('funding_intents as fi').selectAll('fi')
+const NEXT_TO_SETTLE = prepared<FundingIntentRecord, { busyIntents: string[] }>((k, p, d) => k.selectFrom('funding_intents as fi').selectAll('fi')
   .where((eb) => eb.and([
+    eb.not(d.oneOf('fi.id', p('busyIntents'))),
     eb.or([
       eb.and([eb('fi.status', '=', 'PAYMENT_CONFIRMED'), eb('fi.route_type', '<>', 'STELLAR_PATH_PAYMENT')]),
       eb.and([eb('fi.status', '=', 'ROUTING'), eb.exists(eb.selectFrom('route_executions as r').select(eb.lit(1).as('one'))
@@ -49,8 +50,13 @@ export class PipelineIntentsRepo {
   }
 
   /** Confirmed intents without a settlement yet; a converted one once its route execution succeeded. */
-  async nextToSettle(): Promise<FundingIntentRecord | undefined> {
-    return this.sql.get(NEXT_TO_SETTLE);
+  /**
+   * The next intent due a settlement, skipping `busy` (intents whose settlement is being opened
+   * right now): without the skip, claims stopped at the first one until its opening committed, so
+   * a burst was opened one at a time.
+   */
+  async nextToSettle(busy: ReadonlySet<string> = new Set()): Promise<FundingIntentRecord | undefined> {
+    return this.sql.get(NEXT_TO_SETTLE, { busyIntents: [...busy] });
   }
 
   async byId(id: string): Promise<FundingIntentRecord | undefined> {

@@ -50,30 +50,43 @@ export interface SettlementDeps {
 export class Settler {
   constructor(private readonly deps: SettlementDeps) {}
 
-  /** Opens the settlement of a confirmed intent (one per intent) and moves it to SETTLING. */
+  /**
+   * Opens the settlement of a confirmed intent (one per intent), moves the intent to SETTLING and
+   * the settlement on to SUBMITTED (payout.initiated), in one transaction; `run` then builds and
+   * sends its transfer. (A SUBMITTED settlement without an envelope is built afresh by its next
+   * run, so nothing needs a PENDING step between the two.) Two transactions were one writer
+   * transaction a settlement too many: on PostgreSQL they queue on the writer lock, and a burst
+   * paid in one ledger should be opened within the next.
+   */
   async open(intent: FundingIntentRecord): Promise<SettlementRecord> {
     return this.deps.sql.transaction(async () => {
-      const payment = (await this.deps.payments.byIntent(intent.id)).filter((p) => p.status === 'CONFIRMED').at(-1);
-      if (!payment) throw new Error(`confirmed intent ${intent.id} has no confirmed payment`);
-      const now = isoNow();
-      const id = newId('settlement');
-      const converted = this.deps.routeOf?.(intent) === 'STELLAR_PATH_PAYMENT';
-      // a route execution moved it to ROUTING already when it converted the funds
-      if (converted && intent.status === 'PAYMENT_CONFIRMED') await this.deps.machine.transition(intent.id, 'ROUTING', 'converting by path payment');
-      const settlement: SettlementRecord = {
-        id, funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment, payment_id: payment.id,
-        stellar_network: this.deps.networkName, route: converted ? 'path_payment' : 'direct', source_asset: intent.requirement_asset, source_amount: intent.requirement_amount,
-        destination_asset: intent.destination_asset, destination_address: intent.destination_address, destination_amount: intent.requirement_amount,
-        transaction_hash: payment.transaction_hash, envelope_xdr: null, transfer_transaction_hash: null,
-        protocol_settlement_id: protocolSettlementId(id), protocol_contract_id: SANDBOX_REGISTRY_CONTRACT,
-        protocol_create_transaction_hash: payment.transaction_hash, protocol_confirm_transaction_hash: null,
-        status: 'PENDING', reconciliation_status: 'UNRECONCILED', fail_on_submit: await this.deps.settlements.takeFailureFlag(intent.id) ? 1 : 0,
-        failure_code: null, failure_message: null, attempts: 0, next_attempt_at: now, submitted_at: null, confirmed_at: null, created_at: now, updated_at: now,
-      };
-      await this.deps.settlements.insert(settlement);
-      await this.deps.machine.transition(intent.id, 'SETTLING', `settlement ${id} opened`);
-      return settlement;
+      const opened = await this.insertOpen(intent);
+      await this.submitted(opened);
+      return (await this.deps.settlements.findById(opened.id))!;
     });
+  }
+
+  private async insertOpen(intent: FundingIntentRecord): Promise<SettlementRecord> {
+    const payment = (await this.deps.payments.byIntent(intent.id)).filter((p) => p.status === 'CONFIRMED').at(-1);
+    if (!payment) throw new Error(`confirmed intent ${intent.id} has no confirmed payment`);
+    const now = isoNow();
+    const id = newId('settlement');
+    const converted = this.deps.routeOf?.(intent) === 'STELLAR_PATH_PAYMENT';
+    // a route execution moved it to ROUTING already when it converted the funds
+    if (converted && intent.status === 'PAYMENT_CONFIRMED') await this.deps.machine.transition(intent.id, 'ROUTING', 'converting by path payment');
+    const settlement: SettlementRecord = {
+      id, funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment, payment_id: payment.id,
+      stellar_network: this.deps.networkName, route: converted ? 'path_payment' : 'direct', source_asset: intent.requirement_asset, source_amount: intent.requirement_amount,
+      destination_asset: intent.destination_asset, destination_address: intent.destination_address, destination_amount: intent.requirement_amount,
+      transaction_hash: payment.transaction_hash, envelope_xdr: null, transfer_transaction_hash: null,
+      protocol_settlement_id: protocolSettlementId(id), protocol_contract_id: SANDBOX_REGISTRY_CONTRACT,
+      protocol_create_transaction_hash: payment.transaction_hash, protocol_confirm_transaction_hash: null,
+      status: 'PENDING', reconciliation_status: 'UNRECONCILED', fail_on_submit: await this.deps.settlements.takeFailureFlag(intent.id) ? 1 : 0,
+      failure_code: null, failure_message: null, attempts: 0, next_attempt_at: now, submitted_at: null, confirmed_at: null, created_at: now, updated_at: now,
+    };
+    await this.deps.settlements.insert(settlement);
+    await this.deps.machine.transition(intent.id, 'SETTLING', `settlement ${id} opened`);
+    return settlement;
   }
 
   async run(s: SettlementRecord): Promise<void> {
@@ -99,12 +112,14 @@ export class Settler {
 
   /** False when the settlement had already left PENDING (another process got there first). */
   private async markSubmitted(s: SettlementRecord): Promise<boolean> {
-    return this.deps.sql.transaction(async () => {
-      const at = isoNow();
-      if (!await this.deps.settlements.updateFrom(s.id, ['PENDING'], { status: 'SUBMITTED', submitted_at: at, updated_at: at })) return false;
-      await this.deps.events.payout('payout.initiated', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
-      return true;
-    });
+    return this.deps.sql.transaction(() => this.submitted(s));
+  }
+
+  private async submitted(s: SettlementRecord): Promise<boolean> {
+    const at = isoNow();
+    if (!await this.deps.settlements.updateFrom(s.id, ['PENDING'], { status: 'SUBMITTED', submitted_at: at, updated_at: at })) return false;
+    await this.deps.events.payout('payout.initiated', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
+    return true;
   }
 
   private async metadata(s: SettlementRecord): Promise<string> {

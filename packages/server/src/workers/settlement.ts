@@ -23,8 +23,8 @@ export function settlementJob(settler: Settler, intents: PipelineIntentsRepo, se
     concurrency,
     key: intentOf,
     claim: async (busy) => {
-      const intent = await intents.nextToSettle();
-      if (intent && !busy.has(intent.id)) return { kind: 'open', intentId: intent.id };
+      const intent = await intents.nextToSettle(busy);
+      if (intent) return { kind: 'open', intentId: intent.id };
       const settlement = await settlements.nextToRun(isoNow(), busy);
       return settlement ? { kind: 'run', settlement } : undefined;
     },

@@ -65,9 +65,9 @@ const LATEST_APPLIED = prepared<PaymentRecord, { intentIds: string[] }>((k, p, d
 const BY_INTENT = prepared<PaymentRecord, { intentId: string }>((k, p) =>
   k.selectFrom('payments').selectAll().where('funding_intent_id', '=', p('intentId')).orderBy('created_at').orderBy('id'), { bigint: true });
 
-const NEXT_TO_CONFIRM = prepared<PaymentRecord, { now: string }>((k, p) =>
+const NEXT_TO_CONFIRM = prepared<PaymentRecord, { now: string; busy: string[] }>((k, p, d) =>
   k.selectFrom('payments').selectAll().where('status', '=', 'DETECTED').where('next_attempt_at', '<=', p('now'))
-    .orderBy('next_attempt_at').orderBy('id').limit(1), { bigint: true });
+    .where((eb) => eb.not(d.oneOf('id', p('busy')))).orderBy('next_attempt_at').orderBy('id').limit(1), { bigint: true });
 
 const MARK_CONFIRMED = prepared<never, { id: string; at: string }>((k, p) =>
   k.updateTable('payments').set({ status: 'CONFIRMED', confirmed_at: p('at'), updated_at: p('at') })
@@ -116,8 +116,9 @@ export class PaymentsRepo {
   }
 
   /** The next DETECTED payment due for verification. */
-  async nextToConfirm(now: string): Promise<PaymentRecord | undefined> {
-    return normalize(await this.sql.get(NEXT_TO_CONFIRM, { now }));
+  /** The next DETECTED payment due, skipping `busy` (payments being confirmed right now). */
+  async nextToConfirm(now: string, busy: ReadonlySet<string> = new Set()): Promise<PaymentRecord | undefined> {
+    return normalize(await this.sql.get(NEXT_TO_CONFIRM, { now, busy: [...busy] }));
   }
 
   async markConfirmed(id: string, at: string): Promise<void> {
