@@ -32,13 +32,13 @@ export async function waitForIntent(t: TestServer, id: string, done: (intent: an
   }
 }
 
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000, everyMs = 20): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
