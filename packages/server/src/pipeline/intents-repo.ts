@@ -49,11 +49,11 @@ export class PipelineIntentsRepo {
     return this.sql.get(NEXT_EXPIRED, { now, except });
   }
 
-  /** Confirmed intents without a settlement yet; a converted one once its route execution succeeded. */
   /**
-   * The next intent due a settlement, skipping `busy` (intents whose settlement is being opened
-   * right now): without the skip, claims stopped at the first one until its opening committed, so
-   * a burst was opened one at a time.
+   * The next confirmed intent without a settlement yet (a converted one once its route execution
+   * succeeded), skipping `busy` (intents whose settlement is being opened right now): without the
+   * skip, claims stopped at the first one until its opening committed, so a burst was opened one
+   * at a time.
    */
   async nextToSettle(busy: ReadonlySet<string> = new Set()): Promise<FundingIntentRecord | undefined> {
     return this.sql.get(NEXT_TO_SETTLE, { busyIntents: [...busy] });

@@ -54,9 +54,9 @@ export class Settler {
    * Opens the settlement of a confirmed intent (one per intent), moves the intent to SETTLING and
    * the settlement on to SUBMITTED (payout.initiated), in one transaction; `run` then builds and
    * sends its transfer. (A SUBMITTED settlement without an envelope is built afresh by its next
-   * run, so nothing needs a PENDING step between the two.) Two transactions were one writer
-   * transaction a settlement too many: on PostgreSQL they queue on the writer lock, and a burst
-   * paid in one ledger should be opened within the next.
+   * run, so nothing needs a PENDING step between the two.) One transaction, not two: on
+   * PostgreSQL writer transactions queue on the writer lock, and a burst paid in one ledger should
+   * be opened within the next.
    */
   async open(intent: FundingIntentRecord): Promise<SettlementRecord> {
     return this.deps.sql.transaction(async () => {

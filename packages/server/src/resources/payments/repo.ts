@@ -115,8 +115,7 @@ export class PaymentsRepo {
     return (await this.sql.all(query)).map((r) => normalize(r)!);
   }
 
-  /** The next DETECTED payment due for verification. */
-  /** The next DETECTED payment due, skipping `busy` (payments being confirmed right now). */
+  /** The next DETECTED payment due for verification, skipping `busy` (payments being confirmed right now). */
   async nextToConfirm(now: string, busy: ReadonlySet<string> = new Set()): Promise<PaymentRecord | undefined> {
     return normalize(await this.sql.get(NEXT_TO_CONFIRM, { now, busy: [...busy] }));
   }
