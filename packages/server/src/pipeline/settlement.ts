@@ -61,8 +61,7 @@ export class Settler {
   async open(intent: FundingIntentRecord): Promise<SettlementRecord> {
     return this.deps.sql.transaction(async () => {
       const opened = await this.insertOpen(intent);
-      await this.submitted(opened);
-      return (await this.deps.settlements.findById(opened.id))!;
+      return (await this.submitted(opened))!;
     });
   }
 
@@ -112,14 +111,16 @@ export class Settler {
 
   /** False when the settlement had already left PENDING (another process got there first). */
   private async markSubmitted(s: SettlementRecord): Promise<boolean> {
-    return this.deps.sql.transaction(() => this.submitted(s));
+    return this.deps.sql.transaction(async () => (await this.submitted(s)) !== null);
   }
 
-  private async submitted(s: SettlementRecord): Promise<boolean> {
+  /** PENDING → SUBMITTED with its payout.initiated; the settlement as now stored, or null when it had left PENDING. */
+  private async submitted(s: SettlementRecord): Promise<SettlementRecord | null> {
     const at = isoNow();
-    if (!await this.deps.settlements.updateFrom(s.id, ['PENDING'], { status: 'SUBMITTED', submitted_at: at, updated_at: at })) return false;
-    await this.deps.events.payout('payout.initiated', (await this.deps.settlements.findById(s.id))!, await this.metadata(s));
-    return true;
+    if (!await this.deps.settlements.updateFrom(s.id, ['PENDING'], { status: 'SUBMITTED', submitted_at: at, updated_at: at })) return null;
+    const submitted = (await this.deps.settlements.findById(s.id))!;
+    await this.deps.events.payout('payout.initiated', submitted, await this.metadata(s));
+    return submitted;
   }
 
   private async metadata(s: SettlementRecord): Promise<string> {
