@@ -3,7 +3,7 @@
  * its own intent only, and only when it moved.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StatusFeed, type StatusChange } from '../src/resources/checkout/status-feed.js';
+import { StatusFeed, type StatusChange } from '../src/resources/funding-intents/status-feed.js';
 
 let markers: Map<string, string>;
 let reads: string[][];

@@ -1,9 +1,8 @@
-import type { Logger } from 'pino';
 import { deriveKey } from '../../lib/crypto.js';
 import type { FundingIntentsService } from '../funding-intents/service.js';
 import { CheckoutRepo } from './repo.js';
 import { CheckoutService } from './service.js';
-import { StatusFeed } from './status-feed.js';
+import type { StatusFeed } from '../funding-intents/status-feed.js';
 import type { Sql } from '../../db/sql.js';
 
 export { checkoutRoutes } from './routes.js';
@@ -12,16 +11,14 @@ export type { CheckoutService } from './service.js';
 
 /** Wired from services.ts; the token key is derived exactly as createServer derives the key auth verifies with. */
 export function createCheckoutService(
-  deps: { sql: Sql; masterKey: Buffer; publicBaseUrl: () => string; logger: Logger },
+  deps: { sql: Sql; masterKey: Buffer; publicBaseUrl: () => string },
   fundingIntents: FundingIntentsService,
+  /** the process's one feed of intent changes, shared with the waits for a payable intent */
+  statusFeed: StatusFeed,
 ): CheckoutService {
-  const repo = new CheckoutRepo(deps.sql);
   return new CheckoutService({
-    repo,
-    statusFeed: new StatusFeed({
-      markers: (ids) => repo.intentMarkers(ids),
-      onError: (error) => deps.logger.warn({ err: error }, 'could not read the intents of open status streams'),
-    }),
+    repo: new CheckoutRepo(deps.sql),
+    statusFeed,
     fundingIntents,
     checkoutKey: deriveKey(deps.masterKey, 'checkout-session-tokens'),
     publicBaseUrl: deps.publicBaseUrl,

@@ -31,9 +31,6 @@ export interface IntentHead {
 const INTENT_HEAD = prepared<IntentHead, { id: string }>((k, p) =>
   k.selectFrom('funding_intents').select(['id', 'application_id', 'environment', 'expires_at', 'updated_at']).where('id', '=', p('id')));
 
-const INTENT_MARKERS = prepared<{ id: string; status: string; received_amount: bigint; updated_at: string }, { ids: string[] }>((k, p, d) =>
-  k.selectFrom('funding_intents').select(['id', 'status', 'received_amount', 'updated_at']).where(d.oneOf('id', p('ids'))), { bigint: true });
-
 const INSERT_SESSION = prepared<never, CheckoutSessionRecord>((k, p) =>
   k.insertInto('checkout_sessions').values(bindAll(p, ['id', 'application_id', 'environment', 'funding_intent_id', 'expires_at', 'created_at'])));
 
@@ -60,12 +57,6 @@ export class CheckoutRepo {
 
   async intentHead(id: string): Promise<IntentHead | undefined> {
     return this.sql.get(INTENT_HEAD, { id });
-  }
-
-  /** Per intent that exists, a marker that changes whenever its status, received amount or timestamp does. */
-  async intentMarkers(ids: string[]): Promise<Map<string, string>> {
-    const rows = await this.sql.all(INTENT_MARKERS, { ids });
-    return new Map(rows.map((row) => [row.id, `${row.status}|${row.received_amount}|${row.updated_at}`]));
   }
 
   async insertSession(session: CheckoutSessionRecord): Promise<void> {

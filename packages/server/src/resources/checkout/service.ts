@@ -7,7 +7,7 @@ import { newId, randomToken } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { FundingIntentsService } from '../funding-intents/service.js';
 import type { CheckoutRepo, CheckoutSessionRecord, IntentHead } from './repo.js';
-import type { StatusFeed, StatusListener } from './status-feed.js';
+import type { StatusFeed, StatusListener } from '../funding-intents/status-feed.js';
 
 const SESSION_TTL_MS = 30 * 60_000;
 const HANDOFF_TTL_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { StatusChange, StatusListener } from './status-feed.js';
+import type { StatusChange, StatusListener } from '../funding-intents/status-feed.js';
 
 const HEARTBEAT_MS = 15_000;
 

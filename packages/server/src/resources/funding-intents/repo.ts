@@ -100,6 +100,9 @@ const RELATED_OF = prepared<{ id: string }, { ids: string[] }>((k, p, d) =>
 const INTENTS_BY_IDS = prepared<FundingIntentRecord, { ids: string[] }>((k, p, d) =>
   k.selectFrom('funding_intents').selectAll().where(d.oneOf('id', p('ids'))), { bigint: true });
 
+const INTENT_MARKERS = prepared<{ id: string; status: string; received_amount: bigint; updated_at: string }, { ids: string[] }>((k, p, d) =>
+  k.selectFrom('funding_intents').select(['id', 'status', 'received_amount', 'updated_at']).where(d.oneOf('id', p('ids'))), { bigint: true });
+
 const INSERT_INTENT = prepared<never, FundingIntentRecord>((k, p) => k.insertInto('funding_intents').values(bindAll(p, INTENT_COLUMNS)));
 
 const INTENT = prepared<FundingIntentRecord, { id: string }>((k, p) =>
@@ -220,6 +223,12 @@ export class FundingIntentsRepo {
   /** The version is new with the row (see migration 019). */
   async insert(intent: Omit<FundingIntentRecord, 'row_version'>): Promise<void> {
     await this.sql.run(INSERT_INTENT, { ...intent, row_version: newRowVersion() });
+  }
+
+  /** Per intent that exists, a marker that changes whenever its status, received amount or timestamp does. */
+  async markers(ids: string[]): Promise<Map<string, string>> {
+    const rows = await this.sql.all(INTENT_MARKERS, { ids });
+    return new Map(rows.map((row) => [row.id, `${row.status}|${row.received_amount}|${row.updated_at}`]));
   }
 
   /** Amounts come back as BigInt: stroops can exceed 2^53. */
