@@ -36,6 +36,11 @@ export interface Config {
   sandboxLedgerSeconds: number;
   /** operations one sandbox ledger applies at most (FUNDKIT_SANDBOX_LEDGER_MAX_OPS) */
   sandboxLedgerMaxOps: number;
+  /**
+   * how long an operation that needs an intent's deposit account on chain waits for it (ms); by
+   * default a few ledgers of the clock served (resources/funding-intents/payable-wait.ts). Tests set it.
+   */
+  payableWaitMs?: number;
   /** channel accounts the treasury submits over (FUNDKIT_TREASURY_CHANNELS): transactions it lands per ledger */
   treasuryChannels: number;
   /** items one treasury transaction carries at most (FUNDKIT_TREASURY_BATCH_ITEMS; 1 = no batching) */

@@ -12,6 +12,8 @@ import { AssetsRepo } from './resources/assets/repo.js';
 import { AssetsService } from './resources/assets/service.js';
 import { provisionerSource, type DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
 import { FundingIntentsService } from './resources/funding-intents/service.js';
+import { PayableWait } from './resources/funding-intents/payable-wait.js';
+import { StatusFeed } from './resources/funding-intents/status-feed.js';
 import { KeysRepo } from './resources/keys/repo.js';
 import { KeysService } from './resources/keys/service.js';
 import { RequestLogsRepo } from './resources/request-logs/repo.js';
@@ -64,6 +66,9 @@ export interface ServiceDeps {
   instance: ServerInstance;
 }
 
+/** Stellar testnet and pubnet close a ledger about every 5 s. */
+const NETWORK_LEDGER_SECONDS = 5;
+
 /**
  * The composition root: each service is built once, in dependency order, with everything it needs
  * passed to its constructor; nothing is assigned to a service afterwards.
@@ -84,6 +89,17 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     intents: repos.fundingIntents, settlements: repos.settlements, payments: repos.payments, paymentViews,
     quotes: quoteRows, executions, publicBaseUrl: deps.publicBaseUrl,
   });
+  // one feed of intent changes a process: open checkouts and waits for a payable intent
+  const statusFeed = new StatusFeed({
+    markers: (ids) => repos.fundingIntents.markers(ids),
+    onError: (error) => logger.warn({ err: error }, 'could not read the followed intents (status streams, waits for a deposit account)'),
+  });
+  const payable = new PayableWait({
+    feed: statusFeed,
+    status: async (id) => (await repos.fundingIntents.findById(id))?.status,
+    ledgerSeconds: config.stellar === 'sandbox' ? config.sandboxLedgerSeconds : NETWORK_LEDGER_SECONDS,
+    ...(config.payableWaitMs !== undefined ? { boundMs: config.payableWaitMs } : {}),
+  });
   const fundingIntents = new FundingIntentsService({
     sql,
     repo: repos.fundingIntents,
@@ -93,9 +109,11 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     assets,
     views: intentViews,
     machine: pipeline.machine,
+    payable,
   });
   const quotes = createQuoteServices({
     sql, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },
+    untilPayable: (id) => fundingIntents.untilPayable(id),
   });
   const pipelineServices = createPipelineServices({
     sql, pipeline, intents: fundingIntents, paymentViews,
@@ -110,7 +128,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
     idempotency: new IdempotencyRepo(sql, deps.instance),
-    checkout: createCheckoutService(deps, fundingIntents),
+    checkout: createCheckoutService(deps, fundingIntents, statusFeed),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
     quotes,

@@ -77,14 +77,15 @@ describe('cached reads', () => {
   it('show a deposit account or registration change at once', async () => {
     const ids = await createIntents(2, 'reads_account');
     await read('reads_account', ids);
-    await read('reads_account', ids);
+    const cached = await read('reads_account', ids);
     const accountId = await value<string>(t.server.sql, 'SELECT deposit_account_id FROM funding_intents WHERE id = ?', ids[0]!);
     await run(t.server.sql, "UPDATE deposit_accounts SET status = 'PROVISIONING' WHERE id = ?", accountId);
     const provisioning = await read('reads_account', ids);
     expect(provisioning.get(ids[0]!).deposit_account.status).toBe('PROVISIONING');
     expect(provisioning.get(ids[0]!).funding_instructions.deposit.address).toBeNull();
+    expect(provisioning.get(ids[0]!).deposit_account.address).toBeNull();
     await run(t.server.sql, "UPDATE deposit_accounts SET status = 'ACTIVE' WHERE id = ?", accountId);
-    const address = provisioning.get(ids[0]!).deposit_account.address as string;
+    const address = cached.get(ids[0]!).deposit_account.address as string;
     const hash = 'ab'.repeat(32);
     const watched = await run(t.server.sql, 'UPDATE deposit_watch SET provision_tx_hash = ? WHERE address = ?', hash, address);
     if (watched === 0) await run(t.server.sql, "INSERT INTO deposit_watch (address, network, provision_tx_hash, created_at) VALUES (?, 'stellar', ?, '2026-01-01T00:00:00.000Z')", address, hash);

@@ -36,14 +36,17 @@ function canRepeat(request: Request | PendingRequest): boolean {
   return SAFE_METHODS.has(request.method) || request.headers.has('idempotency-key');
 }
 
-/** The retry rule: network errors, 408, 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx. */
+/**
+ * The retry rule: network errors, 408, 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, a 409 the server
+ * marks `retryable` (a "not yet": the same request succeeds later), 429, 5xx.
+ */
 export function shouldRetry(outcome: Outcome, repeatable: boolean): boolean {
   if ('error' in outcome) return repeatable && !(outcome.error instanceof UserAbortError);
   const { status } = outcome.response;
   if (outcome.retryable === false) return false;
   if (status === 429 || status === 408) return true;
   if (!repeatable) return false;
-  if (status === 409) return outcome.code === 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+  if (status === 409) return outcome.code === 'IDEMPOTENCY_REQUEST_IN_PROGRESS' || outcome.retryable === true;
   return status >= 500;
 }
 

@@ -162,6 +162,8 @@ export interface paths {
          *     which the strict-receive conversion delivers exactly. The destination asset itself is the
          *     `DIRECT_STELLAR` option. Once money arrived, only the asset already paid is offered. Earlier
          *     ACTIVE quotes stay selectable until they expire. 409 `conflict` when the intent can no longer be paid.
+         *     A `CREATED` intent (its deposit account still being created) has its options like any other:
+         *     they price the intent, not the account.
          */
         get: operations["listFundingOptions"];
         put?: never;
@@ -443,7 +445,10 @@ export interface paths {
          *     supersedes the locked one. The lock lasts 30 minutes, or until the intent expires; if it lapses
          *     with nothing received, the quote expires and the intent pays its requirement again. For a
          *     source asset the deposit account does not hold yet, a (treasury-sponsored) trustline is added
-         *     before the quote is locked (503 `route_unavailable` when the network cannot take it). The received source asset is converted in the deposit account by a
+         *     before the quote is locked (503 `route_unavailable` when the network cannot take it); on a
+         *     `CREATED` intent that waits for the deposit account to exist, a few ledgers at most (then a
+         *     retryable 409 `conflict` with `Retry-After`). A quote in the intent's own asset is accepted at
+         *     once, `CREATED` or not. The received source asset is converted in the deposit account by a
          *     route execution; what the conversion leaves is refundable (`ROUTE_REMAINDER`).
          */
         post: operations["acceptQuote"];
@@ -1148,6 +1153,9 @@ export interface paths {
          * @description Test keys only (a live key → 403 FORBIDDEN). A funded sandbox payer signs and submits a real
          *     Stellar payment of `amount` `asset` to the intent's deposit account, so the same observer runs as
          *     for a real wallet. Returns the submitted transaction; the intent moves as the payment is observed.
+         *     On a `CREATED` intent (its deposit account still being created) it waits until the account is
+         *     active, a few ledgers at most, then pays; past that bound, 409 `CONFLICT` with `retryable: true`
+         *     and `Retry-After`, saying how long it waited (never stored under the Idempotency-Key).
          */
         post: operations["createTestPayment"];
         delete?: never;
@@ -1167,7 +1175,7 @@ export interface paths {
         put?: never;
         /**
          * Expire an intent now
-         * @description Test keys only. Moves the intent's expiry to now and runs the expiry as the worker would.
+         * @description Test keys only. Moves the intent's expiry to now and runs the expiry as the worker would. On a `CREATED` intent it first waits for the deposit account, as the payments helper does (a retryable 409 past the bound).
          */
         post: operations["expireTestFundingIntent"];
         delete?: never;
@@ -1495,7 +1503,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1510,7 +1518,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1525,7 +1533,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1540,7 +1548,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1555,7 +1563,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1570,7 +1578,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1585,7 +1593,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1600,7 +1608,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1615,7 +1623,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1630,7 +1638,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1645,7 +1653,7 @@ export interface components {
                 message: string;
                 /** @description Equals the X-Request-ID header. */
                 requestId: string;
-                /** @description True exactly for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429 and 5xx. */
+                /** @description True for 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, 429, 5xx and a "not yet" 409 CONFLICT (see Errors): the same request, retried after `Retry-After`, may succeed. */
                 retryable?: boolean;
                 /** @description Every failing field of a validation error. */
                 details?: components["schemas"]["ErrorDetail"][];
@@ -1988,7 +1996,7 @@ export interface components {
             network: components["schemas"]["Network"];
             stellar_network: components["schemas"]["StellarNetworkName"];
             deposit: {
-                /** @description The intent's own deposit account (G…). No memo is needed. `null` while the intent is `CREATED` and its deposit account `PROVISIONING`: the account does not exist on chain yet, so nothing can be paid to it; the address appears when the intent moves to `AWAITING_PAYMENT` (event `payment.pending`). */
+                /** @description The address a payer pays: the intent's own deposit account (G…), equal to `deposit_account.address`. No memo is needed. `null` while the intent is `CREATED` and its deposit account `PROVISIONING` (and `deposit_account.address` is null too): the account does not exist on chain yet, so nothing can be paid to it; the address appears when the intent moves to `AWAITING_PAYMENT` (event `payment.pending`). */
                 address: string | null;
                 /**
                  * @description `account`: a dedicated Stellar account per intent.
@@ -2018,8 +2026,8 @@ export interface components {
             id: string;
             /** @constant */
             object: "deposit_account";
-            /** @description G… account id. */
-            address: string;
+            /** @description G… account id; `null` while `PROVISIONING` (the account is not on chain yet and takes no payment), and then equal to `funding_instructions.deposit.address`. */
+            address: string | null;
             /** @description The asset it is trust-lined for (code). */
             asset: string;
             network: components["schemas"]["Network"];
@@ -3110,10 +3118,12 @@ export interface components {
                 "application/json": components["schemas"]["ApiError404"];
             };
         };
-        /** @description CONFLICT (state forbids it, e.g. a refund in progress), IDEMPOTENCY_REQUEST_IN_PROGRESS (retryable), EMAIL_ALREADY_REGISTERED, QUOTE_EXPIRED, QUOTE_NOT_SELECTABLE, QUOTE_NOT_LOCKED, EXECUTION_NOT_FAILED or EXECUTION_NOT_RESUMABLE. */
+        /** @description CONFLICT (state forbids it, e.g. a refund in progress; `retryable: true` with `Retry-After` when it is a "not yet": the same request will succeed later), IDEMPOTENCY_REQUEST_IN_PROGRESS (retryable), EMAIL_ALREADY_REGISTERED, QUOTE_EXPIRED, QUOTE_NOT_SELECTABLE, QUOTE_NOT_LOCKED, EXECUTION_NOT_FAILED or EXECUTION_NOT_RESUMABLE. */
         Conflict: {
             headers: {
                 "X-Request-ID": components["headers"]["XRequestId"];
+                /** @description On a retryable ("not yet") 409 only: seconds to wait before sending the same request again. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -3347,10 +3357,12 @@ export interface components {
                 "application/json": components["schemas"]["CheckoutError404"];
             };
         };
-        /** @description quote_expired (not retryable: fetch the options again and accept a fresh quote), quote_not_selectable, quote_not_locked, conflict or idempotency_request_in_progress. */
+        /** @description quote_expired (not retryable: fetch the options again and accept a fresh quote), quote_not_selectable, quote_not_locked, conflict (`retryable: true` with `Retry-After` and `retry_after_seconds` when it is a "not yet") or idempotency_request_in_progress. */
         CheckoutConflict: {
             headers: {
                 "X-Request-ID": components["headers"]["XRequestId"];
+                /** @description On a retryable ("not yet") 409 only: seconds to wait before sending the same request again. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

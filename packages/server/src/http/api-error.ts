@@ -50,6 +50,11 @@ export interface ApiErrorOptions {
   /** the offending parameter, for the checkout envelope's `param` */
   param?: string;
   retryAfterSeconds?: number;
+  /**
+   * a "not yet" answer (issue 26): the same request succeeds later as it is, so it is marked
+   * retryable, comes with Retry-After, and is never stored under its Idempotency-Key
+   */
+  retryable?: boolean;
   /** overrides the code's status where the spec says so (413 BAD_REQUEST) */
   status?: number;
 }
@@ -61,6 +66,7 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  private readonly notYet: boolean;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message);
@@ -69,11 +75,12 @@ export class ApiError extends Error {
     this.details = options.details;
     this.param = options.param ?? options.details?.[0]?.path;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.notYet = options.retryable === true;
   }
 
-  /** DESIGN §7: retryable exactly for 409 IN_PROGRESS, 429 and 5xx. */
+  /** DESIGN §7: retryable for 409 IN_PROGRESS, 429 and 5xx, and for a "not yet" answer. */
   get retryable(): boolean {
-    return this.code === 'IDEMPOTENCY_REQUEST_IN_PROGRESS' || this.status === 429 || this.status >= 500;
+    return this.notYet || this.code === 'IDEMPOTENCY_REQUEST_IN_PROGRESS' || this.status === 429 || this.status >= 500;
   }
 }
 

@@ -40,6 +40,8 @@ export interface RequestLocals {
   operation?: Operation;
   auth?: AuthContext;
   idempotencyKey?: string;
+  /** the answer is an error the same request may retry (5xx, 429, "not yet"): never replayed */
+  retryableAnswer?: boolean;
 }
 
 export function locals(res: Response): RequestLocals {

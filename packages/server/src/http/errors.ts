@@ -47,6 +47,7 @@ function applicationEnvelope(error: ApiError, requestId: string): object {
 export function sendError(res: Response, error: ApiError): void {
   const state = locals(res);
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  state.retryableAnswer = error.retryable;
   const body = state.operation?.errorEnvelope === 'checkout'
     ? checkoutEnvelope(error, state.requestId)
     : applicationEnvelope(error, state.requestId);

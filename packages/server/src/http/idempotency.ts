@@ -40,8 +40,8 @@ function requestHash(op: Operation, req: Request): string {
 
 /**
  * Replays a completed request, refuses a different body (422) or a request still running (409),
- * otherwise claims the key and records the response the handler sends. 5xx and aborted requests
- * release the key so a retry runs again.
+ * otherwise claims the key and records the response the handler sends. 5xx, other retryable
+ * answers and aborted requests release the key so a retry runs again.
  */
 export function idempotency(op: Operation, repo: IdempotencyRepo) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -75,7 +75,9 @@ function recordResponse(res: Response, repo: IdempotencyRepo, scope: string, key
   const settle = async (body: string | null) => {
     if (settled) return;
     settled = true;
-    if (res.statusCode >= 500) await repo.release(scope, key);
+    // an answer the client is told to retry must not be replayed to that retry (issue 26: a
+    // "not yet" 409 stored here made every retry with the key replay it, so it never succeeded)
+    if (res.statusCode >= 500 || locals(res).retryableAnswer) await repo.release(scope, key);
     else await repo.complete(scope, key, res.statusCode, body);
   };
   // a key that could not be recorded stays in progress until it expires; the answer still goes out

@@ -77,9 +77,11 @@ describe('at network speed with the deposit pool empty', () => {
     const intent = await createIntent(e);
     expect(intent).toMatchObject({ status: 'CREATED', deposit_account: { status: 'PROVISIONING' } });
     expect(intent.funding_instructions.deposit.address).toBeNull();
+    expect(intent.deposit_account.address).toBeNull();
     const ready = await waitForIntent(e, intent.id, (i) => i.status === 'AWAITING_PAYMENT', 10_000);
-    expect(ready.funding_instructions.deposit.address).toBe(intent.deposit_account.address);
-    const account = await (await fetch(`${e.url}/sandbox/horizon/accounts/${intent.deposit_account.address}`)).json() as any;
+    expect(ready.deposit_account.address).toMatch(/^G[A-Z2-7]{55}$/);
+    expect(ready.funding_instructions.deposit.address).toBe(ready.deposit_account.address);
+    const account = await (await fetch(`${e.url}/sandbox/horizon/accounts/${ready.deposit_account.address}`)).json() as any;
     expect(account.last_modified_ledger).toBeGreaterThan(before);
     const events = await e.request('GET', '/v1/events?limit=100', { key });
     expect(events.body.data.filter((x: any) => x.type === 'payment.pending' && x.data.funding_intent_id === intent.id)).toHaveLength(1);

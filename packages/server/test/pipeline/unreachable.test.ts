@@ -16,7 +16,7 @@ describe('an unreachable network', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'CREATED', deposit_account: { status: 'PROVISIONING' }, funding_instructions: { deposit: { address: null } } });
     const batch = await waitFor(async () => (await rows(t.server.sql, `SELECT b.* FROM deposit_batches b JOIN deposit_accounts da ON da.provision_batch_id = b.id
-      WHERE da.address = ?`, res.body.deposit_account.address))[0] as any, (b) => b?.attempts >= 1);
+      WHERE da.id = ?`, res.body.deposit_account.id))[0] as any, (b) => b?.attempts >= 1);
     expect(batch).toMatchObject({ status: 'PENDING', envelope_xdr: null });
   });
 });

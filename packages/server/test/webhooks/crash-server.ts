@@ -1,5 +1,5 @@
 /**
- * A server in its own process, so a test can kill -9 it mid-delivery. Reads FUNDKIT_DB and
+ * A server in its own process, so a test can kill -9 it mid-delivery. Reads FUNDKIT_DB (or FUNDKIT_DATABASE_URL) and
  * FUNDKIT_MASTER_KEY from the environment; prints {"url": …} once listening.
  */
 import { pino } from 'pino';

@@ -4,12 +4,19 @@ import { findAsset, type AssetInfo, type StellarNetworkName } from '../assets/re
 import { asPayable, payable, type IntentSource } from '../quotes/intent-link.js';
 import type { DepositAccountRecord, FundingIntentRecord } from './repo.js';
 
+/**
+ * An account still PROVISIONING does not exist on chain: nothing could be paid to it (or, with a
+ * createAccount, it would break its provisioning), so its address is not published yet, neither
+ * here nor in the funding instructions: both show it from the moment it takes payments.
+ */
+const publishedAddress = (account: DepositAccountRecord) => (account.status === 'PROVISIONING' ? null : account.address);
+
 function presentDepositAccount(account: DepositAccountRecord) {
   return {
     id: account.id,
     object: 'deposit_account' as const,
     network: account.network,
-    address: account.address,
+    address: publishedAddress(account),
     asset: account.asset,
     status: account.status,
     created_at: account.created_at,
@@ -35,19 +42,17 @@ export function fundingInstructions(intent: FundingIntentRecord, account: Deposi
   const asset = findAsset(intent.requirement_asset, account.stellar_network as StellarNetworkName)!;
   const remaining = intent.requirement_amount - intent.received_amount;
   const amount = fromStroops(remaining > 0n ? remaining : 0n);
-  // an account still PROVISIONING does not exist on chain: nothing could be paid to it (or, with a
-  // createAccount, it would break its provisioning), so its address is not given to payers yet
-  const payable = account.status !== 'PROVISIONING';
+  const address = publishedAddress(account);
   return {
     network: 'stellar',
     stellar_network: asset.stellar_network,
-    deposit: { address: payable ? account.address : null, type: 'account' },
+    deposit: { address, type: 'account' },
     asset: { id: asset.id, symbol: asset.symbol, stellar_asset: asset.stellar_asset, code: asset.code, issuer: asset.issuer, contract: asset.contract, decimals: asset.decimals },
     amount,
     required_amount: fromStroops(intent.requirement_amount),
     received_amount: fromStroops(intent.received_amount),
     expires_at: intent.expires_at,
-    payment_uri: payable ? paymentUri(account.address, amount, asset) : null,
+    payment_uri: address ? paymentUri(address, amount, asset) : null,
   };
 }
 

@@ -9,6 +9,7 @@ import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
 import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.js';
+import type { PayableWait } from './payable-wait.js';
 import type { FundingIntentReadModel } from './read-model.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
 import type { StateMachine } from '../../pipeline/state-machine.js';
@@ -49,6 +50,8 @@ export interface FundingIntentsDeps {
   views: FundingIntentReadModel;
   /** the one mover of intent status (status, history row and event together) */
   machine: StateMachine;
+  /** the bounded wait for a deposit account still being created */
+  payable: PayableWait;
 }
 
 function parseExpiry(expiresAt: string | undefined, now: number): string {
@@ -89,7 +92,7 @@ function isStellarAccount(address: string): boolean {
 }
 
 /** What other services need of intents: the ownership check and the wire shape. */
-export type IntentAccess = Pick<FundingIntentsService, 'load' | 'get'>;
+export type IntentAccess = Pick<FundingIntentsService, 'load' | 'get' | 'untilPayable'>;
 
 export class FundingIntentsService {
   /** creates commit in groups (one transaction per event-loop turn, a savepoint each) */
@@ -174,6 +177,14 @@ export class FundingIntentsService {
       await this.deps.machine.transition(id, 'CANCELLED', 'cancelled by the application');
     });
     return this.present((await this.deps.repo.findById(id))!);
+  }
+
+  /**
+   * Returns once the intent has left CREATED (its deposit account is on chain), waiting a few
+   * ledgers at most; then a retryable 409 (payable-wait.ts). For operations that need the account.
+   */
+  async untilPayable(id: string): Promise<void> {
+    await this.deps.payable.until(id);
   }
 
   async history(id: string) {

@@ -25,7 +25,8 @@ async function checkSelectable(deps: QuotesDeps, quote: QuoteRecord): Promise<vo
 
 function checkIntent(intent: LinkedIntent | undefined): LinkedIntent {
   if (!intent) throw new Error('quote of a vanished intent');
-  if (intent.status !== 'AWAITING_PAYMENT' || intent.received_amount > 0n) {
+  // CREATED too: a quote does not need the deposit account on chain (a path payment's trustline waits for it)
+  if (!['CREATED', 'AWAITING_PAYMENT'].includes(intent.status) || intent.received_amount > 0n) {
     throw new ApiError('CONFLICT', `a quote can be accepted only before any payment arrives; this intent is ${intent.status}`);
   }
   return intent;

@@ -39,6 +39,8 @@ export interface QuoteServiceDeps {
   executions: ExecutionsRepo;
   quotes: QuotesRepo;
   settings: QuoteSettings;
+  /** returns once an intent's deposit account is on chain (bounded; FundingIntentsService.untilPayable) */
+  untilPayable: (intentId: string) => Promise<void>;
 }
 
 export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
@@ -63,7 +65,10 @@ export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
     sql, quotes, executions, intents, assets, network, ttlSeconds: settings.ttlSeconds, slippageBps: settings.slippageBps,
     ensureTrust: async (intentId, code, environment) => {
       const net = network(environment);
-      if (net && pipeline.signer) await ensureTrust({ network: net, signer: pipeline.signer, depositKeys: pipeline.depositKeys }, intentId, code);
+      if (!net || !pipeline.signer) return;
+      // a quote accepted while the intent is CREATED: its trustline needs the account on chain first
+      await deps.untilPayable(intentId);
+      await ensureTrust({ network: net, signer: pipeline.signer, depositKeys: pipeline.depositKeys }, intentId, code);
     },
   });
   const routeExecutions = new RouteExecutionsService({ sql, executions, quotes, intents, nudge: () => pipeline.nudgeJob('route-execution') });

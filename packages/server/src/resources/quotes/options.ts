@@ -12,7 +12,8 @@ import type { LinkedIntent } from './intent-link.js';
 import { presentOption } from './present.js';
 
 const CODES: AssetCode[] = ['USDC', 'EURC', 'XLM'];
-const OPEN = ['AWAITING_PAYMENT', 'PARTIALLY_FUNDED'];
+/** CREATED included: the options price the intent, whether or not its deposit account is on chain yet */
+const OPEN = ['CREATED', 'AWAITING_PAYMENT', 'PARTIALLY_FUNDED'];
 
 function checkPayable(intent: LinkedIntent): void {
   if (!OPEN.includes(intent.status)) {

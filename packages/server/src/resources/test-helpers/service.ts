@@ -46,8 +46,14 @@ export class TestHelpersService {
     }
     const { tools, observer } = this.deps;
     if (!tools || !observer) throw new ApiError('CONFLICT', 'test payments need the embedded sandbox ledger (FUNDKIT_STELLAR=sandbox)');
+    // an intent created a moment ago may still be waiting for its account: pay once it exists
+    await this.deps.fundingIntents.untilPayable(intent.id);
     const deposit = await this.deps.depositKeys.forIntent(intent.id);
-    if (deposit.status !== 'ACTIVE') throw new ApiError('CONFLICT', `the deposit account is ${deposit.status}; it takes no payments`);
+    if (deposit.status !== 'ACTIVE') {
+      // e.g. cancelled while CREATED: its account is never created, and nothing can be paid to it
+      const now = await this.deps.fundingIntents.load(caller, intent.id);
+      throw new ApiError('CONFLICT', `the deposit account of this ${now.status} funding intent is ${deposit.status}: it is not on the network, so it takes no payments`);
+    }
     const asset = tools.assetFor(code, intent.requirement_asset);
     await tools.ensureDepositTrust(deposit, asset);
     await observer.watch(deposit.address);
@@ -64,8 +70,10 @@ export class TestHelpersService {
   async expire(caller: Caller, intentId: string) {
     testOnly(caller);
     const intent = await this.deps.fundingIntents.load(caller, intentId);
+    await this.deps.fundingIntents.untilPayable(intent.id);
     if (!await this.deps.expirer.expireNow(intent.id)) {
-      throw new ApiError('CONFLICT', `a ${intent.status} funding intent cannot expire; only AWAITING_PAYMENT or PARTIALLY_FUNDED ones can`);
+      const now = await this.deps.fundingIntents.load(caller, intent.id);
+      throw new ApiError('CONFLICT', `a ${now.status} funding intent cannot expire; only AWAITING_PAYMENT or PARTIALLY_FUNDED ones can`);
     }
     return this.deps.fundingIntents.get(caller, intent.id);
   }
