@@ -117,6 +117,11 @@ export function nextRequoteAt(options: Pick<FundingOption, 'expires_at'>[]): num
 }
 
 /** The option matching what the payer is asked to send now (accepted quote, or the intent's own asset). */
+/** A conversion has a price that lapses; paying the intent's own asset has none (no countdown to show). */
+export function isConversion(option: Pick<FundingOption, 'pay_amount' | 'receive_amount_min'>): boolean {
+  return assetCode(option.pay_amount.asset) !== assetCode(option.receive_amount_min.asset);
+}
+
 export function selectedOptionId(options: FundingOption[], intent: Pick<PublicFundingIntent, 'quote_id' | 'source'>): string | null {
   if (intent.quote_id && options.some((o) => o.id === intent.quote_id)) return intent.quote_id;
   const direct = options.find((o) => assetCode(o.source.asset) === assetCode(intent.source.asset));

@@ -1,5 +1,5 @@
 import type { Translate } from '../i18n.js';
-import { assetCode, formatAmount, selectedOptionId } from '../state.js';
+import { assetCode, formatAmount, isConversion, selectedOptionId } from '../state.js';
 import type { FundingOption, PublicFundingIntent } from '../types.js';
 import { Countdown } from './countdown.js';
 
@@ -27,7 +27,8 @@ export function PaymentOptions({ options, view, now, note, accepting, onPick, t 
             <span class="grow">
               <strong>{`${formatAmount(o.pay_amount.amount)} ${assetCode(o.pay_amount.asset)}`}</strong>
             </span>
-            <span class="muted">{accepting === o.id ? t('accepting') : <Countdown until={o.expires_at} now={now} t={t} label="priceValid" />}</span>
+            {/* the intent's own asset has no price to expire: no countdown beside it */}
+            <span class="muted">{accepting === o.id ? t('accepting') : isConversion(o) && <Countdown until={o.expires_at} now={now} t={t} label="priceValid" />}</span>
           </label>
         ))}
       </fieldset>
