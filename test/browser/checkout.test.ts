@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
 import { ARTIFACTS, ensureWidgetBuilt, launchChromium, RESUME_OPTION, scriptPage, startMerchantSite, type MerchantSite } from './harness.js';
+import { run, value } from '../../packages/server/test/helpers/raw-sql.js';
 
 let api: TestServer;
 let site: MerchantSite;
@@ -36,9 +37,9 @@ async function createSession(intentId: string): Promise<{ id: string; session_to
 
 /** Stands in for the payment observer: applies money and walks the intent as the worker would. */
 async function observe(intentId: string, receivedStroops: bigint, ...statuses: string[]): Promise<void> {
-  const { db, sql, services } = api.server;
+  const { sql, services } = api.server;
   await sql.transaction(async () => {
-    db.prepare('UPDATE funding_intents SET received_amount = ? WHERE id = ?').run(receivedStroops, intentId);
+    await run(sql, 'UPDATE funding_intents SET received_amount = ? WHERE id = ?', receivedStroops, intentId);
     for (const status of statuses) await services.pipeline.pipeline.machine.transition(intentId, status as never, 'e2e observer');
   });
 }
@@ -113,12 +114,12 @@ describe('checkout widget in a real browser against the reference server', () =>
     const shortSite = await startMerchantSite(shortLived.url, KEYS.alphaSecretTest);
     try {
       const intent = await shortLived.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
-      const quotesOf = () => (shortLived.server.db.prepare('SELECT COUNT(*) AS n FROM quotes WHERE funding_intent_id = ?').get(intent.body.id) as { n: number }).n;
+      const quotesOf = async () => Number(await value(shortLived.server.sql, 'SELECT COUNT(*) AS n FROM quotes WHERE funding_intent_id = ?', intent.body.id));
       const session = await shortLived.request('POST', '/v1/checkout_sessions', { key: KEYS.alphaSecretTest, body: { funding_intent_id: intent.body.id }, headers: { 'idempotency-key': idem() } });
       const page = await (await browser.newContext({ viewport: { width: 520, height: 1100 } })).newPage();
       await page.goto(shortSite.page('/requote', scriptPage(shortLived.url, JSON.stringify({ sessionToken: session.body.session_token }))));
       await page.locator('[data-testid=option]').first().waitFor();
-      const firstRound = quotesOf();
+      const firstRound = await quotesOf();
       await shot(page, '07-options');
       // no reload, no click: the widget's countdown runs out and it asks for fresh options
       await expect.poll(quotesOf, { timeout: 10_000 }).toBeGreaterThan(firstRound);
@@ -144,7 +145,7 @@ describe('checkout widget in a real browser against the reference server', () =>
     await expect.poll(() => page.locator('[data-testid=pay-amount]').textContent(), { timeout: 10_000 }).toContain(code);
     await shot(page, '08-real-accepted');
     // every ACTIVE quote of the intent lapses while the page still shows them
-    api.server.db.prepare("UPDATE quotes SET expires_at = ? WHERE funding_intent_id = ? AND status = 'ACTIVE'").run(new Date(Date.now() - 1000).toISOString(), intentId);
+    await run(api.server.sql, "UPDATE quotes SET expires_at = ? WHERE funding_intent_id = ? AND status = 'ACTIVE'", new Date(Date.now() - 1000).toISOString(), intentId);
     await options.filter({ hasNot: page.locator('input:checked') }).first().click();
     await expect.poll(() => page.locator('[data-testid=quote-note]').textContent(), { timeout: 10_000 }).toMatch(/price expired|Refreshing/);
     await shot(page, '08b-real-requoted');

@@ -9,6 +9,7 @@ import type { Operation } from '../../packages/server/src/spec/operations.js';
 import type { TestServer } from '../../packages/server/test/helpers/server.js';
 import { body as bodyArb, param, valid } from './arbitraries.js';
 import { fillPath, idem, KEYS, must, OPERATOR_KEY, send, startServer, until } from './harness.js';
+import { value } from '../../packages/server/test/helpers/raw-sql.js';
 import { checkDatabase, ledgerSums, stroops } from './invariants.js';
 import { buildWorld, pathValues, type World } from './world.js';
 
@@ -131,10 +132,10 @@ describe('fuzzing every operation', () => {
 
   it('leaves the database consistent: ledger sums are the balances, one credit per intent, no orphans', async () => {
     // fuzzed test payments may still be settling: let the workers finish first
-    await until(async () => Number(t.server.db.prepare(`SELECT (SELECT COUNT(*) FROM funding_intents WHERE status IN ('PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'REFUND_PENDING'))
-      + (SELECT COUNT(*) FROM refunds WHERE status IN ('PENDING', 'PROCESSING'))`).pluck().get()), (n) => n === 0, 20_000);
-    expect(await checkDatabase(t.server.db)).toEqual([]);
-    const sums = ledgerSums(t.server.db);
+    await until(async () => Number(await value(t.server.sql, `SELECT (SELECT COUNT(*) FROM funding_intents WHERE status IN ('PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'REFUND_PENDING'))
+      + (SELECT COUNT(*) FROM refunds WHERE status IN ('PENDING', 'PROCESSING')) AS n`)), (n) => n === 0, 20_000);
+    expect(await checkDatabase(t.server.sql)).toEqual([]);
+    const sums = await ledgerSums(t.server.sql);
     for (const app of ['alpha', 'beta'] as const) {
       const balances = await must(t, { method: 'GET', path: '/v1/ledger/balances', key: KEYS[app].test.secret }, 200);
       for (const b of balances.data) {

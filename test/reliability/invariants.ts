@@ -3,11 +3,12 @@
  * (packages/server/test/crash/invariants.ts) plus ledger sums, one credit journal per intent,
  * foreign keys and the undeclared links between rows (application, environment, intent).
  */
-import type Database from 'better-sqlite3';
+import type { Sql } from '../../packages/server/src/db/sql.js';
 import { checkInvariants as pipelineInvariants } from '../../packages/server/test/crash/invariants.js';
+import { bigRows } from '../../packages/server/test/helpers/raw-sql.js';
 
-type Db = Database.Database;
-const rows = <T>(db: Db, sql: string): T[] => db.prepare(sql).safeIntegers(true).all() as T[];
+/** Plain SQL both engines accept, 64-bit integers as BigInt. */
+const rows = <T>(sql: Sql, text: string): Promise<T[]> => bigRows<T>(sql, text);
 
 /** Each query returns the offending rows; an empty result means the invariant holds. */
 const CHECKS: Record<string, string> = {
@@ -43,24 +44,28 @@ const CHECKS: Record<string, string> = {
     GROUP BY p.id HAVING SUM(r.amount) > MAX(p.amount)`,
 };
 
-export async function checkDatabase(db: Db): Promise<string[]> {
+/** The server's database, either engine (`server.sql`). */
+export async function checkDatabase(sql: Sql): Promise<string[]> {
   const problems: string[] = [];
-  for (const fk of rows<{ table: string; parent: string }>(db, 'PRAGMA foreign_key_check')) problems.push(`orphan row in ${fk.table} (no ${fk.parent})`);
-  for (const [name, sql] of Object.entries(CHECKS)) {
-    const bad = rows<Record<string, unknown>>(db, sql);
+  // SQLite checks foreign keys on request; PostgreSQL refuses an orphan at the write already
+  if (sql.dialect === 'sqlite') {
+    for (const fk of await rows<{ table: string; parent: string }>(sql, 'PRAGMA foreign_key_check')) problems.push(`orphan row in ${fk.table} (no ${fk.parent})`);
+  }
+  for (const [name, text] of Object.entries(CHECKS)) {
+    const bad = await rows<Record<string, unknown>>(sql, text);
     if (bad.length > 0) problems.push(`${name}: ${JSON.stringify(bad.slice(0, 3), (_, v) => (typeof v === 'bigint' ? String(v) : v))}`);
   }
-  problems.push(...await pipelineInvariants(db));
+  problems.push(...await pipelineInvariants(sql));
   return problems;
 }
 
 /** The balance the API reports equals the sum of the application's ledger entries, per asset. */
-export function ledgerSums(db: Db): Map<string, bigint> {
+export async function ledgerSums(sql: Sql): Promise<Map<string, bigint>> {
   const sums = new Map<string, bigint>();
-  for (const r of rows<{ application_id: string; environment: string; asset: string; total: bigint }>(db, `SELECT application_id, environment, asset,
+  for (const r of await rows<{ application_id: string; environment: string; asset: string; total: bigint }>(sql, `SELECT application_id, environment, asset,
       SUM(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END) AS total FROM ledger_entries WHERE account = 'APPLICATION_BALANCE'
       GROUP BY application_id, environment, asset`)) {
-    sums.set(`${r.application_id}|${r.environment}|${r.asset}`, r.total);
+    sums.set(`${r.application_id}|${r.environment}|${r.asset}`, BigInt(r.total));
   }
   return sums;
 }

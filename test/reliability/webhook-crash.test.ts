@@ -10,9 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../packages/server/src/config.js';
+import type { Sql } from '../../packages/server/src/db/sql.js';
+import { openDataStore } from '../../packages/server/src/db/store.js';
 import { kill } from '../../packages/server/test/crash/child.js';
+import { rows } from '../../packages/server/test/helpers/raw-sql.js';
 import { KEYS } from '../../packages/server/test/helpers/server.js';
 import { checkDatabase } from './invariants.js';
 import { startFaultyReceiver } from './receiver.js';
@@ -21,11 +24,17 @@ const SERVER = join(dirname(fileURLToPath(import.meta.url)), '../../packages/ser
 const key = KEYS.alphaSecretTest;
 const ROUNDS = 3;
 const dir = mkdtempSync(join(tmpdir(), 'fundkit-rel-crash-'));
-const env = {
+const env: Record<string, string> = {
   FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent',
   FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
   FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20',
 };
+// the e2e-postgres project (FUNDKIT_TEST_ENGINE=postgres): every server process on one PostgreSQL database
+beforeAll(async () => {
+  if (process.env.FUNDKIT_TEST_ENGINE !== 'postgres') return;
+  const { freshPostgresDatabase } = await import('../../packages/server/test/helpers/postgres.js');
+  env.FUNDKIT_DATABASE_URL = await freshPostgresDatabase('webhook_crash');
+});
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
@@ -54,14 +63,18 @@ async function call(url: string, method: string, path: string, body?: unknown): 
 /** the pipeline crash test's kill: signal, then wait for the exit */
 const kill9 = (child: ChildProcess) => kill({ process: child, url: '', stderr: [] }, 'SIGKILL');
 
-const events = (): string[] => {
-  const db = new Database(env.FUNDKIT_DB, { readonly: true });
+/** The servers' database, whichever engine they run on, opened by the test beside them. */
+async function withDatabase<T>(read: (sql: Sql) => Promise<T>): Promise<T> {
+  // it only logs a lost connection, which the read then reports itself
+  const store = await openDataStore(loadConfig(env), { warn: () => undefined } as unknown as Parameters<typeof openDataStore>[1]);
   try {
-    return db.prepare('SELECT id FROM events').pluck().all() as string[];
+    return await read(store.sql);
   } finally {
-    db.close();
+    await store.close();
   }
-};
+}
+
+const events = () => withDatabase(async (sql) => (await rows<{ id: string }>(sql, 'SELECT id FROM events')).map((r) => r.id));
 
 describe('webhook deliveries across kill -9', () => {
   it(`every event is delivered at least once after ${ROUNDS} crashes mid-delivery`, async () => {
@@ -84,16 +97,14 @@ describe('webhook deliveries across kill -9', () => {
     let missing: string[] = [];
     do {
       await new Promise((r) => setTimeout(r, 200));
-      missing = events().filter((id) => !receiver.delivered.has(id));
+      missing = (await events()).filter((id) => !receiver.delivered.has(id));
     } while (missing.length > 0 && Date.now() < deadline);
     expect(missing).toEqual([]);
-    expect(events().length).toBeGreaterThanOrEqual(ROUNDS * 3 * 2);
+    expect((await events()).length).toBeGreaterThanOrEqual(ROUNDS * 3 * 2);
     await kill9(child);
-    const db = new Database(env.FUNDKIT_DB, { readonly: true });
     try {
-      expect(await checkDatabase(db)).toEqual([]);
+      expect(await withDatabase(checkDatabase)).toEqual([]);
     } finally {
-      db.close();
       await receiver.close();
     }
   });
