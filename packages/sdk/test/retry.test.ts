@@ -52,6 +52,15 @@ describe('retries', () => {
     expect(conflict).toHaveLength(1);
   });
 
+  it('retries a 409 the server marks retryable (a "not yet"), with the same Idempotency-Key, after its Retry-After', async () => {
+    const notYet = () => HttpResponse.json({ error: { ...apiError('CONFLICT').error, retryable: true } }, { status: 409, headers: { 'retry-after': '1' } });
+    const attempts = scripted('post', '/v1/test_helpers/funding-intents/fi_1/payments', [notYet, () => HttpResponse.json({ object: 'test_payment' }, { status: 201 })]);
+    await client().testHelpers.pay('fi_1', { amount: '5', asset: 'USDC' });
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]!.key).toBe(attempts[0]!.key);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
   it('never retries 400 or 422', async () => {
     for (const [status, code] of [[400, 'VALIDATION_ERROR'], [422, 'INVALID_AMOUNT']] as const) {
       const attempts = scripted('post', '/v1/funding-intents', [fail(status, code), intent]);
