@@ -1,4 +1,5 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { Telemetry } from './ops/telemetry.js';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { authenticate } from './http/auth.js';
@@ -42,6 +43,10 @@ export interface AppContext {
   checkoutKey: Buffer;
   /** extra routes (later issues, tests) merged into the table */
   extraRoutes?: (services: Services) => RouteDef[];
+  /** /healthz, /readyz, /metrics (ops/index.ts) */
+  ops?: Router;
+  /** HTTP metrics (null when FUNDKIT_METRICS=off) */
+  telemetry?: Telemetry | null;
 }
 
 /** The route table: one entry per implemented operationId. New resources add a line here. */
@@ -139,8 +144,9 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   app.set('etag', false);
   app.set('query parser', 'simple');
   // the request id, then the logging of the request: one layer (each layer is a walk through Express's router)
-  const logging = requestLogging(ctx.services.requestLogs, ctx.logger);
+  const logging = requestLogging(ctx.services.requestLogs, ctx.logger, ctx.telemetry ?? null);
   app.use((req, res, next) => requestId(req, res, () => logging(req, res, next)));
+  if (ctx.ops) app.use(ctx.ops);
   await mountFriendbot(app, ctx);
   // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
   if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);

@@ -36,6 +36,12 @@ export interface Config {
   sandboxLedgerSeconds: number;
   /** operations one sandbox ledger applies at most (FUNDKIT_SANDBOX_LEDGER_MAX_OPS) */
   sandboxLedgerMaxOps: number;
+  /** Prometheus metrics and their HTTP hooks (FUNDKIT_METRICS=off turns them off; /metrics then answers 404) */
+  metrics: boolean;
+  /** the Bearer token GET /metrics requires (FUNDKIT_METRICS_TOKEN); null: the operator key, else loopback clients only */
+  metricsToken: string | null;
+  /** /readyz fails when the observer is further behind the network's tip (FUNDKIT_READY_MAX_LEDGERS_BEHIND) */
+  readyMaxLedgersBehind: number;
   /**
    * how long an operation that needs an intent's deposit account on chain waits for it (ms); by
    * default a few ledgers of the clock served (resources/funding-intents/payable-wait.ts). Tests set it.
@@ -59,6 +65,12 @@ type Env = Record<string, string | undefined>;
 
 const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseSwitch(env: Env, name: string): boolean {
+  const raw = (env[name] ?? 'on').toLowerCase();
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(raw)) throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+  return ['on', 'true', '1'].includes(raw);
+}
 
 function positiveInt(env: Env, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER, min = 1): number {
   const raw = env[name];
@@ -162,6 +174,9 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxRates: sandboxRates(env.FUNDKIT_SANDBOX_RATES),
     sandboxLedgerSeconds: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_SECONDS', 0, 3_600, 0),
     sandboxLedgerMaxOps: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_MAX_OPS', 1_000, 1_000_000),
+    metrics: parseSwitch(env, 'FUNDKIT_METRICS'),
+    metricsToken: env.FUNDKIT_METRICS_TOKEN || null,
+    readyMaxLedgersBehind: positiveInt(env, 'FUNDKIT_READY_MAX_LEDGERS_BEHIND', 10, 1_000_000),
     treasuryChannels: positiveInt(env, 'FUNDKIT_TREASURY_CHANNELS', 8, 100),
     treasuryBatchItems: positiveInt(env, 'FUNDKIT_TREASURY_BATCH_ITEMS', 100, 100),
     webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),

@@ -25,6 +25,7 @@ import { startMaintenance } from './workers/maintenance.js';
 import { pipelineSettings } from './pipeline/index.js';
 import type { WebhookOptions } from './resources/webhooks/index.js';
 import { startWebhookDelivery, type WebhookWorker } from './workers/webhook-delivery.js';
+import { createOps, Telemetry } from './ops/index.js';
 
 export interface ServerOptions {
   /** environment variables to read configuration from (default process.env) */
@@ -85,12 +86,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   const cluster = new ClusterRepo(sql);
   const instance = await ServerInstance.start(cluster, instanceTimeoutMs(options.env ?? process.env), logger);
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
+  const telemetry = new Telemetry(logger, config.metrics);
   const services = await createServices({ config, sql, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
-    pipeline: pipelineSettings(options.env ?? process.env), instance });
+    pipeline: pipelineSettings(options.env ?? process.env), instance, telemetry });
   await services.idempotency.releaseAbandoned(isoNow());
   await bootstrap(sql, services, config, options, logger);
+  let started = false;
+  let leadership: Leadership | null = null;
+  const ops = createOps({ config, sql, pipeline: services.pipeline.pipeline, telemetry, started: () => started, leads: () => leadership?.leading() ?? false });
   const context: AppContext = {
-    config, logger, spec, validator, services,
+    config, logger, spec, validator, services, ops: ops.router, telemetry: config.metrics ? telemetry : null,
     rateLimiter: new RateLimiter(config.rateLimit, cluster),
     checkoutKey: deriveKey(masterKey, 'checkout-session-tokens'),
     extraRoutes: options.extraRoutes,
@@ -99,7 +104,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   let server: Server | null = null;
   let stopMaintenance: (() => void) | null = null;
   let webhookWorker: WebhookWorker | null = null;
-  let leadership: Leadership | null = null;
 
   return {
     app, sql, config, context, services, logger, instanceId: instance.id,
@@ -132,12 +136,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           void leadership.ready.then(async () => {
             stopMaintenance = await startMaintenance(services, logger);
             webhookWorker = startWebhookDelivery(services.webhooks.deliveries, sql, logger, services.webhooks.options);
+            started = true;
             resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
           }).catch(reject);
         });
       });
     },
     async close() {
+      // /readyz answers 503 from now on: a load balancer stops sending new requests
+      started = false;
       stopMaintenance?.();
       // attempts in flight give their claims back before the database closes
       await webhookWorker?.stop();

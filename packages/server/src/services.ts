@@ -29,6 +29,7 @@ import { PaymentsReadModel } from './resources/payments/read-model.js';
 import { QuotesRepo } from './resources/quotes/repo.js';
 import { ExecutionsRepo } from './resources/route-executions/repo.js';
 import type { Sql } from './db/sql.js';
+import type { Telemetry } from './ops/telemetry.js';
 
 /**
  * The service registry handed to route factories and workers. Later issues add their services
@@ -64,6 +65,8 @@ export interface ServiceDeps {
   pipeline?: Partial<PipelineSettings>;
   /** this server process among those sharing the database */
   instance: ServerInstance;
+  /** metrics and notable-event logs (ops/telemetry.ts) */
+  telemetry: Telemetry;
 }
 
 /** Stellar testnet and pubnet close a ledger about every 5 s. */
@@ -78,7 +81,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const assets = new AssetsService(new AssetsRepo(sql), config.stellar);
   const pipeline = await createPipeline({
     sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
-    fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance),
+    fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance), telemetry: deps.telemetry,
   });
   const { repos } = pipeline;
   const executions = new ExecutionsRepo(sql);

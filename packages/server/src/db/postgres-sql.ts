@@ -133,6 +133,12 @@ export class PostgresSql implements Sql {
   /** Runs fn as a transaction opened with `begin` on a client of its own; afterCommit hooks after the COMMIT. */
   private async onClient<T>(begin: string[], fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // a checked-out client whose connection drops emits 'error' on itself, not on the pool: with
+    // no listener that ended the process (a network blip to the database took the server down);
+    // its query fails on its own, and the broken client is destroyed, never pooled again
+    let lost: Error | undefined;
+    const onError = (error: Error) => { lost = error; };
+    client.on('error', onError);
     const tx: PgTx = { client, depth: 0, open: true, hooks: [] };
     let value: T;
     try {
@@ -144,7 +150,8 @@ export class PostgresSql implements Sql {
       throw error;
     } finally {
       tx.open = false;
-      client.release();
+      client.off('error', onError);
+      client.release(lost);
     }
     for (const hook of tx.hooks) this.context.exit(hook);
     return value;

@@ -2,20 +2,34 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RequestLogsService } from '../resources/request-logs/service.js';
 import { locals } from './context.js';
+import type { Telemetry } from '../ops/telemetry.js';
+
+/** The metrics label of a request that matched no operation of the spec: its route family, never its path. */
+function familyOf(path: string): string {
+  if (path.startsWith('/sandbox/')) return 'sandbox';
+  if (path.startsWith('/checkout/')) return 'checkout_page';
+  if (path.startsWith('/dashboard')) return 'dashboard';
+  if (path.startsWith('/docs') || path === '/openapi.yaml') return 'docs';
+  if (path === '/healthz' || path === '/readyz' || path === '/metrics') return 'ops';
+  return 'unmatched';
+}
 
 /**
  * One `finish` listener per request for both logs: the access log (one structured line, only when
- * the logger writes `info`) and the request log of application API keys (never the key or body).
+ * the logger writes `debug`), the HTTP metrics (when on) and the request log of application API
+ * keys (never the key or body).
  */
-export function requestLogging(service: RequestLogsService, logger: Logger) {
-  const access = logger.isLevelEnabled('info');
+export function requestLogging(service: RequestLogsService, logger: Logger, telemetry: Telemetry | null = null) {
+  // debug: at info, the level `pnpm start` shows, the pipeline's notable events stand out
+  const access = logger.isLevelEnabled('debug');
   return (req: Request, res: Response, next: NextFunction): void => {
     // errors of the write are caught (and logged) inside
     res.on('finish', () => void onFinish());
     const onFinish = async () => {
       const state = locals(res);
       const ms = Date.now() - state.startedAt;
-      if (access) logger.info({ requestId: state.requestId, method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
+      if (access) logger.debug({ requestId: state.requestId, method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
+      telemetry?.httpRequest(state.operation?.operationId ?? familyOf(req.path), req.method, res.statusCode, ms / 1000);
       const context = state.auth;
       if (!context || (context.kind !== 'secret' && context.kind !== 'publishable')) return;
       try {

@@ -9,12 +9,15 @@ import type { PaymentsRepo } from '../resources/payments/repo.js';
 import type { RefundRecord } from '../resources/refunds/repo.js';
 import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
 import type { Sql } from '../db/sql.js';
+import type { Telemetry } from '../ops/telemetry.js';
 
 export class EventWriter {
   constructor(
     private readonly sql: Sql,
     private readonly payments: PaymentsRepo,
     private readonly settlements: SettlementsRepo,
+    /** counts and logs payouts and refunds once their transaction committed */
+    private readonly telemetry: Telemetry | null = null,
   ) {}
 
   /** The latest relevant Stellar transaction: the settlement transfer, else the latest applied payment. */
@@ -48,6 +51,10 @@ export class EventWriter {
   }
 
   async payout(type: 'payout.initiated' | 'payout.completed' | 'payout.failed', s: SettlementRecord, metadata: string): Promise<void> {
+    const outcome = type === 'payout.initiated' ? 'submitted' : type === 'payout.completed' ? 'confirmed' : 'failed';
+    this.sql.afterCommit(() => this.telemetry?.settlement(outcome, {
+      intent: s.funding_intent_id, settlement: s.id, transaction: s.transfer_transaction_hash, ...(s.failure_code ? { code: s.failure_code } : {}),
+    }));
     await insertEvent(this.sql, {
       type, applicationId: s.application_id, environment: s.environment,
       data: {
@@ -61,6 +68,11 @@ export class EventWriter {
   }
 
   async refund(type: 'refund.created' | 'refund.completed' | 'refund.failed', r: RefundRecord): Promise<void> {
+    if (type !== 'refund.created') {
+      this.sql.afterCommit(() => this.telemetry?.refund(type === 'refund.completed' ? 'completed' : 'failed', {
+        refund: r.id, intent: r.funding_intent_id, transaction: r.transaction_hash, ...(r.failure_code ? { code: r.failure_code } : {}),
+      }));
+    }
     await insertEvent(this.sql, {
       type, applicationId: r.application_id, environment: r.environment,
       data: {

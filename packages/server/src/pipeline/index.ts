@@ -37,6 +37,8 @@ import { SandboxTools } from './sandbox-tools.js';
 import { Settler } from './settlement.js';
 import { StateMachine } from './state-machine.js';
 import { setupHorizon, setupSandbox, type StellarSetup } from './stellar.js';
+import { meteredNetwork } from '../ops/network-meter.js';
+import type { Telemetry } from '../ops/telemetry.js';
 import { TreasurySigner } from './tx.js';
 import { WatchRepo } from './watch-repo.js';
 
@@ -81,6 +83,8 @@ export interface PipelineDeps {
    * pipeline over). Checked in the transaction that stores a batch's envelopes, before it is sent.
    */
   fence?: () => Promise<void>;
+  /** metrics and the log lines of notable events */
+  telemetry: Telemetry;
 }
 
 export interface Pipeline {
@@ -135,16 +139,18 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const { sql, logger } = deps;
   const repos = createRepos(sql);
   const secretsKey = deriveKey(deps.masterKey, 'deposit-account-secrets');
-  const events = new EventWriter(sql, repos.payments, repos.settlements);
-  const machine = new StateMachine(repos.fundingIntents, events);
+  const events = new EventWriter(sql, repos.payments, repos.settlements, deps.telemetry);
+  const machine = new StateMachine(repos.fundingIntents, events, (id, from, to) => sql.afterCommit(() => deps.telemetry.transition(id, from, to)));
   const expirer = new Expirer(sql, repos.intents, machine);
   // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
-  const stellar = deps.config.stellar === 'sandbox'
+  const setup = deps.config.stellar === 'sandbox'
     ? await setupSandbox(sql, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
       rates: deps.config.sandboxRates, ledgerSeconds: deps.config.sandboxLedgerSeconds, maxOpsPerLedger: deps.config.sandboxLedgerMaxOps,
     })
     : await setupHorizon(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
       (account, reason, delayMs) => logger.debug({ account, reason, delayMs }, 'payments watcher restarting'));
+  // every request to the network is counted (ops/network-meter.ts)
+  const stellar = setup && { ...setup, network: meteredNetwork(setup.network, deps.telemetry) };
   const poolRepo = new DepositPoolRepo(sql);
   const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey, stellar ? { treasury: stellar.treasury, lookup: poolRepo } : null);
   const workers: Worker[] = [];
@@ -172,7 +178,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     treasurySigner = signer;
     // as many payouts running as the treasury's transactions can carry in one ledger
     const inFlight = deps.config.treasuryChannels * deps.config.treasuryBatchItems;
-    observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm });
+    observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm, telemetry: deps.telemetry });
     tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never) : null;
     const confirmer = new PaymentConfirmer({ sql, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
     settler = new Settler({

@@ -17,6 +17,8 @@ import { incoming, type IncomingPayment } from './records.js';
 import type { StateMachine } from './state-machine.js';
 import type { WatchRepo } from './watch-repo.js';
 import type { Sql } from '../db/sql.js';
+import type { Telemetry } from '../ops/telemetry.js';
+import { fromStroops } from '../lib/money.js';
 
 export interface ObserverDeps {
   sql: Sql;
@@ -29,6 +31,7 @@ export interface ObserverDeps {
   logger: Logger;
   /** a payment was applied: wake the confirmation worker */
   onApplied: () => void;
+  telemetry?: Telemetry;
 }
 
 const PAGE = 200;
@@ -42,6 +45,8 @@ export class Observer {
    * the address up from deposit_watch at its next backfill.
    */
   private active = false;
+  /** the network's tip when the last full backfill pass began: every record up to it was seen */
+  private caughtUp: number | null = null;
 
   constructor(private readonly deps: ObserverDeps) {}
 
@@ -111,19 +116,30 @@ export class Observer {
       failure_message: verdict.apply ? null : verdict.message, attempts: 0, next_attempt_at: now, detected_at: now, confirmed_at: null,
       created_at: now, updated_at: now,
     };
-    if (!await this.deps.payments.insert(payment) || !verdict.apply) return;
+    if (!await this.deps.payments.insert(payment)) return;
+    this.deps.sql.afterCommit(() => this.deps.telemetry?.paymentObserved({
+      intent: intent.id, payment: payment.id, asset: money.asset.code, amount: fromStroops(money.amount), applied: verdict.apply, transaction: record.transaction_hash,
+    }));
+    if (!verdict.apply) return;
     await this.deps.intents.addReceived(intent.id, money.amount, now);
     const met = intent.received_amount + money.amount >= intent.requirement_amount;
     await this.deps.machine.transition(intent.id, met ? 'PAYMENT_DETECTED' : 'PARTIALLY_FUNDED', `payment ${payment.id} received`);
     this.deps.onApplied();
   }
 
+  /** The ledger the observer has caught up to (null before its first pass): /readyz and /metrics. */
+  get caughtUpLedger(): number | null {
+    return this.caughtUp;
+  }
+
   /** Pages every watched account from its persisted cursor (restart, a silent stream, a missed push). */
   async backfill(): Promise<void> {
+    const tip = await this.deps.network.latestLedger();
     for (const row of await this.deps.watch.active(this.deps.networkName)) {
       await this.watch(row.address);
       await this.backfillAccount(row.address, row.cursor);
     }
+    this.caughtUp = tip;
   }
 
   private async backfillAccount(address: string, from: string): Promise<void> {

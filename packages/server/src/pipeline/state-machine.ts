@@ -9,7 +9,12 @@ import { assertTransition, eventFor, type FundingIntentStatus } from '../resourc
 import type { EventWriter } from './events.js';
 
 export class StateMachine {
-  constructor(private readonly intents: FundingIntentsRepo, private readonly events: EventWriter) {}
+  constructor(
+    private readonly intents: FundingIntentsRepo,
+    private readonly events: EventWriter,
+    /** told of each transition made in the transaction (metrics, logs: once it committed) */
+    private readonly moved: (id: string, from: FundingIntentStatus, to: FundingIntentStatus) => void = () => undefined,
+  ) {}
 
   async load(id: string): Promise<FundingIntentRecord> {
     const intent = await this.intents.findById(id);
@@ -28,6 +33,7 @@ export class StateMachine {
     if (type) await this.events.intentEvent(type, updated);
     // only open intents expire, so an expiry always leaves the requirement unmet
     if (to === 'EXPIRED') await this.events.intentEvent('invoice.overdue', updated);
+    this.moved(id, intent.status, to);
     return updated;
   }
 }

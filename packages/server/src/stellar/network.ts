@@ -116,6 +116,8 @@ export interface StellarNetwork {
   readonly horizonUrl: string;
   readonly assets: { USDC: SupportedAsset; EURC: SupportedAsset; XLM: SupportedAsset };
   loadAccount(id: string): Promise<AccountView | null>;
+  /** The sequence of the latest closed ledger (Horizon's root `history_latest_ledger`). */
+  latestLedger(): Promise<number>;
   /** Never throws for a rejected transaction: the outcome is in `successful`/`resultCodes`. */
   submitTransaction(envelopeXdr: string): Promise<SubmitResult>;
   /**

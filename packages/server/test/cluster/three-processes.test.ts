@@ -7,6 +7,7 @@
  * no 5xx but the proxy's 502s for requests that were open on a process when it was killed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createTcpServer, connect, type Server as TcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -117,4 +118,67 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
       + `${events.length} events delivered, ${poller.seen.size} events polled, ${cut} requests cut by a kill`);
     expect(proxy.answers.filter((a) => a.status >= 500 && !a.upstreamDied)).toEqual([]);
   }, 360_000);
+
+  it('a process cut off from the database answers /readyz 503 within 5 s while the others stay 200, and 200 once it is back', async () => {
+    const { freshPostgresDatabase } = await import('../helpers/postgres.js');
+    const url = new URL(await freshPostgresDatabase('three_ready'));
+    const dir = mkdtempSync(join(tmpdir(), 'fundkit-three-ready-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const env = { FUNDKIT_DATABASE_URL: url.toString(), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000' };
+    // the third process reaches PostgreSQL through a link the test can cut, as a network partition would
+    const link = await tcpLink(url.hostname, Number(url.port));
+    cleanup.push(() => link.close());
+    const ports = await Promise.all(Array.from({ length: PROCESSES }, () => freePort()));
+    const children: Child[] = [];
+    cleanup.push(async () => { for (const child of children) await kill(child, 'SIGKILL'); });
+    for (const [i, port] of ports.entries()) {
+      const viaLink = new URL(url);
+      viaLink.port = String(link.port);
+      children.push(await startChild(i === 2 ? { ...env, FUNDKIT_DATABASE_URL: viaLink.toString() } : env, port));
+    }
+    const readiness = () => Promise.all(children.map(async (c) => (await fetch(`${c.url}/readyz`)).status));
+    await expect.poll(readiness, { timeout: 30_000 }).toEqual([200, 200, 200]);
+    link.cut();
+    const cutAt = Date.now();
+    await expect.poll(async () => (await readiness())[2], { timeout: 5_000, interval: 100 }).toBe(503);
+    expect(Date.now() - cutAt).toBeLessThan(5_000);
+    expect((await readiness()).slice(0, 2)).toEqual([200, 200]);
+    const body = await (await fetch(`${children[2]!.url}/readyz`)).json() as { checks: { database: { status: string } } };
+    expect(body.checks.database.status).toBe('fail');
+    await link.restore();
+    await expect.poll(readiness, { timeout: 20_000 }).toEqual([200, 200, 200]);
+  }, 120_000);
 });
+
+/** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored on its port. */
+async function tcpLink(host: string, port: number) {
+  const sockets = new Set<Socket>();
+  let server: TcpServer | null = null;
+  let listenPort = 0;
+  const open = async () => {
+    server = createTcpServer((socket) => {
+      const upstream = connect(port, host);
+      for (const s of [socket, upstream]) {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      socket.pipe(upstream).pipe(socket);
+    });
+    await new Promise<void>((resolve) => server!.listen(listenPort, '127.0.0.1', resolve));
+    listenPort = (server.address() as { port: number }).port;
+  };
+  await open();
+  return {
+    get port() { return listenPort; },
+    cut() {
+      server?.close();
+      for (const s of sockets) s.destroy();
+    },
+    restore: open,
+    close() {
+      server?.close();
+      for (const s of sockets) s.destroy();
+    },
+  };
+}

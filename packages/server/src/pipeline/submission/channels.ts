@@ -70,6 +70,11 @@ export class ChannelPool {
     return new Promise((resolve) => this.waiting.push({ address, resolve }));
   }
 
+  /** Channels with a transaction in flight (metrics). */
+  get busy(): number {
+    return this.channels.length - this.free.length;
+  }
+
   isChannel(address: string): boolean {
     return this.channels.some((c) => c.keypair.publicKey() === address);
   }

@@ -47,6 +47,8 @@ interface Item {
   save: (envelopeXdr: string) => Promise<void>;
   resolve: (outcome: TxOutcome) => void;
   reject: (error: unknown) => void;
+  /** when it was queued (ms): the age of the oldest waiting item is a metric */
+  queuedAt: number;
 }
 
 /** The operations of an item, built when needed (they may read the database). */
@@ -92,9 +94,14 @@ export class SubmissionEngine {
     return this.queue.length;
   }
 
+  /** Since when the oldest item waits (ms), or null when none does (metrics). */
+  get oldestQueuedAt(): number | null {
+    return this.queue[0]?.queuedAt ?? null;
+  }
+
   private enqueue(spec: BuildSpec, save: Item['save']): Promise<TxOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ spec, save, resolve, reject });
+      this.queue.push({ spec, save, resolve, reject, queuedAt: Date.now() });
       void this.pump();
     });
   }

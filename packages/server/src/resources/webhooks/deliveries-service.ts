@@ -10,6 +10,7 @@ import { presentDelivery } from './present.js';
 import { signingSecrets } from './secrets.js';
 import { ownEndpoint, type WebhookCaller } from './service.js';
 import type { Sql } from '../../db/sql.js';
+import type { Telemetry } from '../../ops/telemetry.js';
 
 /** One endpoint's share of the delivery pool (16 by default): a hanging receiver holds 4 slots at most. */
 export const PER_ENDPOINT_IN_FLIGHT = 4;
@@ -23,6 +24,8 @@ export interface WebhookDeliveriesDeps {
   clock: () => number;
   /** delays before attempts 2, 3, …; after the last one a delivery is FAILED */
   retryScheduleMs: number[];
+  /** counts attempts and logs a delivery given up */
+  telemetry?: Telemetry;
 }
 
 /** What one attempt needs: the stored body (sent byte for byte), where, and the secrets to sign with. */
@@ -155,6 +158,9 @@ export class WebhookDeliveriesService {
       else if (delay === undefined) await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, isoNow(now));
       else await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'PENDING', isoNow(now + delay), isoNow(now));
     }, { selfLocking: true });
+    this.deps.telemetry?.deliveryAttempt(success ? 'succeeded' : delay === undefined ? 'failed' : 'retrying', {
+      delivery: claim.delivery.id, endpoint: claim.delivery.endpoint_id, event_id: claim.delivery.event_id, status: outcome.statusCode,
+    });
   }
 
   /** Gives an unsent claim back (shutdown), so a restart sends it without waiting for the lease. */

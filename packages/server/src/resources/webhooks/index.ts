@@ -7,6 +7,7 @@ import { WebhookDeliveriesService } from './deliveries-service.js';
 import { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { WebhookEndpointsService } from './service.js';
 import type { Sql } from '../../db/sql.js';
+import type { Telemetry } from '../../ops/telemetry.js';
 
 export { webhookRoutes } from './routes.js';
 export { eventRoutes } from '../events/routes.js';
@@ -41,7 +42,7 @@ export interface WebhookServices {
 
 /** Wired from services.ts; the worker (workers/webhook-delivery.ts) uses `deliveries`. */
 export function createWebhookServices(
-  deps: { sql: Sql; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] }; instance: ClaimOwner },
+  deps: { sql: Sql; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] }; instance: ClaimOwner; telemetry?: Telemetry },
   overrides: Partial<WebhookOptions> = {},
 ): WebhookServices {
   const options = { ...DEFAULT_WEBHOOK_OPTIONS, ...overrides };
@@ -54,6 +55,7 @@ export function createWebhookServices(
     endpoints: new WebhookEndpointsService({ sql, endpoints, deliveries, secretsKey, clock: options.clock }),
     deliveries: new WebhookDeliveriesService({
       sql, endpoints, deliveries, events, secretsKey, clock: options.clock, retryScheduleMs: deps.config.webhookRetryScheduleMs,
+      ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
     }),
     events: new EventsService(events),
     options,

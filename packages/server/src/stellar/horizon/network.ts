@@ -66,6 +66,14 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
     return submitEnvelopeAsync({ server: this.server, passphrase: this.passphrase, ledgerOf: async () => null }, envelopeXdr);
   }
 
+  async latestLedger(): Promise<number> {
+    try {
+      return Number((await this.server.root()).history_latest_ledger);
+    } catch (error) {
+      throw toHorizonError(error, 'GET /');
+    }
+  }
+
   async getTransaction(hash: string): Promise<TransactionView | null> {
     try {
       const record = await this.server.transactions().transaction(hash).call();

@@ -24,6 +24,10 @@ export class SandboxNetwork implements StellarNetwork {
     this.passphrase = ledger.passphrase;
   }
 
+  latestLedger(): Promise<number> {
+    return this.ledger.ledgerSequence();
+  }
+
   async loadAccount(id: string): Promise<AccountView | null> {
     const { store } = this.ledger;
     const a = await store.getAccount(id);
