@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchCheckout } from './checkout.js';
+import { benchMetrics } from './metrics.js';
 import { benchEngines } from './engines.js';
 import { STREAMS } from './streams.js';
 import { machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
@@ -40,6 +41,15 @@ await section('server', async () => {
     rows.push({ area: 'server', figure: f.name, fundkit: f.fundkit, unit: 'req/s', peer: 'Express hello-world', peerValue: f.express, higher: true });
     rows.push({ area: 'server', figure: f.name, fundkit: f.fundkit, unit: 'req/s', peer: 'Prism mock (same spec)', peerValue: f.prism, higher: true });
     rows.push({ area: 'server', figure: `${f.name.replace(' (req/s)', '')} p99 latency`, fundkit: f.fundkitP99, unit: 'ms' });
+  }
+});
+
+await section('metrics', async () => {
+  const { figures, notes: metricNotes } = await benchMetrics();
+  notes.push(...metricNotes);
+  for (const f of figures) {
+    rows.push({ area: 'metrics', figure: `${f.name}, metrics on (req/s)`, fundkit: f.on, unit: 'req/s', peer: 'the same server, metrics off', peerValue: f.off, higher: true });
+    rows.push({ area: 'metrics', figure: `${f.name}, metrics on, p99 latency`, fundkit: f.onP99, unit: 'ms', peer: 'metrics off', peerValue: f.offP99, higher: false });
   }
 });
 
@@ -169,5 +179,25 @@ ${commands.map((c) => `- \`${c}\``).join('\n')}
 ## Notes
 ${notes.map((n) => `- ${n}`).join('\n') || '- none'}
 `;
+/**
+ * `--only a,b --merge`: the sections run replace their own rows of bench/RESULTS.md (the rest stays
+ * as the last full run wrote it), and a note says which sections were re-run when.
+ */
+function merged(): string {
+  const file = readFileSync(join(ROOT, 'bench/RESULTS.md'), 'utf8');
+  const areas = new Set(rows.map((r) => r.area));
+  const lines = file.split('\n');
+  const kept = lines.filter((line) => !/^\| [a-z]+ \| /.test(line) || !areas.has(line.split(' | ')[0]!.slice(2)) || line.startsWith('| area |'));
+  const last = kept.reduce((at, line, i) => (/^\| [a-z]+ \| /.test(line) && !line.startsWith('| area |') ? i : at), -1);
+  const fresh = table.split('\n').slice(2);
+  kept.splice(last + 1, 0, ...fresh);
+  const notesAt = kept.indexOf('## Notes');
+  const stamp = `- ${[...areas].join(', ')}: re-run alone on ${machine().date} (\`pnpm bench --only ${[...areas].join(',')} --merge\`), ${notes.join('; ')}`;
+  kept.splice(notesAt + 1, 0, stamp);
+  return kept.join('\n');
+}
+
+const merge = process.argv.includes('--merge');
 if (!only) writeFileSync(join(ROOT, 'bench/RESULTS.md'), md);
-process.stdout.write(`\n${table}\n\n${notes.map((n) => `note: ${n}`).join('\n')}\n\n${only ? 'subset run: bench/RESULTS.md left as it was' : 'written to bench/RESULTS.md'}\n`);
+else if (merge && rows.length > 0) writeFileSync(join(ROOT, 'bench/RESULTS.md'), merged());
+process.stdout.write(`\n${table}\n\n${notes.map((n) => `note: ${n}`).join('\n')}\n\n${!only ? 'written to bench/RESULTS.md' : merge ? 'merged into bench/RESULTS.md' : 'subset run: bench/RESULTS.md left as it was'}\n`);

@@ -164,6 +164,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       await services.requestLogs.flush();
       await instance.close();
       await store.close();
+      telemetry.close();
     },
   };
 }

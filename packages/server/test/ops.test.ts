@@ -119,6 +119,14 @@ describe('on the sandbox', () => {
     }
   });
 
+  it('the Grafana dashboard in examples/ queries only metrics the server exposes', async () => {
+    const dashboard = readFileSync(new URL('../../../examples/grafana/fundkit-dashboard.json', import.meta.url), 'utf8');
+    const used = new Set([...dashboard.matchAll(/\b((?:fundkit|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]!.replace(/_(bucket|sum|count)$/, '')));
+    expect(used.size).toBeGreaterThan(10);
+    const exposed = await scrape(t, OPERATOR_KEY);
+    expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
+  });
+
   it('/metrics wants the token from other machines: 401 with a wrong one', async () => {
     const res = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${KEYS.alphaSecretTest}` } });
     expect(res.status).toBe(401);
