@@ -6,7 +6,7 @@ import { packageRoot } from '../package-root.js';
 /**
  * The built @fundkit/dashboard (a static Preact app) at /dashboard, found the way the checkout's
  * IIFE is: the workspace sibling's dist/. It talks to this server's public API only, so serving it
- * is just files: hashed assets cached, index.html never (it names the current assets).
+ * is just files, revalidated on every load (their names carry no hash, see its vite.config.ts).
  */
 export function dashboardRouter(dir: string | null = dashboardDir()): Router {
   const router = Router();
@@ -15,7 +15,7 @@ export function dashboardRouter(dir: string | null = dashboardDir()): Router {
     const file = String(req.params.file);
     const path = dir && /^[\w.-]+\.(js|css)$/.test(file) ? normalize(join(dir, 'assets', file)) : null;
     if (!path || !existsSync(path)) return void res.status(404).type('text/plain').send('not found');
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader('Cache-Control', 'no-cache');
     res.type(file.endsWith('.js') ? 'application/javascript' : 'text/css').send(readFileSync(path));
   });
   return router;
