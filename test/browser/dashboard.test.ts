@@ -3,7 +3,7 @@ import { execSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
+import { SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
 import { ARTIFACTS, launchChromium } from './harness.js';
 
 const DASHBOARD = join(import.meta.dirname, '..', '..', 'packages', 'dashboard');
@@ -63,6 +63,23 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: /^Revoke / }).click();
     await page.getByText(/^revoked /).waitFor();
     expect((await api.request('GET', '/v1/funding-intents', { key: secret })).status).toBe(401);
+
+    // rename; a bad settlement address gets the API's own error, a good one is saved
+    await page.getByLabel('Application name').fill('Alpha Store');
+    await page.getByLabel('Default settlement address').fill('not-an-address');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('form[aria-labelledby="edit-app-heading"] [role=alert]').textContent()).toMatch(/\S/);
+    await page.getByLabel('Default settlement address').fill(SETTLEMENT_ADDRESS);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Keys of Alpha Store' }).waitFor();
+    const token = await page.evaluate(() => sessionStorage.getItem('fundkit.dashboard.session'));
+    const apps = await api.request('GET', '/v1/applications', { key: token! });
+    expect(apps.body.data[0]).toMatchObject({ name: 'Alpha Store', settlement_address: SETTLEMENT_ADDRESS });
+
+    // sign out ends the session on the server too
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect((await api.request('GET', '/v1/applications', { key: token! })).status).toBe(401);
   });
 
   it('shows the API message on a wrong password, and a second account sees none of the first one\'s applications', async () => {

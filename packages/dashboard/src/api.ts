@@ -69,6 +69,9 @@ export class Api {
   createApplication(name: string, settlementAddress: string) {
     return this.call<Application>('POST', '/v1/applications', settlementAddress ? { name, settlement_address: settlementAddress } : { name });
   }
+  updateApplication(appId: string, changes: { name?: string; settlement_address?: string | null }) {
+    return this.call<Application>('PATCH', `/v1/applications/${encodeURIComponent(appId)}`, changes);
+  }
   listKeys(appId: string) {
     return this.call<Page<ApiKey>>('GET', `/v1/applications/${encodeURIComponent(appId)}/keys?limit=100`);
   }

@@ -3,6 +3,7 @@ import type { Api, Application } from '../api.js';
 import { formatDate } from '../format.js';
 import { useLoad } from '../use-load.js';
 import { CreateApplicationForm } from './create-application-form.js';
+import { EditApplicationForm } from './edit-application-form.js';
 import { KeysPanel } from './keys-panel.js';
 
 /** The account's applications; picking one shows its keys. */
@@ -28,6 +29,7 @@ export function ApplicationsPage({ api }: { api: Api }) {
           ))}
         </ul>
       </section>
+      {selected && <EditApplicationForm key={selected.id} api={api} app={selected} onSaved={(app) => { apps.reload(); setSelected(app); }} />}
       {selected && <KeysPanel api={api} app={selected} />}
     </main>
   );
