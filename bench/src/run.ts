@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchCheckout } from './checkout.js';
+import { benchDashboard } from './dashboard.js';
 import { benchMetrics } from './metrics.js';
 import { benchEngines } from './engines.js';
 import { STREAMS } from './streams.js';
@@ -143,6 +144,16 @@ await section('checkout', async () => {
   }
   if (c.firstRenderMs !== null) rows.push({ area: 'checkout', figure: 'script load → first render (Chromium)', fundkit: c.firstRenderMs, unit: 'ms' });
   if (c.readyMs !== null) rows.push({ area: 'checkout', figure: 'script load → amount shown (API round trips)', fundkit: c.readyMs, unit: 'ms' });
+});
+
+await section('dashboard', async () => {
+  const d = await benchDashboard();
+  const budgets = JSON.parse(readFileSync(join(ROOT, 'bench/budgets.json'), 'utf8')) as Record<string, { target?: number }>;
+  for (const f of d.files) {
+    const js = f.name === 'dashboard.js';
+    rows.push({ area: 'dashboard', figure: `${f.name} gzip`, fundkit: f.gz, unit: 'B', ...(js ? { peer: 'budget target', peerValue: budgets['dashboard-first-page']?.target ?? null, higher: false } : {}) });
+  }
+  rows.push({ area: 'dashboard', figure: 'navigation → first list rendered (Chromium, signed in)', fundkit: d.firstListMs, unit: 'ms' });
 });
 
 const fmt = (n: number, unit: string) => (unit === 'B' || unit === 'ledgers' || unit === 'ops' || n >= 100 ? Math.round(n).toLocaleString('en') : n.toFixed(1));

@@ -20,6 +20,7 @@ import { createFriendbotRouter, ensureFriendbot } from './stellar/index.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
 import { assetRoutes } from './resources/assets/routes.js';
+import { dashboardRouter } from './http/dashboard.js';
 import { checkoutRoutes, hostedCheckoutRouter } from './resources/checkout/index.js';
 import { fundingIntentRoutes } from './resources/funding-intents/routes.js';
 import { requestLogRoutes } from './resources/request-logs/routes.js';
@@ -152,6 +153,7 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
   mountRoutes(app, ctx);
   app.use(hostedCheckoutRouter(ctx.services.checkout));
+  app.use(dashboardRouter());
   app.use(docsRouter({ sandbox: ctx.config.stellar === 'sandbox', prefillKey: () => sandboxDocsKey(ctx.config.dataDir) }));
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger));

@@ -4,11 +4,14 @@ import { Fundkit } from '@fundkit/sdk';
 import type { FundkitServer } from './index.js';
 import { SANDBOX_PASSPHRASE } from './stellar/index.js';
 import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
+import { ensureDevAccount } from './dev-account.js';
 
 export interface BannerInfo {
   url: string;
   keys: SandboxKeys | null;
   demo: { id: string; url: string } | null;
+  /** the sandbox's development dashboard account */
+  dashboard?: { email: string; password: string } | null;
 }
 
 /**
@@ -25,26 +28,32 @@ async function ensureSettlementAddress(server: FundkitServer, keys: SandboxKeys)
 export async function prepareSandbox(server: FundkitServer, localUrl: string): Promise<BannerInfo> {
   const url = `http://localhost:${new URL(localUrl).port}`;
   const keys = readSandboxKeys(join(server.config.dataDir, 'sandbox-keys.json'));
-  if (!keys) return { url, keys, demo: null };
+  const dashboard = await ensureDevAccount(server.services.accounts, server.config.dataDir).catch((error: unknown) => {
+    server.logger.warn({ err: error }, 'could not create the development dashboard account');
+    return null;
+  });
+  if (!keys) return { url, keys, demo: null, dashboard };
   await ensureSettlementAddress(server, keys);
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {
     const intent = await fk.fundingIntents.create({ amount: '25.00', asset: 'USDC', reference: `demo_${Date.now()}` });
-    return { url, keys, demo: { id: intent.id, url: intent.hosted_funding_url ?? `${url}/checkout/${intent.id}` } };
+    return { url, keys, dashboard, demo: { id: intent.id, url: intent.hosted_funding_url ?? `${url}/checkout/${intent.id}` } };
   } catch (error) {
     server.logger.warn({ err: error }, 'could not create the demo intent');
-    return { url, keys, demo: null };
+    return { url, keys, demo: null, dashboard };
   }
 }
 
 /** What `pnpm start` prints: where everything is and the keys to use, short enough to read. */
-export function formatBanner({ url, keys, demo }: BannerInfo): string {
+export function formatBanner({ url, keys, demo, dashboard }: BannerInfo): string {
   const rows: [string, string][] = [
     ['API', `${url}/v1`],
     ['Docs', `${url}/docs`],
     ['Contract', `${url}/openapi.yaml`],
   ];
   if (demo) rows.push(['Demo checkout', demo.url]);
+  rows.push(['Dashboard', `${url}/dashboard`]);
+  if (dashboard) rows.push(['Dashboard login', `${dashboard.email} / ${dashboard.password}`]);
   // what a wallet or Stellar Lab needs to pay from its own keys ("Pay from any wallet" in the README)
   rows.push(
     ['Horizon', `${url}/sandbox/horizon`],

@@ -52,7 +52,10 @@ describe('the start-up banner', () => {
       url: 'http://localhost:4010',
       keys: { secretKey: 'sk_test_x', publishableKey: 'pk_test_y', path: '.fundkit/sandbox-keys.json' },
       demo: { id: 'fi_1', url: 'http://localhost:4010/pay/fi_1' },
+      dashboard: { email: 'developer+abc@fundkit.test', password: 'pw_123' },
     });
+    expect(text).toContain('Dashboard        http://localhost:4010/dashboard\n');
+    expect(text).toContain('Dashboard login  developer+abc@fundkit.test / pw_123\n');
     for (const part of ['http://localhost:4010/v1', 'http://localhost:4010/docs', 'http://localhost:4010/pay/fi_1', 'sk_test_x', 'pk_test_y', 'pnpm fundkit pay fi_1 --amount 25']) expect(text).toContain(part);
     expect(text).toContain('Horizon          http://localhost:4010/sandbox/horizon\n');
     expect(text).toContain('Passphrase       Standalone Network ; February 2017\n');

@@ -1,0 +1,33 @@
+import { useState } from 'preact/hooks';
+import { isApiError, type Api, type Application } from '../api.js';
+
+export function CreateApplicationForm({ api, onCreated }: { api: Api; onCreated: (app: Application) => void }) {
+  const [name, setName] = useState('');
+  const [address, setAddress] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setError(null);
+    try {
+      const app = await api.createApplication(name, address.trim());
+      setName('');
+      setAddress('');
+      onCreated(app);
+    } catch (err) {
+      setError(isApiError(err) ? err.message : 'The server could not be reached.');
+    }
+  }
+
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="new-app-heading">
+      <h2 id="new-app-heading">New application</h2>
+      <label for="app-name">Name</label>
+      <input id="app-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <label for="app-address">Settlement address (optional)</label>
+      <input id="app-address" placeholder="G…" value={address} onInput={(e) => setAddress(e.currentTarget.value)} />
+      <p role="alert" class="error">{error ?? ''}</p>
+      <button type="submit">Create application</button>
+    </form>
+  );
+}
