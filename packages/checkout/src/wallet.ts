@@ -1,6 +1,7 @@
 // The lazy wallet chunk: the Stellar SDK and Freighter load only when the payer asks for them.
+// SDK 17 dropped the `/minimal` entry: its default entry is the fetch-based build (axios moved to `/axios`).
 import { getNetworkDetails, isConnected, requestAccess, signTransaction } from '@stellar/freighter-api';
-import { Asset, BASE_FEE, Horizon, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk/minimal';
+import { Asset, BASE_FEE, Horizon, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 
 export interface WalletPayment {
   /** the API origin: the sandbox's Horizon lives under it */

@@ -83,5 +83,5 @@ export function buildBatch(
   // No time bound: a stored envelope must stay submittable across a restart.
   const tx = builder.setTimeout(TimeoutInfinite).build();
   tx.sign(channel, ...signersOf(specs, treasury));
-  return { envelope: tx.toXDR(), hash: tx.hash().toString('hex'), offsets };
+  return { envelope: tx.toXDR(), hash: Buffer.from(tx.hash()).toString('hex'), offsets };
 }

@@ -218,7 +218,7 @@ export class SubmissionEngine {
   /** After a restart: the stored envelope's outcome, or the same envelope again, or (never applicable) a fresh one. */
   private async resume(stored: string, spec: SpecSource, save: Item['save']): Promise<TxOutcome> {
     const tx = this.inner(stored);
-    const hash = TransactionBuilder.fromXDR(stored, this.network.passphrase).hash().toString('hex');
+    const hash = Buffer.from(TransactionBuilder.fromXDR(stored, this.network.passphrase).hash()).toString('hex');
     const found = await this.network.getTransaction(hash);
     if (found) return this.storedVerdict(tx, found, spec, save);
     await this.channels.ensure();

@@ -29,7 +29,7 @@ export interface SubmitDeps {
 export async function submitEnvelope(deps: SubmitDeps, envelopeXdr: string): Promise<SubmitResult> {
   const tx = parse(envelopeXdr, deps.passphrase);
   if (!tx) return { hash: '', ledger: null, successful: false, resultCodes: { transaction: 'tx_malformed' } };
-  const hash = tx.hash().toString('hex');
+  const hash = Buffer.from(tx.hash()).toString('hex');
   try {
     // the pipeline builds its own payments: SEP-29 lookups of every destination add nothing
     const ok = await deps.server.submitTransaction(tx, { skipMemoRequiredCheck: true });
@@ -89,7 +89,7 @@ function asyncResult(hash: string, body: AsyncBody): AsyncSubmitResult {
 export async function submitEnvelopeAsync(deps: SubmitDeps, envelopeXdr: string): Promise<AsyncSubmitResult> {
   const tx = parse(envelopeXdr, deps.passphrase);
   if (!tx) return { status: 'ERROR', hash: '', resultCodes: { transaction: 'tx_malformed' } };
-  const hash = tx.hash().toString('hex');
+  const hash = Buffer.from(tx.hash()).toString('hex');
   try {
     return asyncResult(hash, await deps.server.submitAsyncTransaction(tx, { skipMemoRequiredCheck: true }) as AsyncBody);
   } catch (error) {

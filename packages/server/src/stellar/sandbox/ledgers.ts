@@ -86,7 +86,7 @@ export async function openLedger(store: SandboxStore, seq: number, closeTime: nu
   const last = await store.sql.get(LAST_LEDGER);
   const fees = BigInt(last?.fees ?? '0');
   const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
-  const raw = header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXDR();
+  const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXDR());
   await store.sql.run(INSERT_LEDGER, {
     seq, hash: sha256(raw).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
   });

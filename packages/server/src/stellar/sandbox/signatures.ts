@@ -52,7 +52,7 @@ export class SignatureChecker {
       const raw = this.rawKey(key);
       const sig = this.signatures[index]!;
       // The hint (last 4 bytes of the key) rules out most pairs without any curve arithmetic.
-      ok = sig.hint().equals(raw.subarray(28)) && verifyEd25519(raw, this.hash, sig.signature());
+      ok = Buffer.from(sig.hint()).equals(raw.subarray(28)) && verifyEd25519(raw, this.hash, Buffer.from(sig.signature()));
       this.verified.set(id, ok);
     }
     return ok;

@@ -11,6 +11,7 @@ const hashes = new WeakMap<Transaction | FeeBumpTransaction, Buffer>();
 
 export function txHash(tx: Transaction | FeeBumpTransaction): Buffer {
   let hash = hashes.get(tx);
-  if (!hash) hashes.set(tx, (hash = tx.hash()));
+  // Buffer.from: SDK 17 returns a Uint8Array, whose toString('hex') silently gives comma-joined decimals.
+  if (!hash) hashes.set(tx, (hash = Buffer.from(tx.hash())));
   return hash;
 }

@@ -28,7 +28,7 @@ function memoFields(memo: Memo): Pick<HorizonTransaction, 'memo' | 'memo_bytes' 
       return { memo: String(value), memo_type: 'id' };
     case 'hash':
     case 'return':
-      return { memo: (value as Buffer).toString('base64'), memo_type: memo.type };
+      return { memo: Buffer.from(value as Uint8Array).toString('base64'), memo_type: memo.type };
     default:
       return { memo_type: 'none' };
   }
@@ -49,7 +49,7 @@ function timeFields(tx: Transaction): Partial<HorizonTransaction> {
   };
 }
 
-const sigs = (tx: Transaction | FeeBumpTransaction) => tx.signatures.map((s) => s.signature().toString('base64'));
+const sigs = (tx: Transaction | FeeBumpTransaction) => tx.signatures.map((s) => Buffer.from(s.signature()).toString('base64'));
 
 export function transactionResource(f: TxFacts): HorizonTransaction {
   const outer = f.envelope;
