@@ -198,8 +198,11 @@ function merged(): string {
   const file = readFileSync(join(ROOT, 'bench/RESULTS.md'), 'utf8');
   const areas = new Set(rows.map((r) => r.area));
   const lines = file.split('\n');
-  const kept = lines.filter((line) => !/^\| [a-z]+ \| /.test(line) || !areas.has(line.split(' | ')[0]!.slice(2)) || line.startsWith('| area |'));
-  const last = kept.reduce((at, line, i) => (/^\| [a-z]+ \| /.test(line) && !line.startsWith('| area |') ? i : at), -1);
+  const stale = (line: string) => [...areas].some((area) => line.startsWith(`- ${area}: re-run alone on `));
+  const kept = lines.filter((line) => (!/^\| [a-z]+ \| /.test(line) || !areas.has(line.split(' | ')[0]!.slice(2)) || line.startsWith('| area |')) && !stale(line));
+  // at the end of the first table (the full run's), where every area's rows are
+  let last = kept.findIndex((line) => line.startsWith('| area |')) + 1;
+  while (kept[last + 1]?.startsWith('| ')) last++;
   const fresh = table.split('\n').slice(2);
   kept.splice(last + 1, 0, ...fresh);
   const notesAt = kept.indexOf('## Notes');
