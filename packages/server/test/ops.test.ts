@@ -168,8 +168,9 @@ describe.runIf(process.env.FUNDKIT_TEST_ENGINE === 'postgres')('the database goe
 
 /** A Horizon that answers its root and any account (a funded treasury), and can be stopped and started on one port. */
 function fakeHorizon() {
-  const root = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/horizon/root.json', import.meta.url), 'utf8'));
-  const account = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/horizon/account-testnet-docs.json', import.meta.url), 'utf8'));
+  // byte copies of the shared recorded responses (stellar-horizon/fixtures/README.md)
+  const root = JSON.parse(readFileSync(new URL('./stellar-horizon/fixtures/root.json', import.meta.url), 'utf8'));
+  const account = JSON.parse(readFileSync(new URL('./stellar-horizon/fixtures/account.json', import.meta.url), 'utf8'));
   let server: Server | null = null;
   let port = 0;
   const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
