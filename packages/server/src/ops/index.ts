@@ -53,7 +53,6 @@ function headroomOf(account: AccountView): { balance: bigint; available: bigint 
 
 export interface Ops {
   router: Router;
-  readiness: () => ReturnType<typeof readiness>;
 }
 
 export function createOps(deps: OpsDeps): Ops {
@@ -121,7 +120,7 @@ export function createOps(deps: OpsDeps): Ops {
       res.send(await telemetry.scrape());
     });
   }
-  return { router, readiness: check };
+  return { router };
 }
 
 /**

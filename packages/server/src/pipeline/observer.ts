@@ -134,12 +134,16 @@ export class Observer {
 
   /** Pages every watched account from its persisted cursor (restart, a silent stream, a missed push). */
   async backfill(): Promise<void> {
-    const tip = await this.deps.network.latestLedger();
+    // the tip only measures the pass (/readyz, /metrics): failing to read it must not stop the pass
+    const tip = await this.deps.network.latestLedger().catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'could not read the network\'s latest ledger');
+      return null;
+    });
     for (const row of await this.deps.watch.active(this.deps.networkName)) {
       await this.watch(row.address);
       await this.backfillAccount(row.address, row.cursor);
     }
-    this.caughtUp = tip;
+    if (tip !== null) this.caughtUp = tip;
   }
 
   private async backfillAccount(address: string, from: string): Promise<void> {
