@@ -6,7 +6,7 @@
  * deterministic, so the bytes are exactly the SDK's; a `NativeKeypair` is a `Keypair` and goes
  * wherever one does (`Transaction#sign`, `secret()`, `publicKey()`).
  */
-import { createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
 
 export class NativeKeypair extends Keypair {
@@ -45,13 +45,18 @@ export class NativeKeypair extends Keypair {
 }
 
 /**
- * Keys made ahead on libuv's thread pool (`generateKeyPair`), off the event loop: a create that
- * found the deposit pool empty takes one instead of computing it inside the request. A key never
- * handed out is never used anywhere, so one lost with the process costs nothing.
+ * Keys made ahead, between requests: a create that found the deposit pool empty takes one instead
+ * of computing it inside the request. A key never handed out is never used anywhere, so one lost
+ * with the process costs nothing.
+ *
+ * Made synchronously in small slices (setImmediate), not with the async `generateKeyPair`: on
+ * Node 20 a finished async KeyGenJob collected by the GC can deadlock the main thread on a libuv
+ * mutex (~KeyGenJob under Heap::CollectGarbage, seen in CI's hang guard as a test file frozen in
+ * futex). An Ed25519 key takes ~50 µs here, so a slice of 16 holds the event loop under 1 ms.
  */
 export class KeyReserve {
   private readonly keys: NativeKeypair[] = [];
-  private inFlight = 0;
+  private filling = false;
 
   constructor(private readonly size = 256) {}
 
@@ -62,13 +67,16 @@ export class KeyReserve {
   }
 
   private refill(): void {
-    if (this.keys.length + this.inFlight > this.size / 2) return;
-    for (let n = this.size - this.keys.length - this.inFlight; n > 0; n--) {
-      this.inFlight++;
-      generateKeyPair('ed25519', {}, (error, publicKey, privateKey) => {
-        this.inFlight--;
-        if (!error) this.keys.push(NativeKeypair.fromKeyObjects(privateKey, publicKey));
-      });
-    }
+    if (this.filling || this.keys.length > this.size / 2) return;
+    this.filling = true;
+    const slice = () => {
+      for (let n = 0; n < SLICE && this.keys.length < this.size; n++) this.keys.push(NativeKeypair.random());
+      if (this.keys.length < this.size) setImmediate(slice);
+      else this.filling = false;
+    };
+    setImmediate(slice);
   }
 }
+
+/** keys made per turn of the event loop */
+const SLICE = 16;
