@@ -15,7 +15,7 @@ export interface BannerInfo {
 }
 
 /**
- * The sandbox application is created without a settlement address, and an intent needs a
+ * A sandbox application saved by an older version has no settlement address, and an intent needs a
  * destination: give it a fresh sandbox account so the README's first curl works as printed. The
  * sandbox ledger creates the account when it is first paid.
  */
@@ -28,12 +28,12 @@ async function ensureSettlementAddress(server: FundkitServer, keys: SandboxKeys)
 export async function prepareSandbox(server: FundkitServer, localUrl: string): Promise<BannerInfo> {
   const url = `http://localhost:${new URL(localUrl).port}`;
   const keys = readSandboxKeys(join(server.config.dataDir, 'sandbox-keys.json'));
+  if (keys) await ensureSettlementAddress(server, keys);
   const dashboard = await ensureDevAccount(server.services.accounts, server.config.dataDir).catch((error: unknown) => {
     server.logger.warn({ err: error }, 'could not create the development dashboard account');
     return null;
   });
   if (!keys) return { url, keys, demo: null, dashboard };
-  await ensureSettlementAddress(server, keys);
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {
     const intent = await fk.fundingIntents.create({ amount: '25.00', asset: 'USDC', reference: `demo_${Date.now()}` });

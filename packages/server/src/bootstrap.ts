@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { Keypair } from '@stellar/stellar-sdk';
 import { ConfigError } from './config.js';
 import type { Services } from './services.js';
 import type { Sql } from './db/sql.js';
@@ -69,12 +70,14 @@ export async function ensureSandboxApplication(sql: Sql, services: Services, dat
     await applyBootstrap(sql, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
     return;
   }
+  const settlementAddress = Keypair.random().publicKey();
   const created = await sql.transaction(async () => {
-    const app = await services.applications.ensureUnowned('Sandbox application', null);
+    // a settlement address from the start: a create right after "listening" needs a destination
+    const app = await services.applications.ensureUnowned('Sandbox application', settlementAddress);
     return { app, secret: (await services.keys.create(app.id, 'test', 'secret')).plaintext, publishable: (await services.keys.create(app.id, 'test', 'publishable')).plaintext };
   });
   mkdirSync(dataDir, { recursive: true });
-  const file: BootstrapFile = { applications: [{ name: 'Sandbox application', secret_keys: [created.secret], publishable_keys: [created.publishable] }] };
+  const file: BootstrapFile = { applications: [{ name: 'Sandbox application', settlement_address: settlementAddress, secret_keys: [created.secret], publishable_keys: [created.publishable] }] };
   writeFileSync(saved, JSON.stringify(file, null, 2), { mode: 0o600 });
   logger.info({ application_id: created.app.id, secret_key: created.secret, publishable_key: created.publishable, saved_to: saved }, 'created the sandbox application');
 }

@@ -110,9 +110,11 @@ describe('the process', () => {
     // a payer's checkout page open: before, the stream held the shutdown until the 10 s
     // deadline ended the process with code 1
     const { secretKey, publishableKey } = readSandboxKeys(join(dir, 'sandbox-keys.json'))!;
-    const intent = await (await fetch(`${url}/v1/funding-intents`, {
+    const created = await fetch(`${url}/v1/funding-intents`, {
       method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: '5', asset: 'USDC' }),
-    })).json() as { id: string };
+    });
+    const intent = await created.json() as { id: string };
+    expect(created.status, JSON.stringify(intent)).toBe(201);
     const stream = await openStatusStream(url, intent.id, publishableKey!);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
