@@ -23,6 +23,8 @@ export interface ReadinessDeps {
   leads(): boolean;
   /** the ledger the observer has caught up to, null before its first pass */
   caughtUp(): number | null;
+  /** why the ledger follower stopped (its source lost the ledgers it needs), null while it runs */
+  halted(): string | null;
   maxLedgersBehind: number;
   /** what the treasury can still spend on pool accounts, in stroops of XLM (null without a network) */
   treasuryHeadroom(): Promise<{ available: bigint; needed: bigint } | null>;
@@ -66,13 +68,15 @@ function follower(deps: ReadinessDeps, tip: number | null): Check {
   if (!deps.network) return { status: 'ok', detail: 'no Stellar network configured' };
   if (!deps.leads()) return { status: 'ok', detail: 'another server runs the pipeline and observes the network' };
   const caughtUp = deps.caughtUp();
+  const halted = deps.halted();
+  if (halted) return { status: 'fail', error: `the ledger follower stopped: ${halted}` };
   if (tip === null) return { status: 'fail', error: 'the network\'s tip is unknown (see the network check)' };
-  if (caughtUp === null) return { status: 'fail', error: 'the observer has not finished its first pass over the network yet' };
+  if (caughtUp === null) return { status: 'fail', error: 'the ledger follower has not read the network yet' };
   const behind = Math.max(0, tip - caughtUp);
   // an instant sandbox closes a ledger per transaction: ledgers there are not time, so a busy
   // moment is many "ledgers" behind without any delay
   if (deps.clocked && behind > deps.maxLedgersBehind) {
-    return { status: 'fail', error: `the observer is ${behind} ledgers behind the network (more than ${deps.maxLedgersBehind})`, ledgers_behind: behind };
+    return { status: 'fail', error: `the ledger follower is ${behind} ledgers behind the network (more than ${deps.maxLedgersBehind})`, ledgers_behind: behind };
   }
   return { status: 'ok', ledgers_behind: behind };
 }

@@ -63,7 +63,7 @@ export function createOps(deps: OpsDeps): Ops {
   const treasury = cached(async () => (pipeline.stellar ? network!.loadAccount(pipeline.stellar.treasury.publicKey()) : null));
   const check = () => readiness({
     repo, network: network && { kind: network.kind, latestLedger: tip }, clocked: !pipeline.stellar?.ledger || Boolean(pipeline.stellar.ledger.clock),
-    started: deps.started, leads: deps.leads, caughtUp: () => pipeline.observer?.caughtUpLedger ?? null, maxLedgersBehind: config.readyMaxLedgersBehind,
+    started: deps.started, leads: deps.leads, caughtUp: () => pipeline.follower?.caughtUpLedger ?? null, halted: () => pipeline.follower?.halted ?? null, maxLedgersBehind: config.readyMaxLedgersBehind,
     treasuryHeadroom: async () => {
       if (!pipeline.stellar) return null;
       const account = await treasury();
@@ -96,7 +96,7 @@ export function createOps(deps: OpsDeps): Ops {
     }
     const latest = await tip();
     m.latestLedger.set(latest);
-    const caughtUp = pipeline.observer?.caughtUpLedger ?? null;
+    const caughtUp = pipeline.follower?.caughtUpLedger ?? null;
     if (deps.leads() && caughtUp !== null) m.ledgersBehind.set(Math.max(0, latest - caughtUp));
   });
 

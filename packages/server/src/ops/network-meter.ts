@@ -2,7 +2,8 @@
  * Counts every request the pipeline makes to its Stellar network, by method, with the failures
  * and the 429s among them: what the public Horizon's 3,600 requests an hour are spent on. A proxy
  * over the one StellarNetwork interface, so every path through it is counted, whatever network.
- * A watch (a stream) counts once when it opens; its records are not requests of ours.
+ * A watch (a stream) counts once when it opens; its records are not requests of ours. The ledger
+ * follower's reads are counted by the network itself, per HTTP request (one read may page).
  */
 import { problemOf } from '../stellar/horizon/errors.js';
 import type { StellarNetwork } from '../stellar/index.js';
@@ -18,7 +19,15 @@ function failureOf(error: unknown): 'rate_limited' | 'error' {
   return (typeof status === 'number' ? status : problemOf(error).status) === 429 ? 'rate_limited' : 'error';
 }
 
+/** A network whose reads make several HTTP requests each counts them itself. */
+interface SelfMetered {
+  meterRequests(counter: (method: string, failure: 'rate_limited' | 'error' | null) => void): void;
+}
+
 export function meteredNetwork<N extends StellarNetwork>(network: N, telemetry: Telemetry): N {
+  const self = (network as Partial<SelfMetered>).meterRequests;
+  // readLedgers is counted by the requests it makes (the sandbox's, in-process, makes none)
+  if (self) self.call(network, (method, failure) => telemetry.networkRequest(method, failure));
   return new Proxy(network, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;

@@ -33,6 +33,11 @@ export interface DepositPoolDeps {
   secretsKey: Buffer;
   /** an intent's account is active: the observer follows it from now on */
   onActivated: (address: string) => void;
+  /**
+   * Before any account is submitted: the ledger follower has its cursor (a payment to an account
+   * is then never in a ledger older than the cursor). Throws while the network cannot say its tip.
+   */
+  beforeSubmit?: () => Promise<void>;
   /** wakes the pool's worker (when demand has gathered long enough) */
   wake?: () => void;
   /** how long demand gathers before batches are planned (see plan); GATHER_MS by default */
@@ -132,6 +137,7 @@ export class DepositPool {
   /** The one place deposit accounts are submitted (the batched engine replaces TreasurySigner.run here). */
   async run(claimed: DepositBatch): Promise<void> {
     try {
+      await this.deps.beforeSubmit?.();
       const batch = (await this.deps.repo.findBatch(claimed.id))!;
       const members = await this.deps.repo.members(batch.id);
       const out = await this.deps.signer.run(batch.envelope_xdr, () => ({

@@ -19,7 +19,7 @@ import { depositRetireJob } from '../workers/deposit-retire.js';
 import { parseDuration } from '../lib/time.js';
 import { DepositRetirer } from './retire.js';
 import { expiryJob } from '../workers/expiry.js';
-import { observerBackfillJob } from '../workers/observer-backfill.js';
+import { ledgerFollowerJob } from '../workers/ledger-follower.js';
 import { paymentConfirmationJob } from '../workers/payment-confirmation.js';
 import { refundPayoutJob } from '../workers/refund-payout.js';
 import { settlementJob } from '../workers/settlement.js';
@@ -29,6 +29,8 @@ import { EventWriter } from './events.js';
 import { Expirer } from './expiry.js';
 import { PipelineIntentsRepo } from './intents-repo.js';
 import { Observer } from './observer.js';
+import { CursorRepo } from './cursor-repo.js';
+import { LedgerFollower } from './follower.js';
 import { DepositPool } from './deposit-pool.js';
 import { DepositPoolRepo } from './deposit-pool-repo.js';
 import { poolDepositSource } from './deposit-source.js';
@@ -45,7 +47,7 @@ import { WatchRepo } from './watch-repo.js';
 export interface PipelineSettings {
   /** idle poll of each worker loop */
   workerIntervalMs: number;
-  /** how often every watched account is paged from its cursor */
+  /** the longest the ledger follower waits between reads when nothing says a ledger closed */
   backfillIntervalMs: number;
   /** base of the one backoff function */
   backoffBaseMs: number;
@@ -98,6 +100,8 @@ export interface Pipeline {
   machine: StateMachine;
   events: EventWriter;
   observer: Observer | null;
+  /** reads the network ledger by ledger for every watched account (null without a network) */
+  follower: LedgerFollower | null;
   /** the settlement and refund payout workers' logic (null without a network) */
   settler: Settler | null;
   refundPayer: RefundPayer | null;
@@ -126,11 +130,11 @@ function createRepos(sql: Sql) {
   };
 }
 
-/**
- * Payments confirmed at once: each reads its transaction back first, and several round trips in
- * flight keep a burst's confirmations within a ledger without crowding Horizon's rate limit.
- */
+/** Payments confirmed at once (a database transaction each: the follower read them from closed ledgers). */
 const CONFIRMATIONS_IN_FLIGHT = 8;
+
+/** A real network closes a ledger about every 5 s: the follower reads about then. */
+const NETWORK_LEDGER_MS = 5000;
 
 /** A free channel's wait for more work before it sends less than a full transaction (see EngineOptions). */
 const TREASURY_LINGER_MS = 250;
@@ -158,6 +162,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const nudge = { confirm: nudgeOf('payment-confirmation'), settle: nudgeOf('settlement'), refund: nudgeOf('refund-payout') };
   const jobs: JobSpec<any>[] = [expiryJob(expirer)];
   let observer: Observer | null = null;
+  let follower: LedgerFollower | null = null;
   let tools: SandboxTools | null = null;
   let deposits: DepositAccountSource = randomKeypairSource;
   let pool: DepositPool | null = null;
@@ -179,58 +184,71 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     // as many payouts running as the treasury's transactions can carry in one ledger
     const inFlight = deps.config.treasuryChannels * deps.config.treasuryBatchItems;
     observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm, telemetry: deps.telemetry });
+    const recorder = observer;
+    follower = new LedgerFollower({
+      network: stellar.network, networkName, cursors: new CursorRepo(sql), watch: repos.watch, logger,
+      handle: (address, record) => recorder.handle(address, record),
+      // the sandbox says when it closes a ledger (below); a real network is read about once a ledger
+      ledgerMs: stellar.ledger ? 0 : NETWORK_LEDGER_MS, idleMs: deps.settings.backfillIntervalMs,
+    });
+    const reader = follower;
+    // the cursor before any deposit account exists (a payment to one is then never older than
+    // it); a network down at start only delays it: the pool waits for it (beforeSubmit)
+    const init = follower.init().catch((error: unknown) => logger.warn({ err: error }, 'the ledger follower could not read the network\'s tip at start; deposit accounts wait for it'));
+    // a real network is not waited for at start (the server answers while it is unreachable)
+    if (stellar.ledger) await init;
+    stellar.ledger?.events.on('ledger', () => {
+      reader.wake();
+      nudgeOf('ledger-follower')();
+    });
     tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never) : null;
-    const confirmer = new PaymentConfirmer({ sql, network: stellar.network, payments: repos.payments, intents: repos.intents, machine, onConfirmed: nudge.settle });
+    const confirmer = new PaymentConfirmer({ sql, payments: repos.payments, machine, onConfirmed: nudge.settle });
     settler = new Settler({
       sql, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
       machine, events, signer, depositKeys, ...(tools ? { prepareDestination: tools.prepareDestination.bind(tools) } : {}),
       routeOf: (intent) => ((intent as { route_type?: string }).route_type === 'STELLAR_PATH_PAYMENT' ? 'STELLAR_PATH_PAYMENT' : 'DIRECT_STELLAR'),
     });
     const payer = refundPayer = new RefundPayer({ sql, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
-    const watcher = observer;
-    // called after a commit, with nobody to wait for it: a failure is logged
-    const followAddress = (address: string) => void watcher.watch(address).catch((error: unknown) => logger.error({ err: error, address }, 'could not watch a deposit account'));
+    // an account just became active: the follower reads the next ledger at once (it matches every watched address)
+    const followAddress = () => nudgeOf('ledger-follower')();
     // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
     const served = stellar.network.kind === 'pubnet' ? 'live' : 'test';
     pool = new DepositPool({
       sql, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
-      machine, signer, secretsKey, onActivated: (address) => followAddress(address), wake: nudgeOf('deposit-pool'),
+      machine, signer, secretsKey, onActivated: followAddress, beforeSubmit: () => reader.init(), wake: nudgeOf('deposit-pool'),
       // as long as the treasury lingers on a ledger that closes every few seconds; briefly on the instant sandbox
       gatherMs: stellar.ledger && !stellar.ledger.clock ? undefined : TREASURY_LINGER_MS,
     });
     deposits = poolDepositSource({
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
-      watchAddress: (address) => followAddress(address), nudge: nudgeOf('deposit-pool'),
+      watchAddress: followAddress, nudge: nudgeOf('deposit-pool'),
     });
     jobs.push(depositPoolJob(pool, deps.config.treasuryChannels));
     jobs.push(paymentConfirmationJob(confirmer, CONFIRMATIONS_IN_FLIGHT), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),
-      observerBackfillJob(observer, deps.settings.backfillIntervalMs));
+      ledgerFollowerJob(follower));
     jobs.push(depositRetireJob(new DepositRetirer({
       sql, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,
-      observer, watchWindowMs: deps.settings.depositWatchMs,
+      watchWindowMs: deps.settings.depositWatchMs,
     })));
   }
 
   return {
-    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, settler, refundPayer, tools, depositKeys, expirer, nudge,
+    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, follower, settler, refundPayer, tools, depositKeys, expirer, nudge,
     signer: treasurySigner,
     addJob(job) {
       jobs.push(job);
     },
     nudgeJob: (name) => nudgeOf(name)(),
     async fillPool(timeoutMs) {
-      observer?.activate();
       // a ledger on a clock closes only once started: its pool fills in the background, as on a real network
       if (stellar?.ledger?.clock) return;
       await pool?.fill(timeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'deposit pool not filled at start; its worker retries'));
     },
     start() {
       if (workers.length > 0) return;
-      observer?.activate();
       for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));
     },
     async stop() {
-      observer?.stop();
       // jobs in hand finish first: on a clocked ledger they wait for its next close (the ledger's
       // clock runs on every server, lease or not: see index.ts)
       await Promise.all(workers.splice(0).map((w) => w.stop()));

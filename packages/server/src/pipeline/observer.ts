@@ -1,8 +1,8 @@
 /**
- * The observer: follows every watched deposit account (a push watcher per account plus a
- * backfill that pages from the persisted cursor), records each incoming payment once
- * (payments.operation_id is UNIQUE) and applies it to its intent. The cursor moves in the same
- * transaction that processed the record, so a crash can only replay, never skip.
+ * The observer: records each incoming payment the ledger follower (follower.ts) finds for a
+ * watched deposit account once (payments.operation_id is UNIQUE) and applies it to its intent,
+ * each record in its own transaction. The follower saves its cursor only after, so a crash can
+ * only replay, never skip.
  */
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
@@ -34,52 +34,12 @@ export interface ObserverDeps {
   telemetry?: Telemetry;
 }
 
-const PAGE = 200;
-
 export class Observer {
-  private readonly watchers = new Map<string, () => void>();
-  private readonly starting = new Set<string>();
-  /**
-   * Only the server running the pipeline observes (one owner per deposit account): on the
-   * others, a create's request to watch its address is dropped, and the pipeline's server picks
-   * the address up from deposit_watch at its next backfill.
-   */
-  private active = false;
-  /** the network's tip when the last full backfill pass began: every record up to it was seen */
-  private caughtUp: number | null = null;
-
   constructor(private readonly deps: ObserverDeps) {}
 
   /** The asset an intent accepts; conversions (STELLAR_PATH_PAYMENT) arrive converted to it. */
   private expectedAsset(intent: FundingIntentRecord): AssetRef {
     return this.deps.network.assets[intent.requirement_asset as 'USDC' | 'EURC' | 'XLM'];
-  }
-
-  activate(): void {
-    this.active = true;
-  }
-
-  async watch(address: string): Promise<void> {
-    // reserved before the cursor's read: two calls for one address must not both start a watcher
-    if (!this.active || this.watchers.has(address) || this.starting.has(address)) return;
-    this.starting.add(address);
-    try {
-      const cursor = (await this.deps.watch.find(address))?.cursor ?? '';
-      if (this.starting.has(address)) this.watchers.set(address, this.deps.network.watchPayments(address, cursor, (record) => this.handle(address, record)));
-    } finally {
-      this.starting.delete(address);
-    }
-  }
-
-  unwatch(address: string): void {
-    this.starting.delete(address);
-    this.watchers.get(address)?.();
-    this.watchers.delete(address);
-  }
-
-  stop(): void {
-    this.active = false;
-    for (const address of [...this.watchers.keys()]) this.unwatch(address);
   }
 
   /** One record, in its own transaction; false when its intent is not recorded yet (retry later). */
@@ -125,36 +85,5 @@ export class Observer {
     const met = intent.received_amount + money.amount >= intent.requirement_amount;
     await this.deps.machine.transition(intent.id, met ? 'PAYMENT_DETECTED' : 'PARTIALLY_FUNDED', `payment ${payment.id} received`);
     this.deps.onApplied();
-  }
-
-  /** The ledger the observer has caught up to (null before its first pass): /readyz and /metrics. */
-  get caughtUpLedger(): number | null {
-    return this.caughtUp;
-  }
-
-  /** Pages every watched account from its persisted cursor (restart, a silent stream, a missed push). */
-  async backfill(): Promise<void> {
-    // the tip only measures the pass (/readyz, /metrics): failing to read it must not stop the pass
-    const tip = await this.deps.network.latestLedger().catch((error: unknown) => {
-      this.deps.logger.warn({ err: error }, 'could not read the network\'s latest ledger');
-      return null;
-    });
-    for (const row of await this.deps.watch.active(this.deps.networkName)) {
-      await this.watch(row.address);
-      await this.backfillAccount(row.address, row.cursor);
-    }
-    if (tip !== null) this.caughtUp = tip;
-  }
-
-  private async backfillAccount(address: string, from: string): Promise<void> {
-    let cursor = from;
-    for (;;) {
-      const page = await this.deps.network.listPayments(address, { ...(cursor ? { cursor } : {}), limit: PAGE, order: 'asc' });
-      for (const record of page.records) {
-        if (!await this.handle(address, record)) return;
-        cursor = record.paging_token;
-      }
-      if (page.records.length < PAGE) return;
-    }
   }
 }

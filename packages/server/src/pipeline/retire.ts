@@ -11,7 +11,6 @@ import type { RefundsRepo } from '../resources/refunds/repo.js';
 import type { SettlementsRepo } from '../resources/settlements/repo.js';
 import { toSdkAsset, type StellarNetwork } from '../stellar/index.js';
 import type { DepositKeys } from './deposit-keys.js';
-import type { Observer } from './observer.js';
 import { inProgress, refundableAmount } from './refundable.js';
 import type { StateMachine } from './state-machine.js';
 import type { TreasurySigner } from './tx.js';
@@ -25,7 +24,6 @@ export interface RetireDeps {
   machine: StateMachine;
   signer: TreasurySigner;
   depositKeys: DepositKeys;
-  observer: Observer;
   watchWindowMs: number;
 }
 
@@ -71,7 +69,7 @@ export class DepositRetirer {
     const deposit = await this.deps.depositKeys.forIntent(intentId);
     const view = await this.deps.network.loadAccount(deposit.address);
     // gone on chain: merged by an earlier run that crashed before recording it
-    if (!view) return this.markRetired(deposit.accountId, deposit.address);
+    if (!view) return this.markRetired(deposit.accountId);
     const lines = view.balances.filter((b) => b.asset.issuer !== null);
     if (!await this.settledUp(intentId) || lines.some((b) => b.balance > 0n)) {
       this.later.set(intentId, Date.now() + Math.min(Math.max(this.deps.watchWindowMs, 1000), 3_600_000));
@@ -85,12 +83,12 @@ export class DepositRetirer {
       signers: [deposit.signer],
     }), () => undefined);
     if (!out.successful) throw new Error(`could not merge ${deposit.address}: ${out.code}`);
-    await this.markRetired(deposit.accountId, deposit.address);
+    await this.markRetired(deposit.accountId);
   }
 
-  private async markRetired(accountId: string, address: string): Promise<void> {
+  /** A retired account is no longer matched by the ledger follower (WatchRepo.watchedAmong). */
+  private async markRetired(accountId: string): Promise<void> {
     await this.sql.run(MARK_RETIRED, { id: accountId, at: isoNow() });
-    this.deps.observer.unwatch(address);
   }
 
   retryLater(intentId: string, at: string): void {

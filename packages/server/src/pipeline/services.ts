@@ -39,7 +39,7 @@ export function createPipelineServices(deps: PipelineServiceDeps): PipelineServi
     events: pipeline.events, nudge: pipeline.nudge.refund, routeRemainder: deps.routeRemainder, conversions: deps.conversions,
   });
   const testHelpers = new TestHelpersService({
-    fundingIntents: intents, tools: pipeline.tools, observer: pipeline.observer, depositKeys: pipeline.depositKeys, expirer: pipeline.expirer, settlements: repos.settlements,
+    fundingIntents: intents, tools: pipeline.tools, depositKeys: pipeline.depositKeys, expirer: pipeline.expirer, settlements: repos.settlements,
   });
   return {
     pipeline,

@@ -1,4 +1,4 @@
-import { prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
 
 export interface WatchRow {
@@ -39,6 +39,23 @@ export class WatchRepo {
   /** Watched accounts whose deposit account exists and is not retired. */
   async active(network: string): Promise<WatchRow[]> {
     return this.sql.all(ACTIVE, { network });
+  }
+
+  /**
+   * Which of `addresses` are deposit accounts Fundkit follows on `network` (not retired): the
+   * ledger follower's one lookup per ledger read, however many accounts are watched.
+   */
+  async watchedAmong(network: string, addresses: string[]): Promise<Set<string>> {
+    const watched = new Set<string>();
+    // in slices: a busy pubnet ledger pays thousands of addresses, past SQLite's bound parameters
+    for (let i = 0; i < addresses.length; i += 500) {
+      const slice = addresses.slice(i, i + 500);
+      const found = await this.sql.all(dynamic<{ address: string }>((k) => k.selectFrom('deposit_watch as w')
+        .innerJoin('deposit_accounts as da', 'da.address', 'w.address').select('w.address').where('w.network', '=', network)
+        .where('w.address', 'in', slice).where('da.status', '!=', 'RETIRED')));
+      for (const row of found) watched.add(row.address);
+    }
+    return watched;
   }
 
   /** Only forward: a record older than the cursor never moves it back. */

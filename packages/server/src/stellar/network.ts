@@ -104,6 +104,39 @@ export interface StrictSendQuery {
   destinationAssets: AssetRef[];
 }
 
+/** What one read of closed ledgers gave (StellarNetwork.readLedgers). */
+export interface LedgerRead {
+  /**
+   * The last ledger whose payment records are ALL in `records`: from − 1 when the ledger asked
+   * for is not closed yet. A closed ledger is final: nothing read here needs a second request.
+   */
+  through: number;
+  /** Successful payment-type operations (payment, both path payments, create_account, account_merge) of ledgers from..through, in order, with `transaction` joined. */
+  records: HorizonPaymentRecord[];
+  /** The network's latest closed ledger, as the source saw it. */
+  latest: number;
+  /** When `latest` closed (ms since the epoch), if the source says: the next close is due about one ledger later. */
+  latestClosedAtMs: number | null;
+}
+
+/** The ledger asked for is older than the source keeps (its retention): reading on would skip payments. */
+export class LedgerGapError extends Error {
+  constructor(readonly wanted: number, readonly oldest: number, source: string) {
+    super(`${source} keeps ledgers from ${oldest} on; ledger ${wanted} is gone. Payments in ledgers ${wanted}–${oldest - 1} cannot be observed from it: `
+      + 'point the server at a source with full history for that range (a Horizon or an archive-backed RPC), or accept the gap by setting the cursor by hand');
+    this.name = 'LedgerGapError';
+  }
+}
+
+/** The source said to slow down (HTTP 429), and for how long if it said (Retry-After). */
+export class RateLimitedError extends Error {
+  readonly status = 429;
+  constructor(readonly retryAfterMs: number | null, what: string) {
+    super(`${what}: rate limited (429)${retryAfterMs !== null ? `, retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`);
+    this.name = 'RateLimitedError';
+  }
+}
+
 export interface WatchHooks {
   /** Persist the cursor here if onRecord does not (it runs after onRecord resolved). */
   saveCursor?: (pagingToken: string) => unknown;
@@ -118,6 +151,13 @@ export interface StellarNetwork {
   loadAccount(id: string): Promise<AccountView | null>;
   /** The sequence of the latest closed ledger (Horizon's root `history_latest_ledger`). */
   latestLedger(): Promise<number>;
+  /**
+   * The payment records of closed ledgers from `from` on, at most `maxLedgers` of them, read
+   * ledger by ledger for every account at once (the ledger follower). The number of requests
+   * depends on the network's traffic, never on how many accounts Fundkit watches. Throws
+   * LedgerGapError when `from` is older than the source keeps, RateLimitedError on a 429.
+   */
+  readLedgers(from: number, maxLedgers: number): Promise<LedgerRead>;
   /** Never throws for a rejected transaction: the outcome is in `successful`/`resultCodes`. */
   submitTransaction(envelopeXdr: string): Promise<SubmitResult>;
   /**

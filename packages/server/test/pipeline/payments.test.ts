@@ -120,19 +120,20 @@ describe('the observer', () => {
     const intent = await createIntent(t);
     const payer = await wallet('1');
     await expect(submit(payer, [Operation.payment({ destination: intent.deposit_account.address, asset: USDC, amount: '25' })])).rejects.toThrow();
-    await t.server.services.pipeline.pipeline.observer!.backfill();
+    // the follower reads every closed ledger since its cursor: the failed transaction is among them
+    await t.server.services.pipeline.pipeline.follower!.run();
     expect(await payments(intent.id)).toEqual([]);
   });
 
-  it('never applies a payment twice (a replay, a second observer)', async () => {
+  it('never applies a payment twice (a replay, a follower reading the ledgers again from the start)', async () => {
     const intent = await createIntent(t);
     await pay(t, intent.id, '10');
     await waitForIntent(t, intent.id, (i) => i.status === 'PARTIALLY_FUNDED');
     const { observer, stellar } = t.server.services.pipeline.pipeline;
     const page = await stellar!.network.listPayments(intent.deposit_account.address, { limit: 50 });
     for (const record of page.records) await observer!.handle(intent.deposit_account.address, record);
-    (await run(t.server.sql, 'UPDATE deposit_watch SET cursor = ? WHERE address = ?', '', intent.deposit_account.address));
-    await observer!.backfill();
+    await run(t.server.sql, 'UPDATE network_cursors SET ledger = ?', 0);
+    await t.server.services.pipeline.pipeline.follower!.run();
     expect(await payments(intent.id)).toHaveLength(1);
     expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.received_amount).toBe('10.0000000');
   });

@@ -7,7 +7,6 @@ import { fromStroops, toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { DepositKeys } from '../../pipeline/deposit-keys.js';
 import type { Expirer } from '../../pipeline/expiry.js';
-import type { Observer } from '../../pipeline/observer.js';
 import type { SandboxTools } from '../../pipeline/sandbox-tools.js';
 import type { Caller, IntentAccess } from '../funding-intents/service.js';
 import type { SettlementsRepo } from '../settlements/repo.js';
@@ -21,7 +20,6 @@ export interface TestPaymentInput {
 export interface TestHelpersDeps {
   fundingIntents: IntentAccess;
   tools: SandboxTools | null;
-  observer: Observer | null;
   depositKeys: DepositKeys;
   expirer: Expirer;
   settlements: SettlementsRepo;
@@ -44,8 +42,8 @@ export class TestHelpersService {
     if (!ASSETS.includes(code)) {
       throw new ApiError('UNSUPPORTED_ASSET', 'asset must be USDC, EURC, XLM or FAKE', { details: [{ path: 'body.asset', message: 'must be USDC, EURC, XLM or FAKE' }] });
     }
-    const { tools, observer } = this.deps;
-    if (!tools || !observer) throw new ApiError('CONFLICT', 'test payments need the embedded sandbox ledger (FUNDKIT_STELLAR=sandbox)');
+    const { tools } = this.deps;
+    if (!tools) throw new ApiError('CONFLICT', 'test payments need the embedded sandbox ledger (FUNDKIT_STELLAR=sandbox)');
     // an intent created a moment ago may still be waiting for its account: pay once it exists
     await this.deps.fundingIntents.untilPayable(intent.id);
     const deposit = await this.deps.depositKeys.forIntent(intent.id);
@@ -56,7 +54,6 @@ export class TestHelpersService {
     }
     const asset = tools.assetFor(code, intent.requirement_asset);
     await tools.ensureDepositTrust(deposit, asset);
-    await observer.watch(deposit.address);
     const { payer, result } = await tools.pay(deposit.address, asset, amount, input.memo);
     if (!result.successful || result.ledger === null) {
       throw new ApiError('CONFLICT', `the sandbox rejected the payment (${result.resultCodes?.transaction ?? 'rejected'}${result.resultCodes?.operations ? `: ${result.resultCodes.operations.join(', ')}` : ''})`);

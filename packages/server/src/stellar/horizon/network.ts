@@ -4,10 +4,11 @@ import { fromStroops } from '../../lib/money.js';
 import { NATIVE, PUBNET_EURC_ISSUER, PUBNET_USDC_ISSUER, TESTNET_EURC_ISSUER, TESTNET_USDC_ISSUER, toSdkAsset } from '../assets.js';
 import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
 import type {
-  AccountView, AsyncSubmitResult, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery, StrictSendQuery,
+  AccountView, AsyncSubmitResult, LedgerRead, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery, StrictSendQuery,
   SubmitResult, SupportedAsset, TransactionView,
 } from '../network.js';
 import { isNotFound, toHorizonError } from './errors.js';
+import { HorizonLedgerReader, type RequestCounter } from './ledgers.js';
 import { plainRecord } from './records.js';
 import { submitEnvelope, submitEnvelopeAsync } from './submit.js';
 import { accountView, pathQuote, transactionView, type HorizonPathRecord } from './views.js';
@@ -37,6 +38,8 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
   readonly assets: Assets;
   readonly server: Horizon.Server;
   private readonly timing: WatchTiming;
+  private readonly ledgers: HorizonLedgerReader;
+  private counter: RequestCounter | null = null;
 
   constructor(private readonly options: HorizonNetworkOptions) {
     const preset = PRESETS[options.kind];
@@ -46,6 +49,16 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
     this.assets = { USDC: { code: 'USDC', issuer: preset.usdc }, EURC: { code: 'EURC', issuer: preset.eurc }, XLM: { code: 'XLM', issuer: NATIVE.issuer } };
     this.server = new Horizon.Server(this.horizonUrl, { allowHttp: this.horizonUrl.startsWith('http:') });
     this.timing = { ...DEFAULT_TIMING, ...options.watch };
+    this.ledgers = new HorizonLedgerReader(this.horizonUrl, () => this.counter);
+  }
+
+  /** The ledger follower's reads make several HTTP requests each: they count themselves (ops/network-meter.ts). */
+  meterRequests(counter: RequestCounter): void {
+    this.counter = counter;
+  }
+
+  readLedgers(from: number, maxLedgers: number): Promise<LedgerRead> {
+    return this.ledgers.read(from, maxLedgers);
   }
 
   async loadAccount(id: string): Promise<AccountView | null> {

@@ -148,6 +148,17 @@ export async function listRecords(store: SandboxStore, q: HistoryQuery): Promise
   return parsed(store, RECORDS[`${q.order} ${q.includeFailed}`]!, { account: q.account, cursor: cursorOf(q), limit: q.limit });
 }
 
+const LEDGER_PAYMENTS = prepared<{ record: string; tx: string }, { from: bigint; to: bigint }>((k, p) => k.selectFrom('sbx_operations as o')
+  .innerJoin('sbx_transactions as t', 't.hash', 'o.tx_hash').select(['o.record as record', 't.resource as tx'])
+  .where('o.id', '>=', p('from')).where('o.id', '<', p('to'))
+  .where((eb) => eb.and([eb('o.is_payment', '=', eb.lit(1)), eb('o.successful', '=', eb.lit(1))])).orderBy('o.id', 'asc'));
+
+/** Successful payment records of ledgers from..through, each with its transaction: one query for any number of accounts. */
+export async function listLedgerPayments(store: SandboxStore, from: number, through: number): Promise<HorizonPaymentRecord[]> {
+  const rows = await store.sql.all(LEDGER_PAYMENTS, { from: BigInt(from) << 32n, to: BigInt(through + 1) << 32n });
+  return rows.map((row) => ({ ...JSON.parse(row.record), transaction: JSON.parse(row.tx) }) as HorizonPaymentRecord);
+}
+
 export async function insertEffects(
   store: SandboxStore, opId: bigint, txHash: string, createdAt: string, effects: EffectBody[],
 ): Promise<void> {

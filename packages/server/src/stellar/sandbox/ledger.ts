@@ -17,6 +17,7 @@ import { LedgerClock, type ClockHost } from './clock.js';
 import {
   getOperation, getTransaction, latestRecordId, listAccountIds, listEffects, listOperations, listRecords,
   listTransactions, type EffectCursor, type HistoryFilter, type HistoryQuery, type Page,
+  listLedgerPayments,
 } from './history.js';
 import { elderLedger, getLedger, listLedgers, MAX_TX_SET_SIZE, openLedger } from './ledgers.js';
 import { findStrictReceive, findStrictSend } from './paths.js';
@@ -253,6 +254,11 @@ export class SandboxLedger {
 
   async listPayments(q: HistoryQuery): Promise<HorizonPaymentRecord[]> {
     return listRecords(this.store, q);
+  }
+
+  /** Every account's successful payment records of ledgers from..through (the ledger follower). */
+  async ledgerPayments(from: number, through: number): Promise<HorizonPaymentRecord[]> {
+    return listLedgerPayments(this.store, from, through);
   }
 
   async latestPagingToken(): Promise<bigint> {

@@ -3,7 +3,7 @@ import { oneAtATime } from '../../lib/one-at-a-time.js';
 import { parseAssetKey } from '../assets.js';
 import type { HorizonPaymentRecord } from '../horizon-types.js';
 import type {
-  AccountView, AsyncSubmitResult, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery,
+  AccountView, AsyncSubmitResult, LedgerRead, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery,
   StrictSendQuery, SubmitResult, TransactionView,
 } from '../network.js';
 import type { SandboxLedger } from './ledger.js';
@@ -26,6 +26,14 @@ export class SandboxNetwork implements StellarNetwork {
 
   latestLedger(): Promise<number> {
     return this.ledger.ledgerSequence();
+  }
+
+  /** The sandbox keeps its whole history (no retention gap), and its close times are its own clock's. */
+  async readLedgers(from: number, maxLedgers: number): Promise<LedgerRead> {
+    const latest = await this.ledger.ledgerSequence();
+    const through = Math.min(latest, from + maxLedgers - 1);
+    const records = through < from ? [] : await this.ledger.ledgerPayments(from, through);
+    return { through: Math.max(through, from - 1), records, latest, latestClosedAtMs: null };
   }
 
   async loadAccount(id: string): Promise<AccountView | null> {

@@ -1,0 +1,180 @@
+/**
+ * The ledger follower: one cursor per network (a ledger sequence), advanced ledger by ledger.
+ * Each read takes every closed ledger after the cursor at once, for every account (the way the
+ * Anchor Platform moved from a stream per account to one filtered stream): its payments are
+ * matched against the deposit accounts Fundkit watches with one database lookup, handed to the
+ * observer (idempotent by operation id), and only then is the cursor saved. A crash replays a
+ * ledger, never skips one. A closed ledger is final on Stellar: what was read needs no second
+ * request. Requests depend on the network's traffic, never on how many intents are open.
+ */
+import type { Logger } from 'pino';
+import type { HorizonPaymentRecord, LedgerRead, StellarNetwork } from '../stellar/index.js';
+import { LedgerGapError, RateLimitedError } from '../stellar/index.js';
+import type { CursorRepo } from './cursor-repo.js';
+import type { WatchRepo } from './watch-repo.js';
+
+export interface FollowerDeps {
+  network: StellarNetwork;
+  networkName: string;
+  cursors: CursorRepo;
+  watch: WatchRepo;
+  /** the observer's one-record transaction: false when the record must come again (its intent is not recorded yet, an error) */
+  handle: (address: string, record: HorizonPaymentRecord) => Promise<boolean>;
+  logger: Logger;
+  /** the network's ledger interval, to read again about when the next ledger closes (0: read when woken, or every `idleMs`) */
+  ledgerMs: number;
+  /** the longest wait between reads when nothing says a ledger closed */
+  idleMs: number;
+  /** ledgers per read */
+  maxLedgers?: number;
+}
+
+/** The account a payment-type record brings money (or an account) to. */
+export function receiverOf(record: HorizonPaymentRecord): string {
+  switch (record.type) {
+    case 'create_account': return record.account;
+    case 'account_merge': return record.into;
+    default: return record.to;
+  }
+}
+
+const MAX_BACKOFF_MS = 60_000;
+
+export class LedgerFollower {
+  private nextAt = 0;
+  private failures = 0;
+  private tip: number | null = null;
+  private caughtUp: number | null = null;
+  /** set when the source no longer has the ledger the cursor needs: the follower stops rather than skip */
+  private gap: LedgerGapError | null = null;
+
+  constructor(private readonly deps: FollowerDeps) {}
+
+  /** The last ledger all of whose payments are processed (null before the first read). */
+  get caughtUpLedger(): number | null {
+    return this.caughtUp;
+  }
+
+  /** The network's tip at the last read. */
+  get latestLedger(): number | null {
+    return this.tip;
+  }
+
+  /** Why the follower stopped, if it did: /readyz and the logs say it. */
+  get halted(): string | null {
+    return this.gap?.message ?? null;
+  }
+
+  /** A ledger closed (the sandbox says so), or something was paid: read now. */
+  wake(): void {
+    if (!this.gap && this.failures === 0) this.nextAt = 0;
+  }
+
+  due(now = Date.now()): boolean {
+    return now >= this.nextAt;
+  }
+
+  /**
+   * The cursor in force; set on the first start to the ledger before the tip (no deposit account
+   * of ours exists in an older one), or before the oldest watched account's last record when
+   * watches from per-account streams exist (an upgrade): nothing they had not seen is skipped.
+   */
+  private async cursor(): Promise<number> {
+    const { cursors, networkName, network, watch } = this.deps;
+    const saved = await cursors.get(networkName);
+    if (saved !== null) return saved;
+    const tip = await network.latestLedger();
+    const watched = await watch.active(networkName);
+    const oldest = watched.reduce((min, row) => Math.min(min, row.cursor ? Number(BigInt(row.cursor) >> 32n) : 1), tip);
+    return cursors.init(networkName, Math.max(0, oldest - 1));
+  }
+
+  /** Sets the first cursor (the pipeline's start, before any deposit account exists); once set, costs nothing. */
+  async init(): Promise<void> {
+    if (this.caughtUp === null) this.caughtUp = await this.cursor();
+  }
+
+  /** Reads until caught up with the tip, or until a read says to wait. */
+  async run(): Promise<void> {
+    if (this.gap) {
+      this.deps.logger.error({ network: this.deps.networkName, err: this.gap }, 'ledger follower stopped: the source no longer has the ledgers it needs');
+      this.nextAt = Date.now() + MAX_BACKOFF_MS;
+      return;
+    }
+    try {
+      for (;;) {
+        const more = await this.pass();
+        this.failures = 0;
+        if (!more) return;
+      }
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** One read and what it brought: true when more closed ledgers are waiting. */
+  private async pass(): Promise<boolean> {
+    const cursor = await this.cursor();
+    this.caughtUp ??= cursor;
+    const read = await this.deps.network.readLedgers(cursor + 1, this.deps.maxLedgers ?? 50);
+    this.tip = read.latest;
+    if (read.through <= cursor) {
+      this.schedule(read);
+      return false;
+    }
+    const done = await this.apply(read, cursor);
+    if (done > cursor) await this.deps.cursors.advance(this.deps.networkName, done);
+    this.caughtUp = done;
+    if (done < read.through) {
+      // a record that must come again (its intent not yet recorded): read again shortly, from it
+      this.nextAt = Date.now() + Math.min(1000, this.deps.idleMs);
+      return false;
+    }
+    if (done < read.latest) return true;
+    this.schedule(read);
+    return false;
+  }
+
+  /** Hands the watched accounts' records to the observer in order; returns the last ledger fully processed. */
+  private async apply(read: LedgerRead, cursor: number): Promise<number> {
+    const receivers = [...new Set(read.records.map(receiverOf))];
+    const watched = await this.deps.watch.watchedAmong(this.deps.networkName, receivers);
+    for (const record of read.records) {
+      const address = receiverOf(record);
+      if (!watched.has(address)) continue;
+      if (!await this.deps.handle(address, record)) return Math.max(cursor, ledgerOf(record) - 1);
+    }
+    return read.through;
+  }
+
+  /** Caught up: the next ledger closes about one interval after the last one did. */
+  private schedule(read: LedgerRead): void {
+    const { ledgerMs, idleMs } = this.deps;
+    if (ledgerMs <= 0) {
+      this.nextAt = Date.now() + idleMs;
+      return;
+    }
+    // a little after the expected close, so one read usually finds it; never sooner than 500 ms
+    const expected = (read.latestClosedAtMs ?? Date.now()) + ledgerMs + 250;
+    this.nextAt = Math.max(Date.now() + 500, Math.min(expected, Date.now() + idleMs));
+  }
+
+  private failed(error: unknown): void {
+    if (error instanceof LedgerGapError) {
+      this.gap = error;
+      this.deps.logger.error({ network: this.deps.networkName, err: error }, 'ledger follower stopped: the source no longer has the ledgers it needs');
+      this.nextAt = Date.now() + MAX_BACKOFF_MS;
+      return;
+    }
+    this.failures += 1;
+    const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(this.failures - 1, 6));
+    const wait = error instanceof RateLimitedError && error.retryAfterMs !== null ? Math.max(error.retryAfterMs, backoff) : backoff;
+    this.nextAt = Date.now() + wait;
+    this.deps.logger.warn({ network: this.deps.networkName, err: error, retryInMs: wait }, 'ledger follower could not read the network; retrying');
+  }
+}
+
+/** The ledger of a record: its operation id is a TOID (ledger << 32 | order << 12 | index). */
+export function ledgerOf(record: HorizonPaymentRecord): number {
+  return Number(BigInt(record.id) >> 32n);
+}
