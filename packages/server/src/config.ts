@@ -1,7 +1,9 @@
 import { parseDuration } from './lib/time.js';
 import { parseRates, RatesError } from './pricing/rates.js';
+import { NetworkSettingsError, resolveNetwork, type Issuers, type NetworkProfile, type StellarApi } from './stellar/networks.js';
+import { StrKey } from '@stellar/stellar-sdk';
 
-export type StellarMode = 'sandbox' | 'testnet' | 'pubnet';
+export type StellarMode = 'sandbox' | 'testnet' | 'pubnet' | 'custom';
 
 export interface RateLimitConfig {
   /** tokens added per second */
@@ -25,6 +27,8 @@ export interface Config {
   operatorKey: string | null;
   stellar: StellarMode;
   horizonUrl: string | null;
+  /** testnet, pubnet or custom: the network and the API the server reaches it through (null on the sandbox) */
+  network: NetworkProfile | null;
   /** 32-byte key for AES-256-GCM; null means "generate one under dataDir" (dev only). */
   masterKey: Buffer | null;
   quoteTtlSeconds: number;
@@ -102,20 +106,57 @@ function parseSchedule(raw: string | undefined): number[] {
 
 function parseStellar(raw: string | undefined): StellarMode {
   const mode = raw === undefined || raw === '' ? 'sandbox' : raw;
-  if (mode !== 'sandbox' && mode !== 'testnet' && mode !== 'pubnet') {
-    throw new ConfigError(`FUNDKIT_STELLAR must be sandbox, testnet or pubnet, got "${raw}"`);
+  if (mode !== 'sandbox' && mode !== 'testnet' && mode !== 'pubnet' && mode !== 'custom') {
+    throw new ConfigError(`FUNDKIT_STELLAR must be sandbox, testnet, pubnet or custom, got "${raw}"`);
   }
   return mode;
 }
 
-function parseHorizonUrl(raw: string | undefined): string | null {
+function parseHttpUrl(name: string, raw: string | undefined): string | null {
   if (raw === undefined || raw === '') return null;
   try {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    return raw;
+    return raw.replace(/\/+$/, '');
   } catch {
-    throw new ConfigError(`FUNDKIT_HORIZON_URL must be an http(s) URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+}
+
+/** FUNDKIT_ASSETS: "USDC:G…,EURC:G…" (XLM is always there). */
+function parseAssets(raw: string | undefined): Partial<Issuers> | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const issuers: Partial<Issuers> = {};
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [code, issuer, extra] = part.split(':');
+    if (code !== 'USDC' && code !== 'EURC') throw new ConfigError(`FUNDKIT_ASSETS names USDC and EURC as CODE:ISSUER (XLM is always there), got "${part}"`);
+    if (extra !== undefined || !issuer || !StrKey.isValidEd25519PublicKey(issuer)) {
+      throw new ConfigError(`FUNDKIT_ASSETS: the issuer of ${code} must be an account id (G…), got "${part}"`);
+    }
+    issuers[code] = issuer;
+  }
+  return issuers;
+}
+
+function parseApi(raw: string | undefined): StellarApi | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw !== 'rpc' && raw !== 'horizon') throw new ConfigError(`FUNDKIT_STELLAR_API must be rpc or horizon, got "${raw}"`);
+  return raw;
+}
+
+/** The network of testnet/pubnet/custom with every override applied, checked as a whole. */
+function parseNetwork(env: Record<string, string | undefined>, mode: StellarMode): NetworkProfile | null {
+  const settings = {
+    passphrase: env.FUNDKIT_NETWORK_PASSPHRASE || null, rpcUrl: parseHttpUrl('FUNDKIT_RPC_URL', env.FUNDKIT_RPC_URL),
+    horizonUrl: parseHttpUrl('FUNDKIT_HORIZON_URL', env.FUNDKIT_HORIZON_URL), friendbotUrl: parseHttpUrl('FUNDKIT_FRIENDBOT_URL', env.FUNDKIT_FRIENDBOT_URL),
+    issuers: parseAssets(env.FUNDKIT_ASSETS), api: parseApi(env.FUNDKIT_STELLAR_API),
+  };
+  if (mode === 'sandbox') return null;
+  try {
+    return resolveNetwork(mode, settings);
+  } catch (error) {
+    if (error instanceof NetworkSettingsError) throw new ConfigError(error.message);
+    throw error;
   }
 }
 
@@ -156,6 +197,7 @@ function sandboxRates(raw: string | undefined): Record<string, string> | null {
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.FUNDKIT_DATA_DIR || '.fundkit';
   const rate = positiveInt(env, 'FUNDKIT_RATE_LIMIT', 100);
+  const stellar = parseStellar(env.FUNDKIT_STELLAR);
   return {
     // 0 = an ephemeral port (tests, embedding)
     port: positiveInt(env, 'PORT', 4010, 65535, 0),
@@ -166,8 +208,9 @@ export function loadConfig(env: Env = process.env): Config {
     logoDir: env.FUNDKIT_LOGO_DIR || `${dataDir}/logos`,
     bootstrapPath: env.FUNDKIT_BOOTSTRAP || null,
     operatorKey: env.FUNDKIT_OPERATOR_KEY || null,
-    stellar: parseStellar(env.FUNDKIT_STELLAR),
-    horizonUrl: parseHorizonUrl(env.FUNDKIT_HORIZON_URL),
+    stellar,
+    horizonUrl: parseHttpUrl('FUNDKIT_HORIZON_URL', env.FUNDKIT_HORIZON_URL),
+    network: parseNetwork(env, stellar),
     masterKey: parseMasterKey(env.FUNDKIT_MASTER_KEY),
     quoteTtlSeconds: positiveInt(env, 'FUNDKIT_QUOTE_TTL_SECONDS', 60, 86_400),
     quoteSlippageBps: positiveInt(env, 'FUNDKIT_QUOTE_SLIPPAGE_BPS', 50, 5_000, 0),

@@ -78,7 +78,7 @@ const NETWORK_LEDGER_SECONDS = 5;
  */
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config, sql, logger } = deps;
-  const assets = new AssetsService(new AssetsRepo(sql), config.stellar);
+  const assets = new AssetsService(new AssetsRepo(sql), config.stellar, config.network);
   const pipeline = await createPipeline({
     sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
     fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance), telemetry: deps.telemetry,

@@ -10,7 +10,7 @@ import type { StellarNetwork } from '../stellar/index.js';
 import type { Telemetry } from './telemetry.js';
 
 const METHODS = new Set<keyof StellarNetwork>([
-  'loadAccount', 'latestLedger', 'submitTransaction', 'submitTransactionAsync', 'getTransaction', 'listPayments', 'watchPayments',
+  'loadAccount', 'latestLedger', 'submitTransaction', 'submitTransactionAsync', 'getTransaction', 'networkPassphrase',
   'findStrictReceivePaths', 'findStrictSendPaths',
 ]);
 
@@ -22,12 +22,15 @@ function failureOf(error: unknown): 'rate_limited' | 'error' {
 /** A network whose reads make several HTTP requests each counts them itself. */
 interface SelfMetered {
   meterRequests(counter: (method: string, failure: 'rate_limited' | 'error' | null) => void): void;
+  /** every request, not only the ledger reads (Stellar RPC: one method, one JSON-RPC request) */
+  countsAllRequests?: boolean;
 }
 
 export function meteredNetwork<N extends StellarNetwork>(network: N, telemetry: Telemetry): N {
   const self = (network as Partial<SelfMetered>).meterRequests;
   // readLedgers is counted by the requests it makes (the sandbox's, in-process, makes none)
   if (self) self.call(network, (method, failure) => telemetry.networkRequest(method, failure));
+  if ((network as Partial<SelfMetered>).countsAllRequests) return network;
   return new Proxy(network, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;

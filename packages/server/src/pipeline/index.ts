@@ -38,7 +38,7 @@ import { RefundPayer } from './refund-payout.js';
 import { SandboxTools } from './sandbox-tools.js';
 import { Settler } from './settlement.js';
 import { StateMachine } from './state-machine.js';
-import { setupHorizon, setupSandbox, type StellarSetup } from './stellar.js';
+import { checkNetwork, setupNetwork, setupSandbox, type StellarSetup } from './stellar.js';
 import { meteredNetwork } from '../ops/network-meter.js';
 import type { Telemetry } from '../ops/telemetry.js';
 import { TreasurySigner } from './tx.js';
@@ -146,13 +146,13 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const events = new EventWriter(sql, repos.payments, repos.settlements, deps.telemetry);
   const machine = new StateMachine(repos.fundingIntents, events, (id, from, to) => sql.afterCommit(() => deps.telemetry.transition(id, from, to)));
   const expirer = new Expirer(sql, repos.intents, machine);
-  // Horizon adapter wiring: testnet/pubnet go through stellar/horizon (see setupHorizon)
-  const setup = deps.config.stellar === 'sandbox'
+  // testnet, pubnet and custom networks: over Stellar RPC or Horizon (see setupNetwork)
+  const setup = deps.config.stellar === 'sandbox' || !deps.config.network
     ? await setupSandbox(sql, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
       rates: deps.config.sandboxRates, ledgerSeconds: deps.config.sandboxLedgerSeconds, maxOpsPerLedger: deps.config.sandboxLedgerMaxOps,
     })
-    : await setupHorizon(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.stellar, deps.config.horizonUrl,
-      (account, reason, delayMs) => logger.debug({ account, reason, delayMs }, 'payments watcher restarting'));
+    : await setupNetwork(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.network);
+  if (setup && deps.config.network) await checkNetwork(setup.network, deps.config.network, logger);
   // every request to the network is counted (ops/network-meter.ts)
   const stellar = setup && { ...setup, network: meteredNetwork(setup.network, deps.telemetry) };
   const poolRepo = new DepositPoolRepo(sql);

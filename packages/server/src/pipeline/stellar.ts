@@ -5,6 +5,8 @@
  */
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Router } from 'express';
+import type { Logger } from 'pino';
+import { ConfigError } from '../config.js';
 import { bindAll, prepared, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
@@ -13,6 +15,8 @@ import {
   bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, SandboxNetwork, type StellarNetwork,
 } from '../stellar/index.js';
 import { createHorizonNetwork } from '../stellar/horizon/index.js';
+import type { NetworkProfile } from '../stellar/networks.js';
+import { createRpcNetwork } from '../stellar/rpc/index.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 
 export interface StellarSetup {
@@ -73,18 +77,48 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
 }
 
 /**
- * Horizon wiring (FUNDKIT_STELLAR=testnet|pubnet), added by the Horizon adapter: the treasury key
- * is kept like the sandbox's, but nobody funds it here; the operator must fund that account.
+ * A real network (FUNDKIT_STELLAR=testnet|pubnet|custom) over Stellar RPC or Horizon: the treasury
+ * key is kept like the sandbox's; `fundkit treasury` says what it needs and funds it where a
+ * friendbot exists.
  */
-export async function setupHorizon(
-  sql: Sql, secretsKey: Buffer, kind: 'testnet' | 'pubnet', horizonUrl: string | null,
-  onWatchRestart?: (account: string, reason: string, delayMs: number) => void,
-): Promise<StellarSetup> {
-  let treasury = await loadTreasury(sql, secretsKey, kind);
+export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: NetworkProfile): Promise<StellarSetup> {
+  let treasury = await loadTreasury(sql, secretsKey, profile.kind);
   if (!treasury) {
     treasury = NativeKeypair.random();
-    await saveTreasury(sql, secretsKey, kind, treasury);
+    await saveTreasury(sql, secretsKey, profile.kind, treasury);
   }
-  const network = createHorizonNetwork({ kind, horizonUrl, ...(onWatchRestart ? { onWatchRestart } : {}) });
+  const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
   return { network, ledger: null, treasury, horizonRouter: null };
+}
+
+/** How long the start-up check waits for the network before going on without it. */
+const CHECK_MS = 5000;
+
+/**
+ * At start, against the network itself: its passphrase is the configured one, and the issuers
+ * named exist there. A mismatch stops the start with what to fix (a server on the wrong network
+ * would sign for one and watch another); a network that does not answer only delays the check to
+ * /readyz, so the server still starts and answers.
+ */
+export async function checkNetwork(network: StellarNetwork, profile: NetworkProfile, logger: Logger): Promise<void> {
+  const within = <T>(work: Promise<T>) => Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${CHECK_MS / 1000} s`)), CHECK_MS).unref())]);
+  const source = profile.api === 'rpc' ? `Stellar RPC at ${profile.rpcUrl}` : `Horizon at ${profile.horizonUrl}`;
+  let passphrase: string;
+  try {
+    passphrase = await within(network.networkPassphrase());
+  } catch (error) {
+    logger.warn({ err: error, network: profile.kind }, `could not reach ${source} at start; /readyz says when it answers`);
+    return;
+  }
+  if (passphrase !== profile.passphrase) {
+    throw new ConfigError(`${source} serves the network "${passphrase}", not the configured "${profile.passphrase}": fix FUNDKIT_RPC_URL / FUNDKIT_HORIZON_URL or FUNDKIT_NETWORK_PASSPHRASE`);
+  }
+  for (const code of ['USDC', 'EURC'] as const) {
+    const issuer = profile.issuers[code];
+    const account = await within(network.loadAccount(issuer)).catch((error: unknown) => {
+      logger.warn({ err: error, issuer }, `could not check the ${code} issuer at start`);
+      return undefined;
+    });
+    if (account === null) throw new ConfigError(`the ${code} issuer ${issuer} does not exist on ${profile.kind} (${source}): fix FUNDKIT_ASSETS`);
+  }
 }

@@ -6,7 +6,7 @@
 import type { AssetRef } from './assets.js';
 import type { HorizonPaymentRecord } from './horizon-types.js';
 
-export type NetworkKind = 'sandbox' | 'testnet' | 'pubnet';
+export type NetworkKind = 'sandbox' | 'testnet' | 'pubnet' | 'custom';
 
 export interface SupportedAsset extends AssetRef {
   code: 'USDC' | 'EURC' | 'XLM';
@@ -166,19 +166,8 @@ export interface StellarNetwork {
    */
   submitTransactionAsync(envelopeXdr: string): Promise<AsyncSubmitResult>;
   getTransaction(hash: string): Promise<TransactionView | null>;
-  listPayments(account: string, options?: ListPaymentsOptions): Promise<PaymentsPage>;
-  /**
-   * Delivers every payment record after `cursor` (then new ones) in order; returns stop().
-   * `onRecord` may return a promise. The Horizon watcher moves past a record only once it
-   * resolved, and takes a throw or `false` as "not processed": that record comes again after
-   * a restart. `hooks.saveCursor` (optional) runs after each processed record.
-   */
-  watchPayments(
-    account: string,
-    cursor: string,
-    onRecord: (record: HorizonPaymentRecord) => unknown,
-    hooks?: WatchHooks,
-  ): () => void;
+  /** The network's passphrase as the network says it (a start-up check against the configured one). */
+  networkPassphrase(): Promise<string>;
   findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]>;
   findStrictSendPaths(query: StrictSendQuery): Promise<PathQuote[]>;
 }

@@ -1,3 +1,4 @@
+import type { SandboxNetwork } from '../../src/stellar/index.js';
 import { rows, run } from '../helpers/raw-sql.js';
 import { Asset, BASE_FEE, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,7 +131,7 @@ describe('the observer', () => {
     await pay(t, intent.id, '10');
     await waitForIntent(t, intent.id, (i) => i.status === 'PARTIALLY_FUNDED');
     const { observer, stellar } = t.server.services.pipeline.pipeline;
-    const page = await stellar!.network.listPayments(intent.deposit_account.address, { limit: 50 });
+    const page = await (stellar!.network as SandboxNetwork).listPayments(intent.deposit_account.address, { limit: 50 });
     for (const record of page.records) await observer!.handle(intent.deposit_account.address, record);
     await run(t.server.sql, 'UPDATE network_cursors SET ledger = ?', 0);
     await t.server.services.pipeline.pipeline.follower!.run();

@@ -1,7 +1,7 @@
 import { Asset, Networks } from '@stellar/stellar-sdk';
 import type { Environment } from '../../http/context.js';
 
-export type StellarNetworkName = 'sandbox' | 'testnet' | 'pubnet';
+export type StellarNetworkName = 'sandbox' | 'testnet' | 'pubnet' | 'custom';
 
 interface AssetDefinition {
   code: 'USDC' | 'EURC' | 'XLM';
@@ -46,10 +46,19 @@ export interface AssetInfo {
 
 
 /** The embedded sandbox ledger uses the standalone passphrase (src/stellar/sandbox/ledger.ts). */
-const PASSPHRASES: Record<StellarNetworkName, string> = { sandbox: Networks.STANDALONE, testnet: Networks.TESTNET, pubnet: Networks.PUBLIC };
+const PASSPHRASES: Record<StellarNetworkName, string> = { sandbox: Networks.STANDALONE, testnet: Networks.TESTNET, pubnet: Networks.PUBLIC, custom: '' };
 
-/** Live keys use pubnet only; test keys the configured test network (sandbox or testnet). */
-export function networkFor(environment: Environment, mode: 'sandbox' | 'testnet' | 'pubnet'): StellarNetworkName {
+/** A custom network's issuers (FUNDKIT_ASSETS), set once at start from the configuration. */
+let customIssuers: Record<string, string> = {};
+
+export function useCustomNetwork(passphrase: string, issuers: { USDC: string; EURC: string }): void {
+  PASSPHRASES.custom = passphrase;
+  customIssuers = { ...issuers };
+  for (const key of [...cache.keys()]) if (key.endsWith(':custom')) cache.delete(key);
+}
+
+/** Live keys use pubnet only; test keys the configured test network (sandbox, testnet or a custom one). */
+export function networkFor(environment: Environment, mode: 'sandbox' | 'testnet' | 'pubnet' | 'custom'): StellarNetworkName {
   if (environment === 'live') return 'pubnet';
   return mode === 'pubnet' ? 'testnet' : mode;
 }
@@ -58,7 +67,7 @@ const cache = new Map<string, AssetInfo>();
 
 function describe(definition: AssetDefinition, network: StellarNetworkName): AssetInfo {
   // the sandbox mirrors testnet's issuers, so the same asset strings work in both
-  const issuer = definition.issuers?.[network === 'sandbox' ? 'testnet' : network] ?? null;
+  const issuer = network === 'custom' ? customIssuers[definition.code] ?? null : definition.issuers?.[network === 'sandbox' ? 'testnet' : network] ?? null;
   const asset = issuer ? new Asset(definition.code, issuer) : Asset.native();
   return {
     id: definition.code,

@@ -2,7 +2,8 @@ import type { StellarMode } from '../../config.js';
 import { notFound } from '../../http/api-error.js';
 import type { Environment } from '../../http/context.js';
 import { isoNow } from '../../lib/time.js';
-import { findAsset, listAssets, networkFor, type AssetInfo, type StellarNetworkName } from './registry.js';
+import type { NetworkProfile } from '../../stellar/networks.js';
+import { findAsset, listAssets, networkFor, useCustomNetwork, type AssetInfo, type StellarNetworkName } from './registry.js';
 import type { AssetsRepo } from './repo.js';
 
 export type PresentedAsset = AssetInfo & { enabled: boolean };
@@ -13,7 +14,9 @@ export class AssetsService {
   /** The list answer by network, while the disabled set it was built from is current (frozen: shared by requests). */
   private readonly lists = new Map<StellarNetworkName, { disabled: ReadonlySet<string>; list: AssetList }>();
 
-  constructor(private readonly repo: AssetsRepo, private readonly mode: StellarMode) {}
+  constructor(private readonly repo: AssetsRepo, private readonly mode: StellarMode, network: NetworkProfile | null = null) {
+    if (mode === 'custom' && network) useCustomNetwork(network.passphrase, network.issuers);
+  }
 
   network(environment: Environment): StellarNetworkName {
     return networkFor(environment, this.mode);

@@ -1,7 +1,8 @@
 /** StellarNetwork over a real Horizon (testnet or pubnet) through the SDK's Horizon.Server. */
-import { Horizon, Networks } from '@stellar/stellar-sdk';
+import { Horizon } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
-import { NATIVE, PUBNET_EURC_ISSUER, PUBNET_USDC_ISSUER, TESTNET_EURC_ISSUER, TESTNET_USDC_ISSUER, toSdkAsset } from '../assets.js';
+import { NATIVE, toSdkAsset } from '../assets.js';
+import { resolveNetwork, type NetworkProfile, type RealNetworkKind } from '../networks.js';
 import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
 import type {
   AccountView, AsyncSubmitResult, LedgerRead, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery, StrictSendQuery,
@@ -16,13 +17,10 @@ import { DEFAULT_TIMING, PaymentWatcher, type RecordHandler, type StreamHandlers
 
 type Assets = { USDC: SupportedAsset; EURC: SupportedAsset; XLM: SupportedAsset };
 
-const PRESETS = {
-  testnet: { passphrase: Networks.TESTNET, url: 'https://horizon-testnet.stellar.org', usdc: TESTNET_USDC_ISSUER, eurc: TESTNET_EURC_ISSUER },
-  pubnet: { passphrase: Networks.PUBLIC, url: 'https://horizon.stellar.org', usdc: PUBNET_USDC_ISSUER, eurc: PUBNET_EURC_ISSUER },
-} as const;
-
 export interface HorizonNetworkOptions {
-  kind: 'testnet' | 'pubnet';
+  /** the network (config.network); or `kind` and `horizonUrl` for a preset */
+  profile?: NetworkProfile;
+  kind?: RealNetworkKind;
   /** Defaults to SDF's public Horizon for the network. */
   horizonUrl?: string | null;
   /** Stream silence, backoff and page size of watchPayments (tests shrink them). */
@@ -32,7 +30,7 @@ export interface HorizonNetworkOptions {
 }
 
 export class HorizonNetwork implements StellarNetwork, WatchSource {
-  readonly kind: 'testnet' | 'pubnet';
+  readonly kind: RealNetworkKind;
   readonly passphrase: string;
   readonly horizonUrl: string;
   readonly assets: Assets;
@@ -42,11 +40,14 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
   private counter: RequestCounter | null = null;
 
   constructor(private readonly options: HorizonNetworkOptions) {
-    const preset = PRESETS[options.kind];
-    this.kind = options.kind;
-    this.passphrase = preset.passphrase;
-    this.horizonUrl = (options.horizonUrl || preset.url).replace(/\/+$/, '');
-    this.assets = { USDC: { code: 'USDC', issuer: preset.usdc }, EURC: { code: 'EURC', issuer: preset.eurc }, XLM: { code: 'XLM', issuer: NATIVE.issuer } };
+    const profile = options.profile ?? resolveNetwork(options.kind ?? 'testnet', {
+      passphrase: null, rpcUrl: null, horizonUrl: options.horizonUrl ?? null, friendbotUrl: null, issuers: null, api: 'horizon',
+    });
+    if (!profile.horizonUrl) throw new Error(`the ${profile.kind} network has no Horizon URL (FUNDKIT_HORIZON_URL)`);
+    this.kind = profile.kind;
+    this.passphrase = profile.passphrase;
+    this.horizonUrl = profile.horizonUrl.replace(/\/+$/, '');
+    this.assets = { USDC: { code: 'USDC', issuer: profile.issuers.USDC }, EURC: { code: 'EURC', issuer: profile.issuers.EURC }, XLM: { code: 'XLM', issuer: NATIVE.issuer } };
     this.server = new Horizon.Server(this.horizonUrl, { allowHttp: this.horizonUrl.startsWith('http:') });
     this.timing = { ...DEFAULT_TIMING, ...options.watch };
     this.ledgers = new HorizonLedgerReader(this.horizonUrl, () => this.counter);
@@ -82,6 +83,14 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
   async latestLedger(): Promise<number> {
     try {
       return Number((await this.server.root()).history_latest_ledger);
+    } catch (error) {
+      throw toHorizonError(error, 'GET /');
+    }
+  }
+
+  async networkPassphrase(): Promise<string> {
+    try {
+      return (await this.server.root()).network_passphrase;
     } catch (error) {
       throw toHorizonError(error, 'GET /');
     }

@@ -28,6 +28,10 @@ export class SandboxNetwork implements StellarNetwork {
     return this.ledger.ledgerSequence();
   }
 
+  async networkPassphrase(): Promise<string> {
+    return this.passphrase;
+  }
+
   /** The sandbox keeps its whole history (no retention gap), and its close times are its own clock's. */
   async readLedgers(from: number, maxLedgers: number): Promise<LedgerRead> {
     const latest = await this.ledger.ledgerSequence();
