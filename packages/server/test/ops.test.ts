@@ -169,7 +169,8 @@ describe.runIf(process.env.FUNDKIT_TEST_ENGINE === 'postgres')('the database goe
 /** A Horizon that answers its root and any account (a funded treasury), and can be stopped and started on one port. */
 function fakeHorizon() {
   // byte copies of the shared recorded responses (stellar-horizon/fixtures/README.md)
-  const root = JSON.parse(readFileSync(new URL('./stellar-horizon/fixtures/root.json', import.meta.url), 'utf8'));
+  // the recorded root is pubnet's: this Horizon serves testnet (the start-up check compares the passphrase)
+  const root = { ...JSON.parse(readFileSync(new URL('./stellar-horizon/fixtures/root.json', import.meta.url), 'utf8')), network_passphrase: 'Test SDF Network ; September 2015' };
   const account = JSON.parse(readFileSync(new URL('./stellar-horizon/fixtures/account.json', import.meta.url), 'utf8'));
   let server: Server | null = null;
   let port = 0;
