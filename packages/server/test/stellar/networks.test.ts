@@ -5,6 +5,10 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Keypair, Networks } from '@stellar/stellar-sdk';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,11 +61,12 @@ describe('the network settings', () => {
 });
 
 /** A Horizon that says its passphrase at its root, and knows only the accounts it is given. */
-async function horizonOf(passphrase: string, accounts: string[]): Promise<{ url: string; server: Server }> {
+async function horizonOf(passphrase: string, accounts: string[], history = { elder: 1 }): Promise<{ url: string; server: Server }> {
   const server = createHttpServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/hal+json' }).end(JSON.stringify(body));
-    if (path === '/') return json(200, { network_passphrase: passphrase, history_latest_ledger: 100, history_elder_ledger: 1, core_latest_ledger: 100 });
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/hal+json', 'latest-ledger': '100' }).end(JSON.stringify(body));
+    if (path === '/') return json(200, { network_passphrase: passphrase, history_latest_ledger: 100, history_elder_ledger: history.elder, core_latest_ledger: 100 });
+    if (path === '/payments') return json(200, { _embedded: { records: [] }, _links: {} });
     const id = /^\/accounts\/(G[A-Z2-7]{55})$/.exec(path)?.[1];
     if (id && accounts.includes(id)) {
       return json(200, { id, account_id: id, sequence: '1', subentry_count: 0, balances: [{ balance: '10.0000000', asset_type: 'native' }], thresholds: {}, flags: {}, signers: [] });
@@ -110,6 +115,32 @@ describe('the start-up check against the network', () => {
     const error = await start({ ...CUSTOM, FUNDKIT_HORIZON_URL: h.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(`the EURC issuer ${EURC} does not exist on custom (Horizon at ${h.url}): fix FUNDKIT_ASSETS`);
+  });
+
+  it('stops the follower loudly, never skipping, once Horizon no longer has the ledgers its cursor needs: /readyz says what to do', async () => {
+    const history = { elder: 1 };
+    const h = await horizonOf(CUSTOM.FUNDKIT_NETWORK_PASSPHRASE, [USDC, EURC], history);
+    horizon = h.server;
+    const db = join(mkdtempSync(join(tmpdir(), 'fundkit-gap-')), 'fundkit.db');
+    running = await start({ ...CUSTOM, FUNDKIT_HORIZON_URL: h.url, FUNDKIT_DB: db });
+    await running.services.pipeline.pipeline.follower!.run();
+    expect(running.services.pipeline.pipeline.follower!.caughtUpLedger).toBe(100);
+    await running.close();
+    // while the server was down (at ledger 40), Horizon pruned its history up to ledger 59
+    const file = new Database(db);
+    file.prepare('UPDATE network_cursors SET ledger = 40').run();
+    file.close();
+    history.elder = 60;
+    running = await start({ ...CUSTOM, FUNDKIT_HORIZON_URL: h.url, FUNDKIT_DB: db });
+    const { url } = await running.listen(0);
+    const follower = running.services.pipeline.pipeline.follower!;
+    await follower.run();
+    expect(follower.caughtUpLedger).toBe(40);
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(503);
+    const body = await ready.json() as { checks: { follower: { status: string; error: string } } };
+    expect(body.checks.follower.status).toBe('fail');
+    expect(body.checks.follower.error).toMatch(/the ledger follower stopped: Horizon at .* keeps ledgers from 60 on; ledger 41 is gone\. Payments in ledgers 41–59 cannot be observed/);
   });
 
   it('starts while the network does not answer (readiness says so), over RPC', async () => {
