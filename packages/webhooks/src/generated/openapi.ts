@@ -1933,10 +1933,12 @@ export interface components {
         };
         /**
          * @description Which Stellar network: `pubnet` (production, live keys), `testnet` (the public test network,
-         *     test keys), `sandbox` (the reference server's embedded ledger, test keys).
+         *     test keys), `sandbox` (the reference server's embedded ledger, test keys), `custom` (a network
+         *     the operator configured with its own passphrase: a local quickstart, futurenet or a private
+         *     network; test keys).
          * @enum {string}
          */
-        StellarNetworkName: "pubnet" | "testnet" | "sandbox";
+        StellarNetworkName: "pubnet" | "testnet" | "sandbox" | "custom";
         /**
          * @description The payment network; Stellar is the only one.
          * @enum {string}

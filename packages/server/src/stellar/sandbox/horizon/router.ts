@@ -52,6 +52,11 @@ function mountSingles(router: Router, ledger: SandboxLedger): void {
 
 export function createSandboxHorizonRouter(ledger: SandboxLedger): Router {
   const router = express.Router();
+  // as Horizon sets on every answer (stellar/go's LastLedgerHeaderName): read before the answer's
+  // records, so every ledger up to it is complete in them (the ledger follower relies on it)
+  router.use((_req, res, next) => {
+    ledger.ledgerSequence().then((seq) => { res.setHeader('Latest-Ledger', String(seq)); next(); }, next);
+  });
   router.get('/', root(ledger));
   router.get('/fee_stats', feeStats(ledger));
   router.get('/accounts', listAccounts(ledger));
