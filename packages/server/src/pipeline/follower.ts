@@ -47,6 +47,9 @@ export class LedgerFollower {
   private caughtUp: number | null = null;
   /** set when the source no longer has the ledger the cursor needs: the follower stops rather than skip */
   private gap: LedgerGapError | null = null;
+  /** when the tip was last seen to move, and the ledger interval measured from it (ms) */
+  private advanced: { ledger: number; at: number } | null = null;
+  private intervalMs: number | null = null;
 
   constructor(private readonly deps: FollowerDeps) {}
 
@@ -117,6 +120,7 @@ export class LedgerFollower {
     const cursor = await this.cursor();
     this.caughtUp ??= cursor;
     const read = await this.deps.network.readLedgers(cursor + 1, this.deps.maxLedgers ?? 50);
+    this.measure(read.latest);
     this.tip = read.latest;
     if (read.through <= cursor) {
       this.schedule(read);
@@ -147,16 +151,30 @@ export class LedgerFollower {
     return read.through;
   }
 
-  /** Caught up: the next ledger closes about one interval after the last one did. */
+  /** The network's ledger interval, from how fast its tip moves (a custom network may close every second). */
+  private measure(latest: number): void {
+    const now = Date.now();
+    if (this.advanced && latest > this.advanced.ledger) {
+      const sample = (now - this.advanced.at) / (latest - this.advanced.ledger);
+      this.intervalMs = this.intervalMs === null ? sample : 0.7 * this.intervalMs + 0.3 * sample;
+    }
+    if (!this.advanced || latest > this.advanced.ledger) this.advanced = { ledger: latest, at: now };
+  }
+
+  /**
+   * Caught up: read again a little after the next ledger should close (the last close plus one
+   * interval), so one read usually finds it; at least 250 ms apart, at most two intervals.
+   */
   private schedule(read: LedgerRead): void {
     const { ledgerMs, idleMs } = this.deps;
     if (ledgerMs <= 0) {
       this.nextAt = Date.now() + idleMs;
       return;
     }
-    // a little after the expected close, so one read usually finds it; never sooner than 500 ms
-    const expected = (read.latestClosedAtMs ?? Date.now()) + ledgerMs + 250;
-    this.nextAt = Math.max(Date.now() + 500, Math.min(expected, Date.now() + idleMs));
+    const interval = this.intervalMs ?? ledgerMs;
+    const closedAt = read.latestClosedAtMs ?? this.advanced?.at ?? Date.now();
+    const expected = closedAt + interval * 1.1 + 100;
+    this.nextAt = Math.min(Math.max(Date.now() + 250, expected), Date.now() + 2 * interval);
   }
 
   private failed(error: unknown): void {
