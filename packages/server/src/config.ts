@@ -25,6 +25,8 @@ export interface Config {
   operatorKey: string | null;
   stellar: StellarMode;
   horizonUrl: string | null;
+  /** FUNDKIT_FRIENDBOT_URL: the friendbot `fundkit treasury --fund` asks on testnet (default https://friendbot.stellar.org); null = that default */
+  friendbotUrl: string | null;
   /** 32-byte key for AES-256-GCM; null means "generate one under dataDir" (dev only). */
   masterKey: Buffer | null;
   quoteTtlSeconds: number;
@@ -108,14 +110,14 @@ function parseStellar(raw: string | undefined): StellarMode {
   return mode;
 }
 
-function parseHorizonUrl(raw: string | undefined): string | null {
+function parseHorizonUrl(raw: string | undefined, name = 'FUNDKIT_HORIZON_URL'): string | null {
   if (raw === undefined || raw === '') return null;
   try {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     return raw;
   } catch {
-    throw new ConfigError(`FUNDKIT_HORIZON_URL must be an http(s) URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   }
 }
 
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     operatorKey: env.FUNDKIT_OPERATOR_KEY || null,
     stellar: parseStellar(env.FUNDKIT_STELLAR),
     horizonUrl: parseHorizonUrl(env.FUNDKIT_HORIZON_URL),
+    friendbotUrl: parseHorizonUrl(env.FUNDKIT_FRIENDBOT_URL, 'FUNDKIT_FRIENDBOT_URL'),
     masterKey: parseMasterKey(env.FUNDKIT_MASTER_KEY),
     quoteTtlSeconds: positiveInt(env, 'FUNDKIT_QUOTE_TTL_SECONDS', 60, 86_400),
     quoteSlippageBps: positiveInt(env, 'FUNDKIT_QUOTE_SLIPPAGE_BPS', 50, 5_000, 0),
