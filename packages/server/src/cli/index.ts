@@ -4,6 +4,7 @@ import { commandContext, DEFAULT_API_BASE, type CliIo } from './context.js';
 import { listen } from './listen.js';
 import { migrate } from './migrate.js';
 import { pay } from './pay.js';
+import { treasury } from './treasury.js';
 import { trigger } from './trigger.js';
 
 export type { CliIo } from './context.js';
@@ -20,6 +21,13 @@ const HELP = `fundkit — drive a Fundkit sandbox from the terminal
       apply the database migrations this version has and the database lacks (default
       FUNDKIT_DATABASE_URL, else FUNDKIT_DB, else .fundkit/fundkit.db); refuses a database a
       newer version migrated
+  fundkit treasury [--fund] [--json] [--db <file | postgres://…>]
+      the platform treasury of the configured network (FUNDKIT_STELLAR, the server's database
+      and FUNDKIT_MASTER_KEY): its address, XLM and asset balances, trustlines, channel accounts,
+      and the XLM it still needs for the deposit pool (FUNDKIT_DEPOSIT_POOL_SIZE per asset) and
+      FUNDKIT_TREASURY_CHANNELS channels; exit 0 when nothing is missing, 1 when something is.
+      --fund: on the sandbox or testnet, funds it from the friendbot (FUNDKIT_FRIENDBOT_URL to
+      use another), adds its USDC and EURC trustlines and creates its channels; refused on pubnet
 
 options (listen, trigger, pay):
   --api-key <sk_test_…>   default FUNDKIT_API_KEY, else the keys \`pnpm start\` saved in .fundkit/
@@ -36,6 +44,7 @@ const COMMANDS: Record<string, { flags: string[]; run: typeof pay }> = {
 /** Commands on this machine's files, not the API: no key, no server. */
 const LOCAL_COMMANDS: Record<string, { flags: string[]; run: typeof migrate }> = {
   migrate: { flags: ['db'], run: migrate },
+  treasury: { flags: ['db', 'fund'], run: treasury },
 };
 
 function defaultIo(): CliIo {

@@ -17,6 +17,8 @@ import type { TreasurySigner, TxOutcome } from './tx.js';
 import type { WatchRepo } from './watch-repo.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 import type { Sql } from '../db/sql.js';
+import { assess, shortfallMessage } from '../treasury/assess.js';
+import { inspectTreasury } from '../treasury/inspect.js';
 
 export interface DepositPoolDeps {
   sql: Sql;
@@ -49,6 +51,14 @@ export const GATHER_MS = 20;
 
 type Code = 'USDC' | 'EURC' | 'XLM';
 
+/** A deposit batch failed because the treasury lacks XLM (or does not exist): the message says what to do. */
+export class TreasuryShortError extends Error {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'TreasuryShortError';
+  }
+}
+
 export class DepositPool {
   /** batches being submitted by this process: never claimed twice */
   private readonly busy = new Set<string>();
@@ -57,6 +67,8 @@ export class DepositPool {
   private failures = 0;
   /** when planning first found demand since the last time none was left (see plan) */
   private gatheringSince: number | null = null;
+  /** the last failure was the treasury's lack of funds: retried at least every ~30 s (attempts) until funded */
+  private treasuryShort = false;
 
   constructor(private readonly deps: DepositPoolDeps) {}
 
@@ -149,6 +161,8 @@ export class DepositPool {
         throw new Error(`deposit batch ${batch.id} failed: ${out.code ?? 'rejected'}`);
       }
       await this.applied(batch, out.hash);
+    } catch (error) {
+      throw await this.explained(error);
     } finally {
       this.busy.delete(claimed.id);
     }
@@ -171,6 +185,7 @@ export class DepositPool {
       return accounts;
     });
     this.failures = 0;
+    this.treasuryShort = false;
     for (const account of activated) this.deps.onActivated(account.address);
   }
 
@@ -198,7 +213,29 @@ export class DepositPool {
   }
 
   attempts(batch: DepositBatch): number {
-    return Math.max(batch.attempts, this.failures);
+    const n = Math.max(batch.attempts, this.failures);
+    // an operator funding the treasury should not wait out a 5-minute backoff (at most 2^5 base delays)
+    return this.treasuryShort ? Math.min(n, 5) : n;
+  }
+
+  /**
+   * A failed batch whose cause is the treasury (no account, too little XLM for the reserves, its
+   * channels not creatable) becomes an error saying what is missing and how to fund it: the
+   * worker logs it at warn, and so does a start whose pool could not fill.
+   */
+  private async explained(error: unknown): Promise<unknown> {
+    const { network, signer } = this.deps;
+    try {
+      const report = assess(await inspectTreasury({
+        network, treasury: signer.treasury.publicKey(), channels: signer.channels.channels.map((c) => c.keypair.publicKey()),
+        poolSize: this.deps.size, ready: (asset) => this.ready(asset),
+      }));
+      this.treasuryShort = !report.ok && (report.state.account === null || report.shortfall > 0n);
+      if (this.treasuryShort) return new TreasuryShortError(shortfallMessage(report), error);
+    } catch {
+      // the network cannot be read: the batch's own error says so
+    }
+    return error;
   }
 
   /** Runs batches until nothing is missing (a server's start in the instant sandbox), within `timeoutMs`. */

@@ -54,7 +54,16 @@ export interface SandboxSettings {
   /** FUNDKIT_SANDBOX_LEDGER_SECONDS / _MAX_OPS: a ledger that keeps real time (0 = instant) */
   ledgerSeconds?: number;
   maxOpsPerLedger?: number;
+  /**
+   * TEST-ONLY (test/treasury): on a fresh database, genesis funds a stand-in account instead of
+   * the treasury, which then does not exist on the ledger, as on a new testnet deployment (see
+   * `fundkit treasury --fund`). Only read when genesis runs; later starts keep it unfunded.
+   */
+  unfundedTreasury?: boolean;
 }
+
+/** sbx_keys role naming a treasury that genesis left unfunded (unfundedTreasury). */
+const UNFUNDED_TREASURY = 'unfunded_treasury';
 
 /** The sandbox ledger keeps its chain in the server's database (migration 020's tables). */
 export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
@@ -67,9 +76,14 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
     treasury = NativeKeypair.random();
     await saveTreasury(sql, secretsKey, 'sandbox', treasury);
   }
-  const keys = await bootstrapSandbox(ledger, { treasurySecret: treasury.secret(), ...(rates ? { rates } : {}) });
-  if (keys.treasury.publicKey !== treasury.publicKey()) throw new Error('sandbox treasury differs from the stored treasury key');
-  for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
+  const fresh = !(await ledger.store.getKey('market_maker'));
+  if (fresh && settings.unfundedTreasury) await ledger.store.putKey(UNFUNDED_TREASURY, treasury.publicKey(), null);
+  const unfunded = (await ledger.store.getKey(UNFUNDED_TREASURY))?.publicKey === treasury.publicKey();
+  const genesisTreasury = unfunded ? NativeKeypair.random().secret() : treasury.secret();
+  const keys = await bootstrapSandbox(ledger, { treasurySecret: genesisTreasury, ...(rates ? { rates } : {}) });
+  if (!unfunded && keys.treasury.publicKey !== treasury.publicKey()) throw new Error('sandbox treasury differs from the stored treasury key');
+  // the float is the sandbox's convenience; an unfunded treasury stays as its operator funds it
+  if (!unfunded) for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
     const line = await ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
     if (line && line.balance === 0n) await ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
   }
