@@ -51,7 +51,7 @@ function header(seq: number, prevHash: Buffer, closeTime: number, feePool: bigin
     baseReserve: Number(BASE_RESERVE),
     maxTxSetSize: MAX_TX_SET_SIZE,
     skipList: [ZERO_HASH, ZERO_HASH, ZERO_HASH, ZERO_HASH],
-    ext: new xdr.LedgerHeaderExt(0),
+    ext: xdr.LedgerHeaderExt.v0(),
   });
 }
 
@@ -86,9 +86,9 @@ export async function openLedger(store: SandboxStore, seq: number, closeTime: nu
   const last = await store.sql.get(LAST_LEDGER);
   const fees = BigInt(last?.fees ?? '0');
   const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
-  const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXDR());
+  const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXdr());
   await store.sql.run(INSERT_LEDGER, {
-    seq, hash: sha256(raw).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
+    seq, hash: Buffer.from(sha256(raw)).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
   });
 }
 
