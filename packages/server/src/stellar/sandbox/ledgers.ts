@@ -13,7 +13,15 @@ import { BASE_FEE } from './validate.js';
 
 /** 100 billion XLM, the network's fixed supply since inflation ended. */
 const TOTAL_COINS = 1_000_000_000_000_000_000n;
-export const PROTOCOL_VERSION = 22;
+/**
+ * The protocol the sandbox reports (Horizon root) and writes (ledgerVersion in every header): the
+ * one testnet and pubnet run. Source: stellar/stellar-docs, docs/networks/software-versions.mdx at
+ * commit 6fc5ae43ef90b7a4550a662fb579b6b29318c303 (2026-08-21): "Protocol 27 (Testnet, June 18,
+ * 2026)" and "Protocol 27 (Mainnet, July 8, 2026)" (stellar-core v27.0.0 activates it); the next,
+ * "Protocol 28 (Testnet, TBD)", had no date there. Newer than that snapshot was not checked.
+ * The sandbox applies classic operations only, and none of 23..27 changed their rules it models.
+ */
+export const PROTOCOL_VERSION = 27;
 /** Transactions' operations one ledger takes (Horizon's max_tx_set_size on pubnet). */
 export const MAX_TX_SET_SIZE = 1000;
 
