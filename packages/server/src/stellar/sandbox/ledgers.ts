@@ -19,7 +19,8 @@ const TOTAL_COINS = 1_000_000_000_000_000_000n;
  * commit 6fc5ae43ef90b7a4550a662fb579b6b29318c303 (2026-08-21): "Protocol 27 (Testnet, June 18,
  * 2026)" and "Protocol 27 (Mainnet, July 8, 2026)" (stellar-core v27.0.0 activates it); the next,
  * "Protocol 28 (Testnet, TBD)", had no date there. Newer than that snapshot was not checked.
- * The sandbox applies classic operations only, and none of 23..27 changed their rules it models.
+ * Only the number moved from 22: whether protocols 23..27 changed a classic-operation rule the
+ * sandbox models was not reviewed (see SDK17-MIGRATION.md).
  */
 export const PROTOCOL_VERSION = 27;
 /** Transactions' operations one ledger takes (Horizon's max_tx_set_size on pubnet). */
