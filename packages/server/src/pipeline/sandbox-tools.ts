@@ -56,7 +56,7 @@ export class SandboxTools {
       .addOperation(Operation.endSponsoringFutureReserves({ source: deposit.address }))
       .setTimeout(60).build();
     tx.sign(sponsor, deposit.signer);
-    const out = await this.network.submitTransaction(tx.toXDR());
+    const out = await this.network.submitTransaction(tx.toXdr());
     if (!out.successful) throw new Error(`could not add the ${asset.code} trustline: ${JSON.stringify(out.resultCodes)}`);
   }
 
@@ -72,7 +72,7 @@ export class SandboxTools {
     if (memo) builder.addMemo(Memo.text(memo));
     const tx = builder.setTimeout(60).build();
     tx.sign(payer);
-    const result = await this.network.submitTransaction(tx.toXDR());
+    const result = await this.network.submitTransaction(tx.toXdr());
     return { payer: payer.publicKey(), result };
   }
 }

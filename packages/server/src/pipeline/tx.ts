@@ -8,5 +8,5 @@ export type { BuildSpec, TxOutcome } from './submission/types.js';
 export { SubmissionEngine, SubmissionEngine as TreasurySigner, type EngineOptions } from './submission/engine.js';
 
 export function envelopeHash(envelopeXdr: string, passphrase: string): string {
-  return Buffer.from(TransactionBuilder.fromXDR(envelopeXdr, passphrase).hash()).toString('hex');
+  return Buffer.from(TransactionBuilder.fromXdr(envelopeXdr, passphrase).hash()).toString('hex');
 }

@@ -2,7 +2,7 @@
  * Re-reads a transaction and checks that it really moved `amount` of `asset` to `destination`
  * (a PAYMENT_CONFIRMED needs the closed-ledger truth, not the record that announced it).
  */
-import { Asset, FeeBumpTransaction, Operation, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
+import { Asset, FeeBumpTransaction, TransactionBuilder, xdr, type OperationRecord, type Transaction } from '@stellar/stellar-sdk';
 import { toStroops } from '../lib/money.js';
 import { assetKey, fromSdkAsset, type TransactionView } from '../stellar/index.js';
 
@@ -15,19 +15,23 @@ export interface Expected {
 export type Verdict = { ok: true } | { ok: false; code: string; message: string };
 
 function opResults(resultXdr: string): xdr.OperationResult[] {
-  const result = xdr.TransactionResult.fromXDR(resultXdr, 'base64').result();
-  const arm = result.switch().name;
-  if (arm === 'txFeeBumpInnerSuccess' || arm === 'txFeeBumpInnerFailed') return result.innerResultPair().result().result().results();
-  return result.results();
+  const result = xdr.TransactionResult.fromXdr(resultXdr, 'base64').result;
+  if (result.type === 'txFeeBumpInnerSuccess' || result.type === 'txFeeBumpInnerFailed') {
+    const inner = result.innerResultPair.result.result;
+    return inner.type === 'txSuccess' || inner.type === 'txFailed' ? inner.results : [];
+  }
+  return result.type === 'txSuccess' || result.type === 'txFailed' ? result.results : [];
 }
 
 /** What the destination received from operation `index` of the transaction. */
-function received(op: Operation, index: number, resultXdr: string): bigint | null {
+function received(op: OperationRecord, index: number, resultXdr: string): bigint | null {
   if (op.type === 'payment') return toStroops(op.amount);
   if (op.type === 'pathPaymentStrictReceive') return toStroops(op.destAmount);
   if (op.type === 'pathPaymentStrictSend') {
     try {
-      return BigInt(opResults(resultXdr)[index]!.tr().pathPaymentStrictSendResult().success().last().amount().toString());
+      const tr = xdr.expectUnionVariant(opResults(resultXdr)[index]!, 'opInner').tr;
+      const sent = xdr.expectUnionVariant(tr, 'pathPaymentStrictSend').pathPaymentStrictSendResult;
+      return BigInt(xdr.expectUnionVariant(sent, 'pathPaymentStrictSendSuccess').success.last.amount);
     } catch {
       return null;
     }
@@ -35,7 +39,7 @@ function received(op: Operation, index: number, resultXdr: string): bigint | nul
   return null;
 }
 
-function destAsset(op: Operation): Asset | null {
+function destAsset(op: OperationRecord): Asset | null {
   if (op.type === 'payment') return op.asset;
   if (op.type === 'pathPaymentStrictReceive' || op.type === 'pathPaymentStrictSend') return op.destAsset;
   return null;
@@ -44,7 +48,7 @@ function destAsset(op: Operation): Asset | null {
 export function verifyTransfer(view: TransactionView | null, expected: Expected, passphrase: string): Verdict {
   if (!view) return { ok: false, code: 'transaction_not_found', message: 'the transaction is not in a closed ledger' };
   if (!view.successful) return { ok: false, code: 'transaction_failed', message: 'the transaction did not succeed' };
-  const env = TransactionBuilder.fromXDR(view.envelopeXdr, passphrase);
+  const env = TransactionBuilder.fromXdr(view.envelopeXdr, passphrase);
   const tx: Transaction = env instanceof FeeBumpTransaction ? env.innerTransaction : env;
   const match = tx.operations.some((op, i) => {
     const asset = destAsset(op);

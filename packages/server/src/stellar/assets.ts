@@ -27,7 +27,7 @@ export function parseAssetKey(key: string): AssetRef {
 }
 
 export function fromSdkAsset(asset: Asset): AssetRef {
-  return asset.isNative() ? NATIVE : { code: asset.getCode(), issuer: asset.getIssuer() };
+  return asset.isNative() ? NATIVE : { code: asset.getCode(), issuer: asset.getIssuer()! };
 }
 
 export function toSdkAsset(asset: AssetRef): Asset {

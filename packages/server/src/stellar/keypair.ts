@@ -32,7 +32,7 @@ export class NativeKeypair extends Keypair {
     return NativeKeypair.fromRawEd25519Seed(StrKey.decodeEd25519SecretSeed(secret));
   }
 
-  static override fromRawEd25519Seed(seed: Buffer): NativeKeypair {
+  static override fromRawEd25519Seed(seed: Uint8Array): NativeKeypair {
     const raw = Buffer.from(seed);
     if (raw.length !== 32) throw new Error('Invalid Ed25519 seed: expected 32 bytes');
     // A JWK import (~0.08 ms), not PKCS#8 DER (~0.75 ms here); OpenSSL derives `x` from `d`.

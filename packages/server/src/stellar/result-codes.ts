@@ -35,21 +35,21 @@ export function txCode(name: string): string {
 }
 
 export function opCode(result: xdr.OperationResult): string {
-  const outer = result.switch().name;
-  if (outer !== 'opInner') return OUTER_CODES[outer] ?? snake(outer);
-  const tr = result.tr();
-  const kind = tr.switch().name;
-  const name = (tr.value() as unknown as { switch(): { name: string } }).switch().name;
+  const outer = result.type;
+  if (result.type !== 'opInner') return OUTER_CODES[outer] ?? snake(outer);
+  const tr = result.tr;
+  const kind: string = tr.type;
+  const name: string = tr.value.type;
   return opCodeOf(name.startsWith(kind) ? name.slice(kind.length) : name);
 }
 
 /** The transaction's and each operation's code (fee-bumps: the inner transaction's). */
 export function resultCodesOf(resultXdr: string): ResultCodes & { operations: string[] } {
-  let result = xdr.TransactionResult.fromXDR(resultXdr, 'base64').result();
-  const outer = result.switch().name;
-  if (outer === 'txFeeBumpInnerSuccess' || outer === 'txFeeBumpInnerFailed') result = result.innerResultPair().result().result() as never;
-  const name = result.switch().name;
+  const outer = xdr.TransactionResult.fromXdr(resultXdr, 'base64').result;
+  const result = outer.type === 'txFeeBumpInnerSuccess' || outer.type === 'txFeeBumpInnerFailed'
+    ? outer.innerResultPair.result.result : outer;
+  const name: string = result.type;
   const transaction = txCode(name);
-  const ops = name === 'txSuccess' || name === 'txFailed' ? result.results() : [];
+  const ops = result.type === 'txSuccess' || result.type === 'txFailed' ? result.results : [];
   return { transaction, operations: ops.map(opCode) };
 }

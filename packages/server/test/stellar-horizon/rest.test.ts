@@ -39,7 +39,7 @@ describe('loadAccount', () => {
   });
 });
 
-const hashOf = (envelope: string) => TransactionBuilder.fromXDR(envelope, Networks.TESTNET).hash().toString('hex');
+const hashOf = (envelope: string) => Buffer.from(TransactionBuilder.fromXDR(envelope, Networks.TESTNET).hash()).toString('hex');
 
 describe('submitTransaction', () => {
   it('posts the envelope (form-encoded tx=) and reports a success', async () => {

@@ -66,7 +66,7 @@ export async function buildTx(sb: Sandbox, source: Keypair, ops: xdr.Operation[]
 export async function fundedAccount(sb: Sandbox, xlm = '100', extra?: { asset: Asset; amount: string }) {
   const kp = Keypair.random();
   await sb.ledger.fund(kp.publicKey(), SANDBOX_ASSETS.XLM, stroops(xlm));
-  if (extra) await sb.ledger.fund(kp.publicKey(), { code: extra.asset.getCode(), issuer: extra.asset.getIssuer() }, stroops(extra.amount));
+  if (extra) await sb.ledger.fund(kp.publicKey(), { code: extra.asset.getCode(), issuer: extra.asset.getIssuer()! }, stroops(extra.amount));
   return kp;
 }
 

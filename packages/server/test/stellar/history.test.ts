@@ -77,9 +77,9 @@ describe('sandbox Horizon history', () => {
   it('closes ledgers with a hash chain and a header that decodes', async () => {
     const { paid } = await story();
     const ledger = await sb.horizon.ledgers().ledger(paid.ledger).call() as unknown as Horizon.ServerApi.LedgerRecord;
-    const header = xdr.LedgerHeader.fromXDR(ledger.header_xdr, 'base64');
-    expect(header.ledgerSeq()).toBe(paid.ledger);
-    expect(hash(header.toXDR()).toString('hex')).toBe(ledger.hash);
+    const header = xdr.LedgerHeader.fromXdr(ledger.header_xdr, 'base64');
+    expect(header.ledgerSeq).toBe(paid.ledger);
+    expect(Buffer.from(hash(header.toXdr())).toString('hex')).toBe(ledger.hash);
     const previous = await sb.horizon.ledgers().ledger(paid.ledger - 1).call() as unknown as Horizon.ServerApi.LedgerRecord;
     expect(ledger.prev_hash).toBe(previous.hash);
     expect(ledger).toMatchObject({ sequence: paid.ledger, successful_transaction_count: 1, failed_transaction_count: 0,

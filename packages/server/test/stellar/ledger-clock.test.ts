@@ -72,14 +72,14 @@ describe('a sandbox ledger that keeps real time', () => {
     const [alice, bob] = [await fundedAccount(sb), await fundedAccount(sb)];
     const first = await buildTx(sb, alice, [pay(bob.publicKey(), '1')]);
     const accepted = await postAsync(first.toXDR());
-    expect(accepted).toEqual({ status: 201, body: { tx_status: 'PENDING', status: 201, hash: first.hash().toString('hex') } });
+    expect(accepted).toEqual({ status: 201, body: { tx_status: 'PENDING', status: 201, hash: Buffer.from(first.hash()).toString('hex') } });
     expect(await postAsync(first.toXDR())).toMatchObject({ status: 409, body: { tx_status: 'DUPLICATE' } });
     const second = await buildTx(sb, alice, [pay(bob.publicKey(), '2')]);
     expect(await postAsync(second.toXDR())).toMatchObject({ status: 503, body: { tx_status: 'TRY_AGAIN_LATER' } });
     const sync = await sb.horizon.submitTransaction(second).catch((e: { response: { status: number; data: { type: string } } }) => e.response);
     expect(sync).toMatchObject({ status: 503, data: { type: 'https://stellar.org/horizon-errors/service_unavailable' } });
     await sb.ledger.closeNow();
-    expect((await sb.horizon.transactions().transaction(first.hash().toString('hex')).call()).successful).toBe(true);
+    expect((await sb.horizon.transactions().transaction(Buffer.from(first.hash()).toString('hex')).call()).successful).toBe(true);
     // After the close the account takes its next transaction.
     const third = await buildTx(sb, alice, [pay(bob.publicKey(), '3')]);
     expect(third.sequence).toBe((BigInt(first.sequence) + 1n).toString());
@@ -90,13 +90,16 @@ describe('a sandbox ledger that keeps real time', () => {
     sb = await startSandbox(undefined, { ledgerSeconds: HOUR });
     const alice = await fundedAccount(sb);
     const gap = await buildTx(sb, alice, [pay(alice.publicKey())]);
-    const gapped = gap.toEnvelope();
-    gapped.v1().tx().seqNum(xdr.Int64.fromString((BigInt(gap.sequence) + 5n).toString()));
-    const res = await postAsync(gapped.toXDR('base64'));
+    // (SDK 17's XDR values are immutable: the envelope is rebuilt with the gapped sequence number.)
+    const v1 = xdr.expectUnionVariant(gap.toEnvelope(), 'envelopeTypeTx').v1;
+    const gapped = xdr.TransactionEnvelope.envelopeTypeTx(new xdr.TransactionV1Envelope({
+      tx: new xdr.Transaction({ ...v1.tx, seqNum: BigInt(gap.sequence) + 5n }), signatures: v1.signatures,
+    }));
+    const res = await postAsync(gapped.toXdr('base64'));
     expect(res.status).toBe(400);
     expect(res.body.tx_status).toBe('ERROR');
-    const result = xdr.TransactionResult.fromXDR(res.body.errorResultXdr as string, 'base64');
-    expect(result.result().switch().name).toBe('txBadSeq');
+    const result = xdr.TransactionResult.fromXdr(res.body.errorResultXdr as string, 'base64');
+    expect(result.result.type).toBe('txBadSeq');
     expect(await sb.ledger.clock!.pendingCount()).toBe(0);
   });
 
@@ -130,7 +133,7 @@ describe('a sandbox ledger that keeps real time', () => {
     await expect.poll(() => pending.done).toBe(true);
     const response = (pending.error as { response: { data: { extras: { result_codes: unknown } } } }).response;
     expect(response.data.extras.result_codes).toEqual({ transaction: 'tx_too_late' });
-    await expect(sb.horizon.transactions().transaction(tx.hash().toString('hex')).call()).rejects.toThrow();
+    await expect(sb.horizon.transactions().transaction(Buffer.from(tx.hash()).toString('hex')).call()).rejects.toThrow();
   });
 
   it('streams a payment when its ledger closes, not when it is submitted', async () => {
@@ -147,7 +150,7 @@ describe('a sandbox ledger that keeps real time', () => {
       await tick();
       expect(seen).toEqual([]);
       await sb.ledger.closeNow();
-      await expect.poll(() => seen).toEqual([tx.hash().toString('hex')]);
+      await expect.poll(() => seen).toEqual([Buffer.from(tx.hash()).toString('hex')]);
     } finally {
       stop();
     }
@@ -195,7 +198,7 @@ describe('a sandbox ledger on a clock, shared by servers on one database', () =>
     await expect.poll(() => waiting.done, { timeout: 3000 }).toBe(true);
     expect((waiting.value as Horizon.HorizonApi.SubmitTransactionResponse).ledger).toBe(closed);
     // the other server's streams hear of the payment as if it had closed the ledger itself
-    await expect.poll(() => heard).toEqual([tx.hash().toString('hex')]);
+    await expect.poll(() => heard).toEqual([Buffer.from(tx.hash()).toString('hex')]);
     expect(await other.ledger.ledgerSequence()).toBe(closed);
   });
 

@@ -13,7 +13,7 @@ describe('NativeKeypair (Node Ed25519 behind the SDK Keypair)', () => {
     expect(sdk.verify(data, native.sign(data))).toBe(true);
     const loaded = NativeKeypair.fromSecret(sdk.secret());
     expect(loaded.publicKey()).toBe(sdk.publicKey());
-    expect(loaded.rawSecretKey().equals(sdk.rawSecretKey())).toBe(true);
+    expect(Buffer.from(loaded.rawSecretKey()).equals(sdk.rawSecretKey())).toBe(true);
   });
 
   it('signs a transaction exactly as the SDK does', () => {

@@ -38,10 +38,12 @@ describe('sandbox order book and path payments', () => {
       sendAsset: Asset.native(), sendMax: '101', destination: shop.publicKey(), destAsset: USDC, destAmount: '10', path: [],
     })]);
     const res = await sb.horizon.submitTransaction(tx);
-    const result = xdr.TransactionResult.fromXDR(res.result_xdr, 'base64');
-    const success = result.result().results()[0]!.tr().pathPaymentStrictReceiveResult().success();
-    expect(success.offers()).toHaveLength(1);
-    expect(success.last().amount().toString()).toBe('100000000');
+    const result = xdr.TransactionResult.fromXdr(res.result_xdr, 'base64');
+    const tr = xdr.expectUnionVariant(xdr.expectUnionVariant(result.result, 'txSuccess').results[0]!, 'opInner').tr;
+    const received = xdr.expectUnionVariant(tr, 'pathPaymentStrictReceive').pathPaymentStrictReceiveResult;
+    const success = xdr.expectUnionVariant(received, 'pathPaymentStrictReceiveSuccess').success;
+    expect(success.offers).toHaveLength(1);
+    expect(success.last.amount.toString()).toBe('100000000');
     expect(balanceOf(await sb.horizon.loadAccount(shop.publicKey()), USDC)).toBe('10.0000000');
     expect(balanceOf(await sb.horizon.loadAccount(payer.publicKey()), Asset.native())).toBe('899.9999900');
     const mm = await sb.horizon.loadAccount(sb.keys.marketMaker.publicKey);

@@ -139,7 +139,7 @@ describe('sandbox payments history and stream', () => {
     const tx = await buildTx(sb, alice, [Operation.payment({ destination: shop.publicKey(), asset: Asset.native(), amount: '4' })],
       { memo: Memo.id('42') });
     const submitted = await network.submitTransaction(tx.toXDR());
-    expect(submitted).toMatchObject({ successful: true, hash: tx.hash().toString('hex') });
+    expect(submitted).toMatchObject({ successful: true, hash: Buffer.from(tx.hash()).toString('hex') });
     await new Promise((r) => setTimeout(r, 10));
     stop();
     expect(seen).toHaveLength(1);

@@ -70,7 +70,7 @@ describe('sandbox signers and thresholds', () => {
     const failed = await submitExpectingFailure(sb, medium);
     expect(failed.data.extras.result_codes).toEqual({ transaction: 'tx_failed', operations: ['op_bad_auth'] });
     const result = xdr.TransactionResult.fromXDR(failed.data.extras.result_xdr, 'base64');
-    expect(result.result().results()[0]!.switch().name).toBe('opBadAuth');
+    expect(xdr.expectUnionVariant(result.result, 'txFailed').results[0]!.type).toBe('opBadAuth');
     // Refused at admission, as stellar-core does: no fee, no sequence number.
     expect((await account(channel)).sequence).toBe(before.sequence);
     const both = await buildTx(sb, channel, [pay(channel, deposit)], { signers: [channel, sb.treasury] });
@@ -148,8 +148,11 @@ describe('sandbox signers and thresholds', () => {
     expect(await codes(add(Keypair.random().publicKey()))).toEqual(['op_too_many_signers']);
     expect(await codes(add(acc.publicKey()))).toEqual(['op_bad_signer']);
     // stellar-sdk refuses to build weights above 255; the XDR itself can carry them.
-    const raw = Operation.setOptions({ masterWeight: 1 });
-    raw.body().setOptionsOp().masterWeight(256);
+    // (SDK 17's XDR values are immutable: the operation is rebuilt rather than edited in place.)
+    const raw = new xdr.Operation({ sourceAccount: null, body: xdr.OperationBody.setOptions(new xdr.SetOptionsOp({
+      inflationDest: null, clearFlags: null, setFlags: null, masterWeight: 256, lowThreshold: null, medThreshold: null,
+      highThreshold: null, homeDomain: null, signer: null,
+    })) });
     expect(await codes(raw)).toEqual(['op_threshold_out_of_range']);
     const poor = await fundedAccount(sb, '1.5');
     expect(await codes(add(Keypair.random().publicKey()), poor)).toEqual(['op_low_reserve']);

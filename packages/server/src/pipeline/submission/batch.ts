@@ -23,14 +23,14 @@ export interface Built {
 export function withSources(spec: BuildSpec, treasury: string): xdr.Operation[] {
   const muxed = xdr.MuxedAccount.keyTypeEd25519(Keypair.fromPublicKey(treasury).rawPublicKey());
   // a new operation around the same body: the spec's own operation is never mutated
-  return spec.operations.map((op) => (op.sourceAccount() ? op : new xdr.Operation({ sourceAccount: muxed, body: op.body() })));
+  return spec.operations.map((op) => (op.sourceAccount ? op : new xdr.Operation({ sourceAccount: muxed, body: op.body })));
 }
 
 /** Whether an item has an operation the treasury must sign for: one without a source, or with the treasury's. */
-function usesTreasury(spec: BuildSpec, treasuryRaw: Buffer): boolean {
+function usesTreasury(spec: BuildSpec, treasuryRaw: Uint8Array): boolean {
   return spec.operations.some((op) => {
-    const source = op.sourceAccount();
-    return !source || source.ed25519()?.equals(treasuryRaw) === true;
+    const source = op.sourceAccount;
+    return !source || (source.type === 'keyTypeEd25519' && Buffer.from(source.ed25519.toBytes()).equals(treasuryRaw));
   });
 }
 
@@ -83,5 +83,5 @@ export function buildBatch(
   // No time bound: a stored envelope must stay submittable across a restart.
   const tx = builder.setTimeout(TimeoutInfinite).build();
   tx.sign(channel, ...signersOf(specs, treasury));
-  return { envelope: tx.toXDR(), hash: Buffer.from(tx.hash()).toString('hex'), offsets };
+  return { envelope: tx.toXdr(), hash: Buffer.from(tx.hash()).toString('hex'), offsets };
 }

@@ -58,7 +58,7 @@ export class ChannelPool {
     for (const c of missing) builder.addOperation(Operation.createAccount({ destination: c.keypair.publicKey(), startingBalance: CHANNEL_STARTING_XLM }));
     const tx = builder.setTimeout(TimeoutInfinite).build();
     tx.sign(this.treasury);
-    const out = await this.network.submitTransaction(tx.toXDR());
+    const out = await this.network.submitTransaction(tx.toXdr());
     // Another process may have created them at the same time: what counts is that they exist.
     if (!out.successful) for (const c of missing) if (!(await this.network.loadAccount(c.keypair.publicKey()))) throw new Error(`could not create channel accounts: ${out.resultCodes?.transaction}`);
   }

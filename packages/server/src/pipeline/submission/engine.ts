@@ -211,14 +211,14 @@ export class SubmissionEngine {
   }
 
   private inner(envelope: string): Transaction {
-    const env = TransactionBuilder.fromXDR(envelope, this.network.passphrase);
+    const env = TransactionBuilder.fromXdr(envelope, this.network.passphrase);
     return env instanceof FeeBumpTransaction ? env.innerTransaction : env;
   }
 
   /** After a restart: the stored envelope's outcome, or the same envelope again, or (never applicable) a fresh one. */
   private async resume(stored: string, spec: SpecSource, save: Item['save']): Promise<TxOutcome> {
     const tx = this.inner(stored);
-    const hash = Buffer.from(TransactionBuilder.fromXDR(stored, this.network.passphrase).hash()).toString('hex');
+    const hash = Buffer.from(TransactionBuilder.fromXdr(stored, this.network.passphrase).hash()).toString('hex');
     const found = await this.network.getTransaction(hash);
     if (found) return this.storedVerdict(tx, found, spec, save);
     await this.channels.ensure();
@@ -236,10 +236,11 @@ export class SubmissionEngine {
   /** Finds this item's operations in its stored batch to read their outcome. */
   private async storedVerdict(tx: Transaction, found: TransactionView, spec: SpecSource, save: Item['save']): Promise<TxOutcome> {
     const built = await spec();
-    const mine = withSources(built, this.treasury.publicKey()).map((op) => op.toXDR('base64'));
+    const mine = withSources(built, this.treasury.publicKey()).map((op) => op.toXdr('base64'));
     const env = tx.toEnvelope();
-    const ops = env.switch().name === 'envelopeTypeTxV0' ? env.v0().tx().operations() : env.v1().tx().operations();
-    const all = ops.map((op) => op.toXDR('base64'));
+    const ops = env.type === 'envelopeTypeTxV0' ? env.v0.tx.operations
+      : env.type === 'envelopeTypeTx' ? env.v1.tx.operations : env.feeBump.tx.innerTx.v1.tx.operations;
+    const all = ops.map((op) => op.toXdr('base64'));
     let offset = all.findIndex((_, i) => mine.every((m, j) => all[i + j] === m));
     // The spec changed since (it depends on balances): judge by the whole transaction.
     const count = offset < 0 ? all.length : mine.length;

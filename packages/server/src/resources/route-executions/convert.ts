@@ -34,12 +34,16 @@ export async function sourceSpent(network: StellarNetwork, hash: string, sendAss
   if (!view) return null;
   try {
     // the conversion may share its transaction with other treasury work: read its own result
-    const op = xdr.TransactionResult.fromXDR(view.resultXdr, 'base64').result().results()[opIndex]!;
-    const offers = op.tr().pathPaymentStrictReceiveResult().success().offers();
+    const result = xdr.TransactionResult.fromXdr(view.resultXdr, 'base64').result;
+    const op = xdr.expectUnionVariant(result, result.type === 'txFailed' ? 'txFailed' : 'txSuccess').results[opIndex]!;
+    const tr = xdr.expectUnionVariant(op, 'opInner').tr;
+    const received = xdr.expectUnionVariant(tr, 'pathPaymentStrictReceive').pathPaymentStrictReceiveResult;
+    const offers = xdr.expectUnionVariant(received, 'pathPaymentStrictReceiveSuccess').success.offers;
     const asset = toSdkAsset(sendAsset);
     return offers.reduce((sum, atom) => {
-      const claim = atom.switch().name === 'claimAtomTypeOrderBook' ? atom.orderBook() : atom.v0();
-      return Asset.fromOperation(claim.assetBought()).equals(asset) ? sum + BigInt(claim.amountBought().toString()) : sum;
+      // a liquidity-pool atom throws here, as `v0()` did on 14: the spend is then unknown (null)
+      const claim = atom.type === 'claimAtomTypeOrderBook' ? atom.orderBook : xdr.expectUnionVariant(atom, 'claimAtomTypeV0').v0;
+      return Asset.fromOperation(claim.assetBought).equals(asset) ? sum + claim.amountBought : sum;
     }, 0n);
   } catch {
     return null;

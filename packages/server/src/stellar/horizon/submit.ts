@@ -10,7 +10,7 @@ import { problemOf, toHorizonError } from './errors.js';
 
 function parse(envelopeXdr: string, passphrase: string): Transaction | FeeBumpTransaction | null {
   try {
-    return TransactionBuilder.fromXDR(envelopeXdr, passphrase);
+    return TransactionBuilder.fromXdr(envelopeXdr, passphrase);
   } catch {
     return null;
   }

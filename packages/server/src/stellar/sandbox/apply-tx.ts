@@ -98,7 +98,7 @@ export async function applyTransaction(
   const codes = resultCodes(env, name, outcomes);
   const order = clock.txOrder ?? 1;
   const resource = transactionResource({
-    envelope: env, envelopeXdr, resultXdr: result.toXDR('base64'), ledger: clock.ledger,
+    envelope: env, envelopeXdr, resultXdr: result.toXdr('base64'), ledger: clock.ledger,
     pagingToken: operationId(clock.ledger, order, 0), successful, createdAt: clock.createdAt, feeCharged: c.feeCharged,
   });
   const records = operationRecords(c, { hash, successful, clock, order }, outcomes);

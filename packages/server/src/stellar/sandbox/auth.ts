@@ -5,7 +5,7 @@
  * txBAD_AUTH_EXTRA). All checks run against the ledger as it is before the transaction applies.
  */
 import { txHash } from './tx-hash.js';
-import type { FeeBumpTransaction, Operation, Transaction } from '@stellar/stellar-sdk';
+import type { FeeBumpTransaction, OperationRecord, Transaction } from '@stellar/stellar-sdk';
 import { opUnchecked } from './operations/index.js';
 import { opBadAuth, type OpResult } from './results-xdr.js';
 import { baseAccount } from './operations/context.js';
@@ -15,7 +15,7 @@ import type { AccountRow, SandboxStore } from './store.js';
 type Level = 'lowThreshold' | 'medThreshold' | 'highThreshold';
 
 /** stellar-core's getThresholdLevel: MEDIUM unless the operation says otherwise. */
-export function thresholdLevel(op: Operation): Level {
+export function thresholdLevel(op: OperationRecord): Level {
   switch (op.type) {
     case 'accountMerge':
       return 'highThreshold';

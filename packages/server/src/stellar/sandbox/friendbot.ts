@@ -105,7 +105,7 @@ async function submitGrant(ledger: SandboxLedger, friendbot: KeyPairInfo, grant:
     fee: BASE_FEE.toString(), networkPassphrase: ledger.passphrase,
   }).addOperation(await grantOperation(ledger, grant)).setTimeout(TimeoutInfinite).build();
   tx.sign(NativeKeypair.fromSecret(friendbot.secret));
-  return ledger.submitAndWait(tx.toXDR());
+  return ledger.submitAndWait(tx.toXdr());
 }
 
 const FAILED_DETAIL =

@@ -149,7 +149,7 @@ export class SandboxLedger {
 
   private decode(envelopeXdr: string): Transaction | FeeBumpTransaction | null {
     try {
-      return TransactionBuilder.fromXDR(envelopeXdr, this.passphrase);
+      return TransactionBuilder.fromXdr(envelopeXdr, this.passphrase);
     } catch {
       return null;
     }
@@ -201,7 +201,7 @@ export class SandboxLedger {
   async submitAsync(envelopeXdr: string): Promise<AsyncSubmitOutcome> {
     const env = this.decode(envelopeXdr);
     if (!env) {
-      return { status: 'ERROR', hash: '', errorResultXdr: txResult(0n, 'txMalformed').toXDR('base64'), codes: { transaction: 'tx_malformed' } };
+      return { status: 'ERROR', hash: '', errorResultXdr: txResult(0n, 'txMalformed').toXdr('base64'), codes: { transaction: 'tx_malformed' } };
     }
     const hash = txHash(env).toString('hex');
     if (!this.clock) {

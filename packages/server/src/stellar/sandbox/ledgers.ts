@@ -13,7 +13,16 @@ import { BASE_FEE } from './validate.js';
 
 /** 100 billion XLM, the network's fixed supply since inflation ended. */
 const TOTAL_COINS = 1_000_000_000_000_000_000n;
-export const PROTOCOL_VERSION = 22;
+/**
+ * The protocol the sandbox reports (Horizon root) and writes (ledgerVersion in every header): the
+ * one testnet and pubnet run. Source: stellar/stellar-docs, docs/networks/software-versions.mdx at
+ * commit 6fc5ae43ef90b7a4550a662fb579b6b29318c303 (2026-08-21): "Protocol 27 (Testnet, June 18,
+ * 2026)" and "Protocol 27 (Mainnet, July 8, 2026)" (stellar-core v27.0.0 activates it); the next,
+ * "Protocol 28 (Testnet, TBD)", had no date there. Newer than that snapshot was not checked.
+ * Only the number moved from 22: whether protocols 23..27 changed a classic-operation rule the
+ * sandbox models was not reviewed (see SDK17-MIGRATION.md).
+ */
+export const PROTOCOL_VERSION = 27;
 /** Transactions' operations one ledger takes (Horizon's max_tx_set_size on pubnet). */
 export const MAX_TX_SET_SIZE = 1000;
 
@@ -51,7 +60,7 @@ function header(seq: number, prevHash: Buffer, closeTime: number, feePool: bigin
     baseReserve: Number(BASE_RESERVE),
     maxTxSetSize: MAX_TX_SET_SIZE,
     skipList: [ZERO_HASH, ZERO_HASH, ZERO_HASH, ZERO_HASH],
-    ext: new xdr.LedgerHeaderExt(0),
+    ext: xdr.LedgerHeaderExt.v0(),
   });
 }
 
@@ -86,9 +95,9 @@ export async function openLedger(store: SandboxStore, seq: number, closeTime: nu
   const last = await store.sql.get(LAST_LEDGER);
   const fees = BigInt(last?.fees ?? '0');
   const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
-  const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXDR());
+  const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXdr());
   await store.sql.run(INSERT_LEDGER, {
-    seq, hash: sha256(raw).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
+    seq, hash: Buffer.from(sha256(raw)).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
   });
 }
 

@@ -1,5 +1,11 @@
 /** The set_options operation record's fields, as Horizon renders them (protocols/horizon SetOptions). */
-import { StrKey, type Operation } from '@stellar/stellar-sdk';
+import { StrKey, type OperationRecord } from '@stellar/stellar-sdk';
+
+/** A parsed set_options operation (SDK 17 types it as SetOptionsResult<SignerOpts>). */
+type SetOptionsOp = Extract<OperationRecord, { type: 'setOptions' }>;
+
+/** Parsed signer keys are bytes; a hex string (the builder's input form) is accepted too. */
+const bytes = (v: Uint8Array | string) => (typeof v === 'string' ? Buffer.from(v, 'hex') : v);
 
 const FLAG_NAMES = ['auth_required', 'auth_revocable', 'auth_immutable', 'auth_clawback_enabled'];
 
@@ -11,15 +17,15 @@ function flagFields(prefix: 'set' | 'clear', flags: number | undefined) {
 }
 
 /** A signer key as Horizon writes it: G... (ed25519), T... (pre-auth tx), X... (hash), P... (payload). */
-function signerKey(s: NonNullable<Operation.SetOptions['signer']>): string {
-  if ('ed25519PublicKey' in s) return s.ed25519PublicKey;
-  if ('preAuthTx' in s) return StrKey.encodePreAuthTx(s.preAuthTx);
-  if ('sha256Hash' in s) return StrKey.encodeSha256Hash(s.sha256Hash);
-  return s.ed25519SignedPayload;
+function signerKey(s: NonNullable<SetOptionsOp['signer']>): string {
+  if (s.ed25519PublicKey !== undefined) return s.ed25519PublicKey;
+  if (s.preAuthTx !== undefined) return StrKey.encodePreAuthTx(bytes(s.preAuthTx));
+  if (s.sha256Hash !== undefined) return StrKey.encodeSha256Hash(bytes(s.sha256Hash));
+  return s.ed25519SignedPayload!;
 }
 
 /** Only the options the operation sets, in Horizon's field order (protocols/horizon SetOptions). */
-export function setOptionsFields(op: Operation.SetOptions) {
+export function setOptionsFields(op: SetOptionsOp) {
   const signer = op.signer;
   const present = (name: string, value: unknown) => (value === undefined ? {} : { [name]: value });
   return {

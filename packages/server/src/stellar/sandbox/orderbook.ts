@@ -117,9 +117,9 @@ export function claimAtoms(crosses: Cross[]): xdr.ClaimAtom[] {
         new xdr.ClaimOfferAtom({
           sellerId: Keypair.fromPublicKey(f.seller).xdrAccountId(),
           offerId: xdr.Int64.fromString(String(f.offerId)),
-          assetSold: toSdkAsset(parseAssetKey(c.receive)).toXDRObject(),
+          assetSold: toSdkAsset(parseAssetKey(c.receive)).toXdrObject(),
           amountSold: xdr.Int64.fromString(f.sold.toString()),
-          assetBought: toSdkAsset(parseAssetKey(c.pay)).toXDRObject(),
+          assetBought: toSdkAsset(parseAssetKey(c.pay)).toXdrObject(),
           amountBought: xdr.Int64.fromString(f.bought.toString()),
         }),
       ),

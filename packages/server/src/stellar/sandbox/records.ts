@@ -3,7 +3,7 @@
  * operation as submitted plus what it really moved. Keys are in Horizon's order; `_links` are
  * added when rendering because they depend on the URL the client used.
  */
-import { Asset, type Operation } from '@stellar/stellar-sdk';
+import { Asset, type Operation, type OperationRecord } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
 import { fromSdkAsset, horizonAssetFields } from '../assets.js';
 import type {
@@ -46,7 +46,7 @@ function pathFields(op: Operation.PathPaymentStrictReceive | Operation.PathPayme
 }
 
 /** The record for a payment-like operation, or null for other operation types. */
-export function paymentRecord(op: Operation, b: RecordBase, out: OpOutcome | null): HorizonPaymentRecord | null {
+export function paymentRecord(op: OperationRecord, b: RecordBase, out: OpOutcome | null): HorizonPaymentRecord | null {
   const ok = b.successful && out !== null;
   switch (op.type) {
     case 'createAccount':
@@ -104,7 +104,7 @@ function changeTrustFields(op: Operation.ChangeTrust, source: string) {
  * the sandbox applies, and the common head only for types it refuses (op_not_supported).
  * `beginSponsor` is who began the sponsorship an end_sponsoring_future_reserves closes.
  */
-export function operationRecord(op: Operation, b: RecordBase, out: OpOutcome | null, beginSponsor?: string): HorizonOperationRecord {
+export function operationRecord(op: OperationRecord, b: RecordBase, out: OpOutcome | null, beginSponsor?: string): HorizonOperationRecord {
   const payment = paymentRecord(op, b, out);
   if (payment) return payment;
   const type = snake(op.type);

@@ -47,13 +47,13 @@ export function txResult(fee: bigint, name: string, ops: xdr.OperationResult[] =
   return new xdr.TransactionResult({
     feeCharged: int64(fee),
     result: (withOps ? arm(ops) : arm()) as xdr.TransactionResultResult,
-    ext: new xdr.TransactionResultExt(0),
+    ext: xdr.TransactionResultExt.v0(),
   });
 }
 
 /** The result (base64) and Horizon codes of a transaction refused before it could apply. */
 export function rejectedResult(r: { name: string; feeCharged: bigint; ops?: OpResult[] }) {
-  const resultXdr = txResult(r.feeCharged, r.name, r.ops?.map((o) => o.xdr)).toXDR('base64');
+  const resultXdr = txResult(r.feeCharged, r.name, r.ops?.map((o) => o.xdr)).toXdr('base64');
   const operations = r.ops?.map((o) => o.code);
   return { resultXdr, codes: { transaction: txCode(r.name), ...(operations ? { operations } : {}) } };
 }
@@ -64,7 +64,7 @@ export function feeBumpResult(fee: bigint, innerHash: Buffer, innerName: string,
   const inner = new xdr.InnerTransactionResult({
     feeCharged: int64(0n),
     result: innerArm(ops) as xdr.InnerTransactionResultResult,
-    ext: new xdr.InnerTransactionResultExt(0),
+    ext: xdr.InnerTransactionResultExt.v0(),
   });
   const pair = new xdr.InnerTransactionResultPair({ transactionHash: innerHash, result: inner });
   const outer = innerName === 'txSuccess' ? 'txFeeBumpInnerSuccess' : 'txFeeBumpInnerFailed';
@@ -72,6 +72,6 @@ export function feeBumpResult(fee: bigint, innerHash: Buffer, innerName: string,
   return new xdr.TransactionResult({
     feeCharged: int64(fee),
     result: arm(pair) as xdr.TransactionResultResult,
-    ext: new xdr.TransactionResultExt(0),
+    ext: xdr.TransactionResultExt.v0(),
   });
 }

@@ -52,7 +52,7 @@ export class SignatureChecker {
       const raw = this.rawKey(key);
       const sig = this.signatures[index]!;
       // The hint (last 4 bytes of the key) rules out most pairs without any curve arithmetic.
-      ok = Buffer.from(sig.hint()).equals(raw.subarray(28)) && verifyEd25519(raw, this.hash, Buffer.from(sig.signature()));
+      ok = Buffer.from(sig.hint.toBytes()).equals(raw.subarray(28)) && verifyEd25519(raw, this.hash, Buffer.from(sig.signature.toBytes()));
       this.verified.set(id, ok);
     }
     return ok;
@@ -61,7 +61,7 @@ export class SignatureChecker {
   /** Decoding a G… key (base32 and checksum) costs more than the hint test it serves: once per key. */
   private rawKey(key: string): Buffer {
     let raw = this.rawKeys.get(key);
-    if (!raw) this.rawKeys.set(key, (raw = StrKey.decodeEd25519PublicKey(key)));
+    if (!raw) this.rawKeys.set(key, (raw = Buffer.from(StrKey.decodeEd25519PublicKey(key))));
     return raw;
   }
 }

@@ -21,7 +21,8 @@ function memoFields(memo: Memo): Pick<HorizonTransaction, 'memo' | 'memo_bytes' 
   const value = memo.value;
   switch (memo.type) {
     case 'text': {
-      const bytes = Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8');
+      // a parsed text memo is its raw bytes (a Uint8Array since SDK 17, not a Buffer), a built one may be a string
+      const bytes = value instanceof Uint8Array ? Buffer.from(value) : Buffer.from(String(value), 'utf8');
       return { memo: bytes.toString('utf8'), memo_bytes: bytes.toString('base64'), memo_type: 'text' };
     }
     case 'id':
@@ -49,7 +50,7 @@ function timeFields(tx: Transaction): Partial<HorizonTransaction> {
   };
 }
 
-const sigs = (tx: Transaction | FeeBumpTransaction) => tx.signatures.map((s) => Buffer.from(s.signature()).toString('base64'));
+const sigs = (tx: Transaction | FeeBumpTransaction) => tx.signatures.map((s) => Buffer.from(s.signature.toBytes()).toString('base64'));
 
 export function transactionResource(f: TxFacts): HorizonTransaction {
   const outer = f.envelope;

@@ -1,6 +1,7 @@
 /** GET / and GET /fee_stats: static apart from the ledger number and passphrase. */
 import type { Request, Response } from 'express';
 import type { SandboxLedger } from '../ledger.js';
+import { PROTOCOL_VERSION } from '../ledgers.js';
 import { baseUrl, sendHal } from './render.js';
 
 export function root(ledger: SandboxLedger) {
@@ -36,9 +37,9 @@ export function root(ledger: SandboxLedger) {
       history_elder_ledger: await ledger.elderLedger(),
       core_latest_ledger: latest,
       network_passphrase: ledger.passphrase,
-      current_protocol_version: 22,
-      supported_protocol_version: 22,
-      core_supported_protocol_version: 22,
+      current_protocol_version: PROTOCOL_VERSION,
+      supported_protocol_version: PROTOCOL_VERSION,
+      core_supported_protocol_version: PROTOCOL_VERSION,
     });
   };
 }

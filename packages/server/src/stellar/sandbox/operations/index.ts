@@ -1,4 +1,4 @@
-import { Keypair, xdr, type Operation } from '@stellar/stellar-sdk';
+import { Keypair, xdr, type Operation, type OperationRecord } from '@stellar/stellar-sdk';
 import { opResult, type OpResult } from '../results-xdr.js';
 import { accountMerge } from './account-merge.js';
 import { changeTrust } from './change-trust.js';
@@ -19,7 +19,7 @@ const APPLY: Record<string, Apply> = {
 const notSupported = (): OpResult => ({ code: 'op_not_supported', xdr: xdr.OperationResult.opNotSupported() });
 
 /** Applies one operation to the store; unsupported types fail with op_not_supported. */
-export async function applyOperation(op: Operation, ctx: OpContext): Promise<OpOutcome> {
+export async function applyOperation(op: OperationRecord, ctx: OpContext): Promise<OpOutcome> {
   const apply = APPLY[op.type];
   return apply ? apply(op as never, ctx) : { result: notSupported() };
 }
@@ -29,7 +29,7 @@ type PathOp = Operation.PathPaymentStrictReceive | Operation.PathPaymentStrictSe
 function emptyPath(Success: typeof xdr.PathPaymentStrictSendResultSuccess, op: PathOp) {
   const last = new xdr.SimplePaymentResult({
     destination: Keypair.fromPublicKey(baseAccount(op.destination)).xdrAccountId(),
-    asset: op.destAsset.toXDRObject(),
+    asset: op.destAsset.toXdrObject(),
     amount: xdr.Int64.fromString('0'),
   });
   return new Success({ offers: [], last });
@@ -47,7 +47,7 @@ const SUCCESS_VALUE: Record<string, (op: never) => unknown> = {
  * stellar-core leaves it at its default (the operation's type, code 0: success). A type the
  * sandbox cannot apply answers op_not_supported, as it would if applied.
  */
-export function opUnchecked(op: Operation): OpResult {
+export function opUnchecked(op: OperationRecord): OpResult {
   if (!APPLY[op.type]) return notSupported();
   return opResult(op.type, 'Success', SUCCESS_VALUE[op.type]?.(op as never));
 }

@@ -21,7 +21,7 @@ function success(kind: Kind, op: { asset: Operation.PathPaymentStrictSend['destA
     : xdr.PathPaymentStrictSendResultSuccess;
   const last = new xdr.SimplePaymentResult({
     destination: Keypair.fromPublicKey(dest).xdrAccountId(),
-    asset: op.asset.toXDRObject(),
+    asset: op.asset.toXdrObject(),
     amount: xdr.Int64.fromString(plan.destAmount.toString()),
   });
   const value = new Success({ offers: claimAtoms(plan.crosses), last });
