@@ -4,7 +4,7 @@
  * are Horizon's operation ids (TOID: ledger << 32 | application order << 12 | index + 1): a
  * payment keeps its id whichever API observed it.
  */
-import { Asset, FeeBumpTransaction, TransactionBuilder, extractBaseAddress, type Memo, type Operation, type Transaction } from '@stellar/stellar-sdk';
+import { Asset, FeeBumpTransaction, TransactionBuilder, extractBaseAddress, type Memo, type OperationRecord, type Transaction } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
 import { fromSdkAsset, horizonAssetFields } from '../assets.js';
 import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
@@ -57,7 +57,7 @@ export function transactionOf(t: RpcTransaction, passphrase: string): HorizonTra
 
 type Head = Pick<HorizonPaymentRecord, 'id' | 'paging_token' | 'transaction_successful' | 'source_account' | 'created_at' | 'transaction_hash' | 'transaction'>;
 
-function paymentRecord(op: Operation, head: Head, t: RpcTransaction, index: number): HorizonPaymentRecord | null {
+function paymentRecord(op: OperationRecord, head: Head, t: RpcTransaction, index: number): HorizonPaymentRecord | null {
   const from = head.source_account;
   switch (op.type) {
     case 'payment':

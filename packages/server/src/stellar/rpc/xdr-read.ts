@@ -9,28 +9,28 @@ import type { BalanceView } from '../network.js';
 
 /** The operation results of a transaction's result (a fee-bump's: its inner transaction's). */
 function operationResults(resultXdr: string): xdr.OperationResult[] {
-  let result = xdr.TransactionResult.fromXDR(resultXdr, 'base64').result();
-  const outer = result.switch().name;
-  if (outer === 'txFeeBumpInnerSuccess' || outer === 'txFeeBumpInnerFailed') result = result.innerResultPair().result().result() as never;
-  const name = result.switch().name;
-  return name === 'txSuccess' || name === 'txFailed' ? result.results() : [];
+  const result = xdr.TransactionResult.fromXdr(resultXdr, 'base64').result;
+  const inner = result.type === 'txFeeBumpInnerSuccess' || result.type === 'txFeeBumpInnerFailed' ? result.innerResultPair.result.result : result;
+  return inner.type === 'txSuccess' || inner.type === 'txFailed' ? inner.results : [];
 }
 
 /** The fee the transaction was charged, in stroops. */
 export function feeCharged(resultXdr: string): bigint {
-  return BigInt(xdr.TransactionResult.fromXDR(resultXdr, 'base64').feeCharged().toString());
+  return BigInt(xdr.TransactionResult.fromXdr(resultXdr, 'base64').feeCharged);
 }
 
 /** What a successful path_payment_strict_send delivered (its result's `last.amount`), in stroops. */
 export function strictSendReceived(resultXdr: string, opIndex: number): bigint {
-  const tr = operationResults(resultXdr)[opIndex]!.tr();
-  return BigInt(tr.pathPaymentStrictSendResult().success().last().amount().toString());
+  const tr = xdr.expectUnionVariant(operationResults(resultXdr)[opIndex]!, 'opInner').tr;
+  const sent = xdr.expectUnionVariant(tr, 'pathPaymentStrictSend').pathPaymentStrictSendResult;
+  return BigInt(xdr.expectUnionVariant(sent, 'pathPaymentStrictSendSuccess').success.last.amount);
 }
 
 /** What an account_merge moved into its destination (the source's balance), in stroops. */
 export function mergedAmount(resultXdr: string, opIndex: number): bigint {
-  const tr = operationResults(resultXdr)[opIndex]!.tr();
-  return BigInt(tr.accountMergeResult().sourceAccountBalance().toString());
+  const tr = xdr.expectUnionVariant(operationResults(resultXdr)[opIndex]!, 'opInner').tr;
+  const merged = xdr.expectUnionVariant(tr, 'accountMerge').accountMergeResult;
+  return BigInt(xdr.expectUnionVariant(merged, 'accountMergeSuccess').sourceAccountBalance);
 }
 
 export function accountKey(id: string): xdr.LedgerKey {
@@ -38,7 +38,7 @@ export function accountKey(id: string): xdr.LedgerKey {
 }
 
 export function trustlineKey(id: string, asset: Asset): xdr.LedgerKey {
-  return xdr.LedgerKey.trustline(new xdr.LedgerKeyTrustLine({ accountId: Keypair.fromPublicKey(id).xdrAccountId(), asset: asset.toTrustLineXDRObject() }));
+  return xdr.LedgerKey.trustline(new xdr.LedgerKeyTrustLine({ accountId: Keypair.fromPublicKey(id).xdrAccountId(), asset: asset.toTrustLineXdrObject() }));
 }
 
 export interface AccountEntry {
@@ -49,32 +49,28 @@ export interface AccountEntry {
   numSponsored: number;
 }
 
+/** The v2 extension's sponsorship counts (protocol 15+), under the v1 extension when present. */
+function sponsorships(ext: unknown): { numSponsoring: number; numSponsored: number } {
+  const v1 = (ext as { type?: string; v1?: { ext?: { type?: string; v2?: { numSponsoring: number; numSponsored: number } } } });
+  const v2 = v1.type === 'v1' && v1.v1?.ext?.type === 'v2' ? v1.v1.ext.v2 : undefined;
+  return { numSponsoring: v2?.numSponsoring ?? 0, numSponsored: v2?.numSponsored ?? 0 };
+}
+
 /** An AccountEntry (getLedgerEntries' `xdr`: LedgerEntryData). */
 export function readAccount(dataXdr: string): AccountEntry {
-  const a = xdr.LedgerEntryData.fromXDR(dataXdr, 'base64').account();
-  let numSponsoring = 0;
-  let numSponsored = 0;
-  // sponsorship counts live in the v2 extension of the v1 extension (protocol 15+)
-  const v1 = a.ext().switch() === 1 ? a.ext().v1() : null;
-  if (v1 && v1.ext().switch() === 2) {
-    numSponsoring = v1.ext().v2().numSponsoring();
-    numSponsored = v1.ext().v2().numSponsored();
-  }
-  return {
-    sequence: BigInt(a.seqNum().toString()), balance: BigInt(a.balance().toString()), subentryCount: a.numSubEntries(), numSponsoring, numSponsored,
-  };
+  const a = xdr.expectUnionVariant(xdr.LedgerEntryData.fromXdr(dataXdr, 'base64'), 'account').account;
+  return { sequence: BigInt(a.seqNum), balance: BigInt(a.balance), subentryCount: a.numSubEntries, ...sponsorships(a.ext) };
 }
 
 /** A TrustLineEntry of a classic asset (pool shares are not spendable: null). */
 export function readTrustline(dataXdr: string): BalanceView | null {
-  const t = xdr.LedgerEntryData.fromXDR(dataXdr, 'base64').trustLine();
-  const asset = t.asset();
-  const arm = asset.switch().name;
-  if (arm !== 'assetTypeCreditAlphanum4' && arm !== 'assetTypeCreditAlphanum12') return null;
-  const credit = arm === 'assetTypeCreditAlphanum4' ? asset.alphaNum4() : asset.alphaNum12();
+  const t = xdr.expectUnionVariant(xdr.LedgerEntryData.fromXdr(dataXdr, 'base64'), 'trustline').trustLine;
+  const asset = t.asset;
+  if (asset.type !== 'assetTypeCreditAlphanum4' && asset.type !== 'assetTypeCreditAlphanum12') return null;
+  const credit = asset.type === 'assetTypeCreditAlphanum4' ? asset.alphaNum4 : asset.alphaNum12;
   const ref: AssetRef = {
-    code: Buffer.from(credit.assetCode()).toString('latin1').replace(/\0+$/, ''),
-    issuer: StrKey.encodeEd25519PublicKey(Buffer.from(credit.issuer().ed25519())),
+    code: Buffer.from(credit.assetCode.toBytes()).toString('latin1').replace(/\0+$/, ''),
+    issuer: StrKey.encodeEd25519PublicKey(Buffer.from(credit.issuer.ed25519.toBytes())),
   };
-  return { asset: ref, balance: BigInt(t.balance().toString()), limit: BigInt(t.limit().toString()) };
+  return { asset: ref, balance: BigInt(t.balance), limit: BigInt(t.limit) };
 }
