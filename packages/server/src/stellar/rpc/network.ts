@@ -19,7 +19,7 @@ import { resultCodesOf } from '../result-codes.js';
 import { paymentRecords, transactionOf, type RpcTransaction } from './records.js';
 import { accountKey, readAccount, readTrustline, trustlineKey } from './xdr-read.js';
 
-/** getTransactions' page: stellar-rpc's default maximum. */
+/** getTransactions' page: stellar-rpc's default maximum (an RPC configured lower says so, and is asked for less). */
 const PAGE = 200;
 /** submitTransaction polls getTransaction this often, this long (a ledger is ~5 s) */
 const POLL_MS = 1000;
@@ -59,6 +59,7 @@ export class RpcNetwork implements StellarNetwork {
   /** path finding only (RPC has none) */
   private readonly horizon: HorizonNetwork | null;
   private counter: RequestCounter | null = null;
+  private pageLimit = PAGE;
 
   constructor(profile: NetworkProfile) {
     if (!profile.rpcUrl) throw new Error(`the ${profile.kind} network has no RPC URL (FUNDKIT_RPC_URL)`);
@@ -125,7 +126,7 @@ export class RpcNetwork implements StellarNetwork {
    */
   async readLedgers(from: number, maxLedgers: number): Promise<LedgerRead> {
     const records = [];
-    let request: rpc.Api.GetTransactionsRequest = { startLedger: from, pagination: { limit: PAGE } };
+    let request: rpc.Api.GetTransactionsRequest = { startLedger: from };
     for (;;) {
       const page = await this.transactionsPage(request, from);
       if (!page) return { through: from - 1, records: [], latest: from - 1, latestClosedAtMs: null };
@@ -137,16 +138,26 @@ export class RpcNetwork implements StellarNetwork {
         if (t.ledger > last) return { through: last, records, latest: page.latestLedger, latestClosedAtMs: closedAt };
         records.push(...paymentRecords(t, this.passphrase));
       }
-      if (transactions.length < PAGE) return { through: Math.min(page.latestLedger, last), records, latest: page.latestLedger, latestClosedAtMs: closedAt };
-      request = { pagination: { cursor: page.cursor, limit: PAGE } };
+      // stellar-rpc fills a page up to the limit asked (it refuses a limit above its maximum): a short page reached its tip
+      if (transactions.length < this.pageLimit) return { through: Math.min(page.latestLedger, last), records, latest: page.latestLedger, latestClosedAtMs: closedAt };
+      request = { pagination: { cursor: page.cursor } };
     }
   }
 
   /** One page; null when `from` is past the tip. A `from` before the RPC's retention window is a LedgerGapError. */
   private async transactionsPage(request: rpc.Api.GetTransactionsRequest, from: number): Promise<rpc.Api.RawGetTransactionsResponse | null> {
     try {
-      return await this.call('getTransactions', () => this.server._getTransactions(request));
+      const limit = this.pageLimit;
+      const paged: rpc.Api.GetTransactionsRequest = request.startLedger !== undefined
+        ? { startLedger: request.startLedger, pagination: { limit } } : { pagination: { cursor: request.pagination!.cursor!, limit } };
+      return await this.call('getTransactions', () => this.server._getTransactions(paged));
     } catch (error) {
+      // "limit must not exceed 100": an RPC configured with a smaller page, asked again within it
+      const max = error instanceof RpcRequestError ? /limit must not exceed (\d+)/.exec(error.message)?.[1] : undefined;
+      if (max && Number(max) < this.pageLimit) {
+        this.pageLimit = Number(max);
+        return this.transactionsPage(request, from);
+      }
       if (!(error instanceof RpcRequestError) || error.code === null || request.startLedger === undefined) throw error;
       // an out-of-range startLedger is a JSON-RPC error: which side of the range, getHealth says
       const health = await this.call('getHealth', () => this.server.getHealth());
