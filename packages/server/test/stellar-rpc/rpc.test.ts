@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveNetwork } from '../../src/stellar/networks.js';
 import { createRpcNetwork, toid } from '../../src/stellar/rpc/index.js';
 import { LedgerGapError, RateLimitedError } from '../../src/stellar/index.js';
+import type { HorizonPathPaymentOp } from '../../src/stellar/horizon-types.js';
 import { toStroops } from '../../src/lib/money.js';
 
 const RPC = 'http://rpc.test/rpc';
@@ -88,14 +89,11 @@ describe('readLedgers over Stellar RPC (recorded protocol-27 pubnet transactions
   it('credits what a strict-send path payment delivered (its result), never its destMin', async () => {
     answer = (call) => getTransactions(call.params);
     const read = await network().readLedgers(FIRST, 50);
-    const sends = read.records.filter((r) => r.type === 'path_payment_strict_send');
+    const sends = read.records.filter((r): r is HorizonPathPaymentOp => r.type === 'path_payment_strict_send');
     expect(sends).toHaveLength(3);
-    for (const r of sends) {
-      const s = r as Extract<typeof r, { type: 'path_payment_strict_send' }>;
-      expect(toStroops(s.amount)).toBeGreaterThanOrEqual(toStroops(s.destination_min!));
-    }
+    for (const s of sends) expect(toStroops(s.amount)).toBeGreaterThanOrEqual(toStroops(s.destination_min!));
     // at least one delivered more than its minimum: the amount is the ledger's, not the request's
-    expect(sends.some((r) => (r as { amount: string; destination_min?: string }).amount !== (r as { destination_min?: string }).destination_min)).toBe(true);
+    expect(sends.some((s) => s.amount !== s.destination_min)).toBe(true);
   });
 
   it('asks an RPC with a smaller page for less, pages with its cursor while pages come back full, and stops at maxLedgers', async () => {
