@@ -4,6 +4,7 @@ import { commandContext, DEFAULT_API_BASE, type CliIo } from './context.js';
 import { listen } from './listen.js';
 import { migrate } from './migrate.js';
 import { pay } from './pay.js';
+import { sandbox } from './sandbox.js';
 import { trigger } from './trigger.js';
 
 export type { CliIo } from './context.js';
@@ -20,6 +21,10 @@ const HELP = `fundkit — drive a Fundkit sandbox from the terminal
       apply the database migrations this version has and the database lacks (default
       FUNDKIT_DATABASE_URL, else FUNDKIT_DB, else .fundkit/fundkit.db); refuses a database a
       newer version migrated
+  fundkit sandbox [--port 8000] [--ledger-seconds N] [--db <file>]
+      the sandbox ledger as a Stellar network of its own on one port, in stellar/quickstart's
+      layout: Horizon at /, Stellar RPC at /rpc, friendbot at /friendbot (default database
+      FUNDKIT_DATA_DIR/sandbox.db, else .fundkit/sandbox.db); runs until Ctrl-C
 
 options (listen, trigger, pay):
   --api-key <sk_test_…>   default FUNDKIT_API_KEY, else the keys \`pnpm start\` saved in .fundkit/
@@ -36,6 +41,7 @@ const COMMANDS: Record<string, { flags: string[]; run: typeof pay }> = {
 /** Commands on this machine's files, not the API: no key, no server. */
 const LOCAL_COMMANDS: Record<string, { flags: string[]; run: typeof migrate }> = {
   migrate: { flags: ['db'], run: migrate },
+  sandbox: { flags: ['port', 'ledger-seconds', 'db'], run: sandbox },
 };
 
 function defaultIo(): CliIo {
