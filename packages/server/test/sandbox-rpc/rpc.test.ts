@@ -194,6 +194,18 @@ describe('sandbox Stellar RPC', () => {
     expect(json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: expect.stringContaining('no smart contracts') } });
   });
 
+  it('allows browser dapps (CORS, as stellar-rpc): a preflight and the POST name the origin', async () => {
+    const origin = 'https://lab.example';
+    const pre = await fetch(net.rpcUrl, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(pre.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('content-type');
+    const res = await fetch(net.rpcUrl, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }) });
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect((await res.json()).result.status).toBe('healthy');
+  });
+
   it('bad params answer -32602 with a clear message; an unknown method -32601', async () => {
     await expect(server.getTransaction('abc')).rejects.toMatchObject({ code: -32602, message: 'unexpected hash length (3)' });
     const invalid = await call({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: { transaction: 'not xdr' } });

@@ -81,6 +81,18 @@ function send(res: Response, body: unknown): void {
 export function createSandboxRpcRouter(ledger: SandboxLedger, options: SandboxRpcOptions = {}): Router {
   const table = methods(ledger, options);
   const router = express.Router();
+  // CORS as stellar-rpc sets it up (rs/cors allowing every origin and header): browser dapps call the RPC directly
+  router.use((req, res, next) => {
+    const origin = req.get('origin');
+    if (!origin) return next();
+    res.vary('Origin').set('Access-Control-Allow-Origin', origin);
+    const method = req.get('access-control-request-method');
+    if (req.method !== 'OPTIONS' || !method) return next();
+    res.vary('Access-Control-Request-Method').vary('Access-Control-Request-Headers').set('Access-Control-Allow-Methods', method.toUpperCase());
+    const headers = req.get('access-control-request-headers');
+    if (headers) res.set('Access-Control-Allow-Headers', headers);
+    res.status(204).end();
+  });
   // the body as text, so that a body that is no JSON answers a JSON-RPC parse error
   router.post('/', express.text({ type: () => true, limit: '10mb' }), async (req: Request, res: Response) => {
     if (!req.is('application/json')) {
