@@ -111,6 +111,16 @@ describe('sandbox Stellar RPC', () => {
     expect(page.oldestLedger).toBeLessThanOrEqual(got.ledger);
     expect(typeof page.latestLedgerCloseTimestamp).toBe('number');
 
+    // stellar-rpc's JSON, field for field (Go's struct order; close times strings in getTransaction only)
+    const DETAILS = ['status', 'txHash', 'applicationOrder', 'feeBump', 'envelopeXdr', 'resultXdr', 'resultMetaXdr', 'ledger', 'createdAt'];
+    const single = (await call({ jsonrpc: '2.0', id: 1, method: 'getTransaction', params: { hash: sent.hash } })).json.result;
+    expect(Object.keys(single)).toEqual(['latestLedger', 'latestLedgerCloseTime', 'oldestLedger', 'oldestLedgerCloseTime', ...DETAILS]);
+    expect(typeof single.createdAt).toBe('string');
+    const list = (await call({ jsonrpc: '2.0', id: 2, method: 'getTransactions', params: { startLedger: got.ledger, pagination: { limit: 1 } } })).json.result;
+    expect(Object.keys(list)).toEqual(['transactions', 'latestLedger', 'latestLedgerCloseTimestamp', 'oldestLedger', 'oldestLedgerCloseTimestamp', 'cursor']);
+    expect(Object.keys(list.transactions[0])).toEqual(DETAILS);
+    expect(typeof list.transactions[0].createdAt).toBe('number');
+
     // the cursor is a TOID: a full page of one ends at that transaction, and the next page starts after it
     const one = await server.getTransactions({ startLedger: got.ledger, pagination: { limit: 1 } });
     expect(one.transactions.map((t) => t.txHash)).toEqual([sent.hash]);
@@ -159,6 +169,11 @@ describe('sandbox Stellar RPC', () => {
     expect(sent.status).toBe('ERROR');
     expect(sent.errorResult!.result().switch().name).toBe('txBadSeq');
     expect((await server.getTransaction(sent.hash)).status).toBe(rpc.Api.GetTransactionStatus.NOT_FOUND);
+    const raw = await call({ jsonrpc: '2.0', id: 1, method: 'getTransaction', params: { hash: sent.hash } });
+    expect(Object.keys(raw.json.result)).toEqual([
+      'latestLedger', 'latestLedgerCloseTime', 'oldestLedger', 'oldestLedgerCloseTime', 'status', 'txHash', 'applicationOrder', 'feeBump', 'ledger', 'createdAt',
+    ]);
+    expect(raw.json.result).toMatchObject({ status: 'NOT_FOUND', txHash: sent.hash, latestLedgerCloseTime: expect.stringMatching(/^\d+$/) });
   });
 
   it('getLedgerEntries returns an account with its balance and a trustline with its balance', async () => {

@@ -49,7 +49,8 @@ export async function getTransaction(ledger: SandboxLedger, params: Record<strin
     oldestLedger: range.oldest.sequence,
     oldestLedgerCloseTime: String(range.oldest.closeTime),
   };
-  if (!t) return { ...head, status: 'NOT_FOUND', txHash: hash };
+  // Go's zero values: stellar-rpc's TransactionDetails leaves out only the XDR fields when not found
+  if (!t) return { ...head, status: 'NOT_FOUND', txHash: hash, applicationOrder: 0, feeBump: false, ledger: 0, createdAt: '0' };
   return { ...head, ...details(t, ledger.passphrase), createdAt: String(closeTime(t)) };
 }
 
