@@ -25,7 +25,7 @@ export async function sandbox(io: CliIo, args: ParsedArgs): Promise<number> {
   const net = await startStandaloneSandbox({ dbPath, port, ledgerSeconds });
   const ms = Math.round(performance.now() - started);
   if (args.flags.json) {
-    io.stdout(`${JSON.stringify({ ready: true, horizon: `${net.url}/`, rpc: net.rpcUrl, friendbot: net.friendbotUrl, passphrase: net.passphrase, db: dbPath, readyMs: ms })}\n`);
+    io.stdout(`${JSON.stringify({ ready: true, horizon: `${net.url}/`, rpc: net.rpcUrl, friendbot: net.friendbotUrl, passphrase: net.passphrase, ledgerSeconds, db: dbPath, readyMs: ms })}\n`);
   } else {
     io.stdout(`${net.banner()}\nready in ${ms} ms (Ctrl-C stops it)\n`);
   }
