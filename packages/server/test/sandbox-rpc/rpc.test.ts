@@ -26,6 +26,9 @@ afterAll(async () => {
 async function friendbot(addr: string, asset?: string): Promise<void> {
   const res = await fetch(`${net.url}/friendbot?addr=${addr}${asset ? `&asset=${asset}&amount=250` : ''}`);
   expect(res.status, await res.clone().text()).toBe(200);
+  // its answer is Horizon's transaction, whose links resolve on this port
+  const self = (await res.json())._links.self.href as string;
+  expect((await fetch(self)).status).toBe(200);
 }
 
 async function funded(): Promise<Keypair> {

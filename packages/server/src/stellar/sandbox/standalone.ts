@@ -66,7 +66,10 @@ export async function startStandaloneSandbox(options: StandaloneOptions): Promis
     // quickstart's paths; the friendbot is also where Horizon.Server#friendbot looks (`${horizon}/friendbot`)
     app.use('/friendbot', createFriendbotRouter(ledger, keys.friendbot));
     app.use('/rpc', createSandboxRpcRouter(ledger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/friendbot` }));
-    app.use('/', createSandboxHorizonRouter(ledger));
+    const horizon = createSandboxHorizonRouter(ledger);
+    // the friendbot's answer links its transaction under the server's /sandbox/horizon: served there too
+    app.use('/sandbox/horizon', horizon);
+    app.use('/', horizon);
     server = app.listen(options.port, host);
     await once(server, 'listening');
     const port = (server.address() as AddressInfo).port;
