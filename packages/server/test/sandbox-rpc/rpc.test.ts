@@ -8,6 +8,7 @@ import {
   Asset, BASE_FEE, Keypair, Operation, rpc, TransactionBuilder, xdr, type Account, type Transaction,
 } from '@stellar/stellar-sdk';
 import { SANDBOX_ASSETS, startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
+import { META_VERSION, transactionMeta } from '../../src/stellar/sandbox/rpc/meta.js';
 
 const USDC = new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!);
 
@@ -142,6 +143,14 @@ describe('sandbox Stellar RPC', () => {
     const txes = l!.metadataXdr.v0().txSet().txes();
     expect(txes.map((e) => TransactionBuilder.fromXDR(e, net.passphrase).hash().toString('hex'))).toEqual([sent.hash]);
     expect(ledgers.cursor).toBe(String(got.ledger));
+  });
+
+  it('writes the TransactionMeta version of the protocol it reports (v3 for 22, v4 from 23), decodable by the SDK', () => {
+    expect(META_VERSION).toBe(3);
+    for (const version of [3, 4] as const) {
+      const meta = xdr.TransactionMeta.fromXDR(Buffer.from(transactionMeta(2, version).toXDR()).toString('base64'), 'base64');
+      expect((version === 3 ? meta.v3() : meta.v4()).operations()).toHaveLength(2);
+    }
   });
 
   it('a transaction that fails in its ledger is FAILED with its result code', async () => {

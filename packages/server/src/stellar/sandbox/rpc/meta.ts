@@ -1,9 +1,9 @@
 /**
  * resultMetaXdr. The sandbox keeps no ledger-entry meta (it records balances, not the changes of
  * each entry), so every transaction's meta is a valid, minimal TransactionMeta with empty change
- * lists: v3, the version stellar-core emits for the protocol the sandbox reports (22; v4 is 23+),
- * with one empty OperationMeta per operation of a successful transaction (none for a failed one,
- * as core does) and no Soroban meta.
+ * lists, in the version stellar-core emits for the protocol the sandbox reports: v3 for 22 (the
+ * sandbox's now), v4 from 23. One empty OperationMeta per operation of a successful transaction
+ * (none for a failed one, as core does), no Soroban meta, no events.
  */
 import { FeeBumpTransaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
 import type { HorizonTransaction } from '../../horizon-types.js';
@@ -17,8 +17,18 @@ export function operationCount(envelopeXdr: string, passphrase: string): number 
   return (tx instanceof FeeBumpTransaction ? tx.innerTransaction : tx).operations.length;
 }
 
-export function transactionMeta(operations: number): xdr.TransactionMeta {
-  if (META_VERSION !== 3) throw new Error(`TransactionMeta v${META_VERSION} is not written by the sandbox yet`);
+export function transactionMeta(operations: number, version: 3 | 4 = META_VERSION): xdr.TransactionMeta {
+  if (version === 4) {
+    return new xdr.TransactionMeta(4, new xdr.TransactionMetaV4({
+      ext: new xdr.ExtensionPoint(0),
+      txChangesBefore: [],
+      operations: Array.from({ length: operations }, () => new xdr.OperationMetaV2({ ext: new xdr.ExtensionPoint(0), changes: [], events: [] })),
+      txChangesAfter: [],
+      sorobanMeta: null,
+      events: [],
+      diagnosticEvents: [],
+    }));
+  }
   return new xdr.TransactionMeta(3, new xdr.TransactionMetaV3({
     ext: new xdr.ExtensionPoint(0),
     txChangesBefore: [],
