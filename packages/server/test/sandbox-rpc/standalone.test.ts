@@ -81,10 +81,10 @@ describe('fundkit sandbox (a child process)', () => {
       .addOperation(Operation.payment({ destination: bob.publicKey(), asset: Asset.native(), amount: '3' })).setTimeout(60).build();
     tx.sign(alice);
     expect((await server.sendTransaction(tx)).status).toBe('PENDING');
-    await expect.poll(async () => (await server.getTransaction(tx.hash().toString('hex'))).status).toBe('SUCCESS');
+    await expect.poll(async () => (await server.getTransaction(Buffer.from(tx.hash()).toString('hex'))).status).toBe('SUCCESS');
     const bobs = await horizon.loadAccount(bob.publicKey());
     expect(bobs.balances.find((b) => b.asset_type === 'native')!.balance).toBe('10003.0000000');
-    const seen = await horizon.transactions().transaction(tx.hash().toString('hex')).call();
+    const seen = await horizon.transactions().transaction(Buffer.from(tx.hash()).toString('hex')).call();
     expect(seen.successful).toBe(true);
   });
 
