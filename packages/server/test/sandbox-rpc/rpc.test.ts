@@ -234,6 +234,13 @@ describe('sandbox Stellar RPC', () => {
     // a key the sandbox has no entry for is left out, as stellar-rpc does
     const missing = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.random().xdrAccountId() }));
     expect((await server.getLedgerEntries(missing, key)).entries).toHaveLength(1);
+    const eurc = xdr.LedgerKey.trustline(new xdr.LedgerKeyTrustLine({
+      accountId: carol.xdrAccountId(), asset: new Asset('EURC', SANDBOX_ASSETS.EURC.issuer!).toTrustLineXDRObject(),
+    }));
+    expect((await server.getLedgerEntries(eurc)).entries).toEqual([]);
+    // TTL keys are refused, as stellar-rpc does
+    const ttl = xdr.LedgerKey.ttl(new xdr.LedgerKeyTtl({ keyHash: Buffer.alloc(32) }));
+    await expect(server.getLedgerEntries(ttl)).rejects.toMatchObject({ code: -32602, message: 'ledger ttl entries cannot be queried directly' });
   });
 
   it('Soroban-only methods answer an error saying the sandbox has no smart contracts', async () => {

@@ -18,10 +18,6 @@ const AUTHORIZED = 1;
 
 const accountId = (address: string) => Keypair.fromPublicKey(address).xdrAccountId();
 const int64 = (n: bigint) => xdr.Int64.fromString(n.toString());
-/** A union's arm name: a plain read of the value, where `.switch()` differs between SDK versions. */
-const armOf = (u: xdr.LedgerKey | xdr.TrustLineAsset) => (u as unknown as { arm(): string }).arm();
-const addressOf = (id: xdr.PublicKey) => StrKey.encodeEd25519PublicKey(Buffer.from(id.ed25519()));
-
 function liabilitiesXdr(l: { buying: bigint; selling: bigint }) {
   return new xdr.Liabilities({ buying: int64(l.buying), selling: int64(l.selling) });
 }
@@ -81,13 +77,34 @@ async function trustlineEntry(store: SandboxStore, t: TrustlineRow): Promise<xdr
   }));
 }
 
-/** "CODE:ISSUER" of a trustline key's asset; null for a pool share or native (no such trustline). */
-function assetKeyOf(asset: xdr.TrustLineAsset): string | null {
-  const arm = armOf(asset);
-  if (arm !== 'alphaNum4' && arm !== 'alphaNum12') return null;
-  const a = (arm === 'alphaNum4' ? asset.alphaNum4() : asset.alphaNum12()) as xdr.AlphaNum4 | xdr.AlphaNum12;
-  const code = Buffer.from(a.assetCode()).toString('ascii').replace(/\0+$/, '');
-  return `${code}:${addressOf(a.issuer())}`;
+/**
+ * What a LedgerKey names, read from its XDR bytes (decoded once by the SDK to validate it): the
+ * layout is fixed by the protocol, the SDK's union accessors are not across its versions.
+ *   account:   type 0 | PublicKey (type 0, 32 bytes)
+ *   trustline: type 1 | PublicKey | TrustLineAsset (type 1: 4-byte code, 2: 12-byte code; then the issuer)
+ */
+type KeyRef = { kind: 'account'; account: string } | { kind: 'trustline'; account: string; asset: string | null } | { kind: 'ttl' } | { kind: 'other' };
+
+const LEDGER_KEY_ACCOUNT = 0;
+const LEDGER_KEY_TRUSTLINE = 1;
+const LEDGER_KEY_TTL = 9;
+
+function publicKeyAt(b: Buffer, at: number): string {
+  return StrKey.encodeEd25519PublicKey(b.subarray(at + 4, at + 36));
+}
+
+function keyRef(raw: Buffer): KeyRef {
+  const type = raw.readInt32BE(0);
+  if (type === LEDGER_KEY_ACCOUNT) return { kind: 'account', account: publicKeyAt(raw, 4) };
+  if (type === LEDGER_KEY_TTL) return { kind: 'ttl' };
+  if (type !== LEDGER_KEY_TRUSTLINE) return { kind: 'other' };
+  const account = publicKeyAt(raw, 4);
+  const assetType = raw.readInt32BE(40);
+  // native (0) and pool shares (3) have no CODE:ISSUER trustline here
+  if (assetType !== 1 && assetType !== 2) return { kind: 'trustline', account, asset: null };
+  const codeLength = assetType === 1 ? 4 : 12;
+  const code = raw.subarray(44, 44 + codeLength).toString('ascii').replace(/\0+$/, '');
+  return { kind: 'trustline', account, asset: `${code}:${publicKeyAt(raw, 44 + codeLength)}` };
 }
 
 interface Found {
@@ -96,16 +113,15 @@ interface Found {
   sponsor: string | null;
 }
 
-async function lookUp(store: SandboxStore, key: xdr.LedgerKey): Promise<Found | null> {
-  switch (armOf(key)) {
+async function lookUp(store: SandboxStore, raw: Buffer): Promise<Found | null> {
+  const ref = keyRef(raw);
+  switch (ref.kind) {
     case 'account': {
-      const a = await store.getAccount(addressOf(key.account().accountId()));
+      const a = await store.getAccount(ref.account);
       return a ? { data: await accountEntry(store, a), lastModified: a.lastModifiedLedger, sponsor: a.sponsor } : null;
     }
-    case 'trustLine': {
-      const asset = assetKeyOf(key.trustLine().asset());
-      if (!asset) return null;
-      const t = await store.getTrustline(addressOf(key.trustLine().accountId()), asset);
+    case 'trustline': {
+      const t = ref.asset ? await store.getTrustline(ref.account, ref.asset) : undefined;
       return t ? { data: await trustlineEntry(store, t), lastModified: t.lastModifiedLedger, sponsor: t.sponsor } : null;
     }
     case 'ttl':
@@ -125,7 +141,7 @@ export async function getLedgerEntries(ledger: SandboxLedger, params: Record<str
   if (keys.length > MAX_KEYS) throw invalidParams(`key count (${keys.length}) exceeds maximum supported (${MAX_KEYS})`);
   const parsed = (keys as string[]).map((k, i) => {
     try {
-      return xdr.LedgerKey.fromXDR(k, 'base64');
+      return Buffer.from(xdr.LedgerKey.fromXDR(k, 'base64').toXDR());
     } catch {
       throw invalidParams(`cannot unmarshal key value ${k} at index ${i}`);
     }
@@ -137,7 +153,7 @@ export async function getLedgerEntries(ledger: SandboxLedger, params: Record<str
       const found = await lookUp(ledger.store, key);
       if (!found) continue;
       entries.push({
-        key: Buffer.from(key.toXDR()).toString('base64'),
+        key: key.toString('base64'),
         xdr: Buffer.from(found.data.toXDR()).toString('base64'),
         extXdr: Buffer.from(entryExt(found.sponsor).toXDR()).toString('base64'),
         lastModifiedLedgerSeq: found.lastModified,
