@@ -165,6 +165,14 @@ describe('sandbox Stellar RPC', () => {
     const txes = l!.metadataXdr.v0().txSet().txes();
     expect(txes.map((e) => Buffer.from(TransactionBuilder.fromXDR(e, net.passphrase).hash()).toString('hex'))).toEqual([sent.hash]);
     expect(ledgers.cursor).toBe(String(got.ledger));
+    // the cursor is the last ledger's sequence: at the tip the next page is out of range (as in
+    // stellar-rpc); once another ledger closed it starts after the cursor
+    await expect(server.getLedgers({ pagination: { cursor: ledgers.cursor, limit: 2 } })).rejects.toMatchObject({
+      code: -32602, message: `cursor ('${got.ledger}') must be between the oldest ledger: ${ledgers.oldestLedger} and the latest ledger: ${got.ledger} for this rpc instance`,
+    });
+    await friendbot(Keypair.random().publicKey());
+    const after = await server.getLedgers({ pagination: { cursor: ledgers.cursor, limit: 2 } });
+    expect(after.ledgers[0]?.sequence).toBe(got.ledger + 1);
   });
 
   it('writes the TransactionMeta version of the protocol it reports (v3 for 22, v4 from 23), decodable by the SDK', () => {

@@ -60,11 +60,14 @@ export async function getLedgers(ledger: SandboxLedger, params: Record<string, u
   if (limitParam !== undefined && limitParam > MAX_LEDGERS_LIMIT) throw new RpcError(INVALID_REQUEST, `limit must not exceed ${MAX_LEDGERS_LIMIT}`);
   let start: number;
   if (cursor !== undefined) {
-    if (!/^\d+$/.test(cursor)) throw invalidParams(`invalid cursor ${JSON.stringify(cursor)}: a ledger sequence`);
+    if (!/^\d+$/.test(cursor) || Number(cursor) > 0xffffffff) {
+      throw invalidParams(`strconv.ParseUint: parsing ${JSON.stringify(cursor)}: invalid syntax (the cursor is a ledger sequence)`);
+    }
     start = Number(cursor) + 1;
+    // -32602 here, as stellar-rpc's initializePagination answers (its request.Validate answers -32600)
     if (!within(start)) {
-      throw new RpcError(INVALID_REQUEST,
-        `cursor must be between the oldest ledger: ${range.oldest.sequence} and the latest ledger: ${range.latest.sequence} for this rpc instance`);
+      throw invalidParams(
+        `cursor ('${cursor}') must be between the oldest ledger: ${range.oldest.sequence} and the latest ledger: ${range.latest.sequence} for this rpc instance`);
     }
   } else {
     if (!within(startLedger)) {
