@@ -16,7 +16,7 @@ import type { RouteDef } from './http/route.js';
 import { validateRequest } from './http/validate.js';
 import { composed, directDispatch, directSegments, skippable, type DirectRoute } from './http/direct-dispatch.js';
 import { sandboxDocsKey } from './sandbox-keys.js';
-import { createFriendbotRouter, ensureFriendbot } from './stellar/index.js';
+import { createFriendbotRouter, createSandboxRpcRouter, ensureFriendbot } from './stellar/index.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
 import { assetRoutes } from './resources/assets/routes.js';
@@ -151,6 +151,8 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   await mountFriendbot(app, ctx);
   // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
   if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
+  const sandboxLedger = ctx.services.pipeline.pipeline.stellar?.ledger;
+  if (sandboxLedger) app.use('/sandbox/rpc', createSandboxRpcRouter(sandboxLedger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/sandbox/friendbot` }));
   mountRoutes(app, ctx);
   app.use(hostedCheckoutRouter(ctx.services.checkout));
   app.use(dashboardRouter());

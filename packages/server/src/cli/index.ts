@@ -5,6 +5,7 @@ import { listen } from './listen.js';
 import { migrate } from './migrate.js';
 import { pay } from './pay.js';
 import { treasury } from './treasury.js';
+import { sandbox } from './sandbox.js';
 import { trigger } from './trigger.js';
 
 export type { CliIo } from './context.js';
@@ -28,6 +29,10 @@ const HELP = `fundkit — drive a Fundkit sandbox from the terminal
       FUNDKIT_TREASURY_CHANNELS channels; exit 0 when nothing is missing, 1 when something is.
       --fund: on the sandbox or testnet, funds it from the friendbot (FUNDKIT_FRIENDBOT_URL to
       use another), adds its USDC and EURC trustlines and creates its channels; refused on pubnet
+  fundkit sandbox [--port 8000] [--ledger-seconds N] [--db <file>]
+      the sandbox ledger as a Stellar network of its own on one port, in stellar/quickstart's
+      layout: Horizon at /, Stellar RPC at /rpc, friendbot at /friendbot (default database
+      FUNDKIT_DATA_DIR/sandbox.db, else .fundkit/sandbox.db); runs until Ctrl-C
 
 options (listen, trigger, pay):
   --api-key <sk_test_…>   default FUNDKIT_API_KEY, else the keys \`pnpm start\` saved in .fundkit/
@@ -45,6 +50,7 @@ const COMMANDS: Record<string, { flags: string[]; run: typeof pay }> = {
 const LOCAL_COMMANDS: Record<string, { flags: string[]; run: typeof migrate }> = {
   migrate: { flags: ['db'], run: migrate },
   treasury: { flags: ['db', 'fund'], run: treasury },
+  sandbox: { flags: ['port', 'ledger-seconds', 'db'], run: sandbox },
 };
 
 function defaultIo(): CliIo {

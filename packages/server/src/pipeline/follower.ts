@@ -172,7 +172,8 @@ export class LedgerFollower {
       return;
     }
     const interval = this.intervalMs ?? ledgerMs;
-    const closedAt = read.latestClosedAtMs ?? this.advanced?.at ?? Date.now();
+    // the later of the close the source states (whole seconds on RPC) and when the tip was seen to move
+    const closedAt = Math.max(read.latestClosedAtMs ?? 0, this.advanced?.at ?? 0) || Date.now();
     const expected = closedAt + interval * 1.1 + 100;
     this.nextAt = Math.min(Math.max(Date.now() + 250, expected), Date.now() + 2 * interval);
   }

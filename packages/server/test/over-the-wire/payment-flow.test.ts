@@ -12,7 +12,7 @@ import { bootstrapWith, customEnv, Wallets } from './helpers.js';
 
 const key = KEYS.alphaSecretTest;
 
-describe.each(['horizon'] as const)('the payment flow over the wire (%s)', (api) => {
+describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)', (api) => {
   let network: TestServer;
   let t: TestServer;
   let wallets: Wallets;

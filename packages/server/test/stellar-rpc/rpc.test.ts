@@ -112,10 +112,16 @@ describe('readLedgers over Stellar RPC (recorded protocol-27 pubnet transactions
     expect(pages).toEqual([[FIRST, 200, undefined], [FIRST, 7, undefined], [undefined, 7, String(toid(FIRST, 7, 0))], [undefined, 7, String(toid(FIRST + 1, 4, 0))]]);
   });
 
-  it('says "nothing closed yet" past the tip (one getHealth to tell), and refuses to skip before the retention window', async () => {
+  it('says "nothing closed yet" past the tip (the error names the range), and refuses to skip before the retention window', async () => {
     answer = (call) => (call.method === 'getHealth' ? { result: health } : getTransactions(call.params));
     expect(await network().readLedgers(LATEST + 1, 50)).toMatchObject({ through: LATEST, records: [] });
+    expect(calls.map((c) => c.method)).toEqual(['getTransactions']);
+    // an RPC that words the error otherwise: getHealth tells which side of its range
+    answer = (call) => (call.method === 'getHealth' ? { result: health } : { error: { code: -32600, message: 'out of range' } });
+    calls.length = 0;
+    expect(await network().readLedgers(LATEST + 1, 50)).toMatchObject({ through: LATEST, records: [] });
     expect(calls.map((c) => c.method)).toEqual(['getTransactions', 'getHealth']);
+    answer = (call) => (call.method === 'getHealth' ? { result: health } : getTransactions(call.params));
     const error = await network().readLedgers(oldest - 5, 50).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LedgerGapError);
     expect((error as Error).message).toMatch(/ledger 63800003 is gone/);

@@ -159,10 +159,12 @@ export class RpcNetwork implements StellarNetwork {
         return this.transactionsPage(request, from);
       }
       if (!(error instanceof RpcRequestError) || error.code === null || request.startLedger === undefined) throw error;
-      // an out-of-range startLedger is a JSON-RPC error: which side of the range, getHealth says
-      const health = await this.call('getHealth', () => this.server.getHealth());
-      if (from > health.latestLedger) return null;
-      if (from < health.oldestLedger) throw new LedgerGapError(from, health.oldestLedger, `Stellar RPC at ${this.rpcUrl} (its retention window)`);
+      // an out-of-range startLedger is a JSON-RPC error naming the range (stellar-rpc's words);
+      // a server that words it otherwise is asked with getHealth
+      const named = /oldest ledger: (\d+) and the latest ledger: (\d+)/.exec(error.message);
+      const range = named ? { oldestLedger: Number(named[1]), latestLedger: Number(named[2]) } : await this.call('getHealth', () => this.server.getHealth());
+      if (from > range.latestLedger) return null;
+      if (from < range.oldestLedger) throw new LedgerGapError(from, range.oldestLedger, `Stellar RPC at ${this.rpcUrl} (its retention window)`);
       throw error;
     }
   }

@@ -4,6 +4,7 @@
  *   const keys = bootstrapSandbox(ledger);         // idempotent: issuers, market maker, treasury, friendbot
  *   app.use('/sandbox/friendbot', createFriendbotRouter(ledger, keys.friendbot)); // before Horizon's
  *   app.use('/sandbox/horizon', createSandboxHorizonRouter(ledger));
+ *   app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl })); // Stellar RPC (JSON-RPC 2.0)
  *   const network = new SandboxNetwork(ledger, `${publicUrl}/sandbox/horizon`);
  *   ledger.fund(address, SANDBOX_ASSETS.USDC, 25_0000000n);  // faucet (test helpers)
  */
@@ -16,3 +17,5 @@ export { createSandboxHorizonRouter } from './horizon/router.js';
 export { FaucetError } from './faucet.js';
 export { BASE_RESERVE } from './accounts.js';
 export { createFriendbotRouter } from './friendbot.js';
+export { createSandboxRpcRouter, type SandboxRpcOptions } from './rpc/router.js';
+export { startStandaloneSandbox, type StandaloneOptions, type StandaloneSandbox } from './standalone.js';

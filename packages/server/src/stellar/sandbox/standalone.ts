@@ -1,0 +1,110 @@
+/**
+ * The sandbox as a network of its own, on one port in stellar/quickstart's layout: Horizon at
+ * `/`, Stellar RPC at `/rpc`, friendbot at `/friendbot`, with its own SQLite file. `fundkit
+ * sandbox` (src/cli/sandbox.ts) runs it; tests start it in-process on port 0.
+ */
+import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import express from 'express';
+import { assetKey } from '../assets.js';
+import { createFriendbotRouter } from './friendbot.js';
+import { bootstrapSandbox, type SandboxKeys } from './genesis.js';
+import { createSandboxHorizonRouter } from './horizon/router.js';
+import { SandboxLedger } from './ledger.js';
+import { createSandboxRpcRouter } from './rpc/router.js';
+import { SANDBOX_ASSETS } from './sandbox-assets.js';
+
+export interface StandaloneOptions {
+  /** SQLite file of this sandbox (':memory:' for a throwaway one). */
+  dbPath: string;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  /** Seconds between ledger closes; 0 closes one ledger per transaction at once. */
+  ledgerSeconds?: number;
+}
+
+export interface StandaloneSandbox {
+  /** Horizon's URL (the root); rpcUrl and friendbotUrl hang off it. */
+  url: string;
+  rpcUrl: string;
+  friendbotUrl: string;
+  passphrase: string;
+  ledger: SandboxLedger;
+  keys: SandboxKeys;
+  server: Server;
+  /** The lines `fundkit sandbox` prints once it is ready. */
+  banner(): string;
+  close(): Promise<void>;
+}
+
+function openFile(path: string): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+export async function startStandaloneSandbox(options: StandaloneOptions): Promise<StandaloneSandbox> {
+  const db = openFile(options.dbPath);
+  const ledger = new SandboxLedger(db, { ledgerSeconds: options.ledgerSeconds ?? 0 });
+  let server: Server | undefined;
+  try {
+    const keys = await bootstrapSandbox(ledger);
+    const host = options.host ?? '127.0.0.1';
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.set('query parser', 'simple');
+    const urls = { url: '', rpcUrl: '', friendbotUrl: '' };
+    // quickstart's paths; the friendbot is also where Horizon.Server#friendbot looks (`${horizon}/friendbot`)
+    app.use('/friendbot', createFriendbotRouter(ledger, keys.friendbot));
+    app.use('/rpc', createSandboxRpcRouter(ledger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/friendbot` }));
+    const horizon = createSandboxHorizonRouter(ledger);
+    // the friendbot's answer links its transaction under the server's /sandbox/horizon: served there too
+    app.use('/sandbox/horizon', horizon);
+    app.use('/', horizon);
+    server = app.listen(options.port, host);
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    urls.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    urls.rpcUrl = `${urls.url}/rpc`;
+    urls.friendbotUrl = `${urls.url}/friendbot`;
+    ledger.start();
+    const s = server;
+    return {
+      ...urls,
+      passphrase: ledger.passphrase,
+      ledger,
+      keys,
+      server: s,
+      banner: () => [
+        'Fundkit sandbox — a Stellar network of its own (stellar/quickstart layout)',
+        `  Horizon     ${urls.url}/`,
+        `  Stellar RPC ${urls.rpcUrl}`,
+        `  Friendbot   ${urls.friendbotUrl}?addr=G…  (&asset=USDC or &asset=EURC for those, after a trustline)`,
+        `  Passphrase  ${ledger.passphrase}`,
+        ...(['USDC', 'EURC'] as const).map((code) => `  Asset       ${assetKey(SANDBOX_ASSETS[code])}`),
+        `  Ledgers     ${options.ledgerSeconds ? `close every ${options.ledgerSeconds} s` : 'one per transaction, closed at once'}`,
+        `  Database    ${options.dbPath}`,
+      ].join('\n'),
+      close: async () => {
+        await ledger.stop();
+        s.closeAllConnections();
+        await new Promise((resolve) => s.close(resolve));
+        db.close();
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await ledger.stop();
+    db.close();
+    throw error;
+  }
+}
