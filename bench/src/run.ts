@@ -5,6 +5,7 @@ import { benchCheckout } from './checkout.js';
 import { benchDashboard } from './dashboard.js';
 import { benchMetrics } from './metrics.js';
 import { benchEngines } from './engines.js';
+import { benchFollower, OPEN } from './follower.js';
 import { STREAMS } from './streams.js';
 import { machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
 import { benchNetwork, COUNTS, LEDGER_SECONDS, WARM_UP_CREATES } from './network.js';
@@ -51,6 +52,19 @@ await section('metrics', async () => {
   for (const f of figures) {
     rows.push({ area: 'metrics', figure: `${f.name}, metrics on (req/s)`, fundkit: f.on, unit: 'req/s', peer: 'the same server, metrics off', peerValue: f.off, higher: true });
     rows.push({ area: 'metrics', figure: `${f.name}, metrics on, p99 latency`, fundkit: f.onP99, unit: 'ms', peer: 'metrics off', peerValue: f.offP99, higher: false });
+  }
+});
+
+await section('follower', async () => {
+  const { figures, notes: followerNotes } = await benchFollower();
+  notes.push(...followerNotes);
+  for (const api of ['rpc', 'horizon'] as const) {
+    const at = (open: number) => figures.find((f) => f.api === api && f.open === open)?.perLedger ?? null;
+    const few = at(OPEN[0]!);
+    const many = at(OPEN[1]!);
+    if (many !== null) {
+      rows.push({ area: 'network', figure: `${api === 'rpc' ? 'Stellar RPC' : 'Horizon'}: requests a ledger at rest, ${OPEN[1]!.toLocaleString('en')} open intents (target ≤ 3)`, fundkit: Number(many.toFixed(2)), unit: 'req/ledger', peer: `${OPEN[0]} open intents`, peerValue: few === null ? null : Number(few.toFixed(2)), higher: false });
+    }
   }
 });
 
