@@ -17,6 +17,10 @@ export const SQLITE_OR_ENGINE_FREE = [
   'test/stellar-horizon/rest.test.ts', 'test/stellar-horizon/watch.test.ts', 'test/stellar/native-keypair.test.ts', 'test/contract-check.test.ts',
   // the status feed's reads are counted on a stand-in; its streams are tested over HTTP on both engines
   'test/status-feed.test.ts',
+  // no database of the run's: network adapters against msw, configuration, the standalone sandbox
+  // process and the operator's path on files of its own (the payment flow over the wire runs on both)
+  'test/stellar-rpc/**', 'test/stellar-horizon/ledgers.test.ts', 'test/stellar/networks.test.ts', 'test/over-the-wire/standalone-crash.test.ts',
+  'test/sandbox-rpc/rpc.test.ts', 'test/sandbox-rpc/standalone.test.ts',
 ];
 
 export default mergeConfig(base, defineConfig({

@@ -25,19 +25,23 @@ export function customEnv(sandboxUrl: string, api: 'rpc' | 'horizon'): Record<st
 
 export class Wallets {
   readonly horizon: Horizon.Server;
+  private readonly friendbot: string;
 
-  constructor(private readonly sandboxUrl: string) {
-    this.horizon = new Horizon.Server(`${sandboxUrl}/sandbox/horizon`, { allowHttp: true });
+  /** A sandbox server's URL (its /sandbox/horizon and /sandbox/friendbot), or a network's Horizon and friendbot. */
+  constructor(at: string | { horizonUrl: string; friendbotUrl: string }) {
+    const urls = typeof at === 'string' ? { horizonUrl: `${at}/sandbox/horizon`, friendbotUrl: `${at}/sandbox/friendbot` } : at;
+    this.horizon = new Horizon.Server(urls.horizonUrl, { allowHttp: true });
+    this.friendbot = urls.friendbotUrl;
   }
 
   /** 10,000 XLM from the friendbot, and (usdc) a trustline to USDC plus that much of it. */
   async fund(keypair: Keypair, usdc?: string): Promise<void> {
-    const created = await fetch(`${this.sandboxUrl}/sandbox/friendbot?addr=${keypair.publicKey()}`);
+    const created = await fetch(`${this.friendbot}?addr=${keypair.publicKey()}`);
     if (!created.ok) throw new Error(`friendbot: ${created.status} ${await created.text()}`);
     if (usdc === undefined) return;
     await this.submit(keypair, [Operation.changeTrust({ asset: USDC })]);
     if (usdc === '0') return;
-    const paid = await fetch(`${this.sandboxUrl}/sandbox/friendbot?addr=${keypair.publicKey()}&asset=USDC&amount=${usdc}`);
+    const paid = await fetch(`${this.friendbot}?addr=${keypair.publicKey()}&asset=USDC&amount=${usdc}`);
     if (!paid.ok) throw new Error(`friendbot USDC: ${paid.status} ${await paid.text()}`);
   }
 
