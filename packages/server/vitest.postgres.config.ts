@@ -14,7 +14,7 @@ export const SQLITE_OR_ENGINE_FREE = [
   // both engines inside, whichever the run
   'test/db/migrations-source.test.ts', 'test/db/queries-postgres.test.ts', 'test/db/sql-executors.test.ts', 'test/db/server-postgres.test.ts',
   // no database: Horizon's REST mapping and stream, native keys, the contract checker itself
-  'test/stellar-horizon/rest.test.ts', 'test/stellar-horizon/watch.test.ts', 'test/stellar/native-keypair.test.ts', 'test/contract-check.test.ts',
+  'test/stellar-horizon/rest.test.ts', 'test/stellar/native-keypair.test.ts', 'test/contract-check.test.ts',
   // the status feed's reads are counted on a stand-in; its streams are tested over HTTP on both engines
   'test/status-feed.test.ts',
   // no database of the run's: network adapters against msw, configuration, the standalone sandbox

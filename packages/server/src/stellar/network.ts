@@ -137,11 +137,6 @@ export class RateLimitedError extends Error {
   }
 }
 
-export interface WatchHooks {
-  /** Persist the cursor here if onRecord does not (it runs after onRecord resolved). */
-  saveCursor?: (pagingToken: string) => unknown;
-}
-
 export interface StellarNetwork {
   readonly kind: NetworkKind;
   readonly passphrase: string;

@@ -129,19 +129,19 @@ describe('sandbox payments history and stream', () => {
     expect(first.successful).toBe(true);
   });
 
-  it('implements StellarNetwork over the same ledger (list, watch, paths, submit)', async () => {
+  it('implements StellarNetwork over the same ledger (list, ledger reads, paths, submit)', async () => {
     const network = new SandboxNetwork(sb.ledger, sb.url);
     expect(network.assets.USDC.issuer).toBe('GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5');
     const alice = await fundedAccount(sb, '100');
     const shop = await fundedAccount(sb, '10');
-    const seen: HorizonPaymentRecord[] = [];
-    const stop = await network.watchPayments(shop.publicKey(), 'now', (r) => seen.push(r));
     const tx = await buildTx(sb, alice, [Operation.payment({ destination: shop.publicKey(), asset: Asset.native(), amount: '4' })],
       { memo: Memo.id('42') });
     const submitted = await network.submitTransaction(tx.toXDR());
     expect(submitted).toMatchObject({ successful: true, hash: Buffer.from(tx.hash()).toString('hex') });
-    await new Promise((r) => setTimeout(r, 10));
-    stop();
+    // the ledger follower's read: every account's payments of the ledger, with the transaction joined
+    const read = await network.readLedgers(submitted.ledger!, 1);
+    expect(read).toMatchObject({ through: submitted.ledger, latest: submitted.ledger });
+    const seen = read.records.filter((r) => r.type === 'payment' && r.to === shop.publicKey());
     expect(seen).toHaveLength(1);
     expect(seen[0]!.transaction).toMatchObject({ memo: '42', memo_type: 'id' });
     const again = await network.submitTransaction(tx.toXDR());

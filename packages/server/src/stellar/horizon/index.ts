@@ -1,7 +1,6 @@
 /**
- * The Horizon adapter: StellarNetwork for testnet and pubnet.
- *   const network = createHorizonNetwork({ kind: 'testnet', horizonUrl: config.horizonUrl });
+ * The Horizon adapter: StellarNetwork over a Horizon (testnet, pubnet or a custom network).
+ *   const network = createHorizonNetwork({ profile: config.network });
  */
 export { createHorizonNetwork, HorizonNetwork, type HorizonNetworkOptions } from './network.js';
 export { HorizonRequestError } from './errors.js';
-export { DEFAULT_TIMING, PaymentWatcher, type RecordHandler, type WatcherHooks, type WatchTiming } from './watcher.js';

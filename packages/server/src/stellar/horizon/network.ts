@@ -13,7 +13,6 @@ import { HorizonLedgerReader, type RequestCounter } from './ledgers.js';
 import { plainRecord } from './records.js';
 import { submitEnvelope, submitEnvelopeAsync } from './submit.js';
 import { accountView, pathQuote, transactionView, type HorizonPathRecord } from './views.js';
-import { DEFAULT_TIMING, PaymentWatcher, type RecordHandler, type StreamHandlers, type WatcherHooks, type WatchSource, type WatchTiming } from './watcher.js';
 
 type Assets = { USDC: SupportedAsset; EURC: SupportedAsset; XLM: SupportedAsset };
 
@@ -23,23 +22,18 @@ export interface HorizonNetworkOptions {
   kind?: RealNetworkKind;
   /** Defaults to SDF's public Horizon for the network. */
   horizonUrl?: string | null;
-  /** Stream silence, backoff and page size of watchPayments (tests shrink them). */
-  watch?: Partial<WatchTiming>;
-  /** Told about every watcher restart (logging). */
-  onWatchRestart?: (account: string, reason: string, delayMs: number) => void;
 }
 
-export class HorizonNetwork implements StellarNetwork, WatchSource {
+export class HorizonNetwork implements StellarNetwork {
   readonly kind: RealNetworkKind;
   readonly passphrase: string;
   readonly horizonUrl: string;
   readonly assets: Assets;
   readonly server: Horizon.Server;
-  private readonly timing: WatchTiming;
   private readonly ledgers: HorizonLedgerReader;
   private counter: RequestCounter | null = null;
 
-  constructor(private readonly options: HorizonNetworkOptions) {
+  constructor(options: HorizonNetworkOptions) {
     const profile = options.profile ?? resolveNetwork(options.kind ?? 'testnet', {
       passphrase: null, rpcUrl: null, horizonUrl: options.horizonUrl ?? null, friendbotUrl: null, issuers: null, api: 'horizon',
     });
@@ -49,7 +43,6 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
     this.horizonUrl = profile.horizonUrl.replace(/\/+$/, '');
     this.assets = { USDC: { code: 'USDC', issuer: profile.issuers.USDC }, EURC: { code: 'EURC', issuer: profile.issuers.EURC }, XLM: { code: 'XLM', issuer: NATIVE.issuer } };
     this.server = new Horizon.Server(this.horizonUrl, { allowHttp: this.horizonUrl.startsWith('http:') });
-    this.timing = { ...DEFAULT_TIMING, ...options.watch };
     this.ledgers = new HorizonLedgerReader(this.horizonUrl, () => this.counter);
   }
 
@@ -121,41 +114,6 @@ export class HorizonNetwork implements StellarNetwork, WatchSource {
     } catch (error) {
       throw toHorizonError(error, `GET /accounts/${account}/payments`);
     }
-  }
-
-  /** WatchSource: one ascending page after `cursor`. */
-  async page(account: string, cursor: string, limit: number): Promise<HorizonPaymentRecord[]> {
-    return (await this.listPayments(account, { ...(cursor ? { cursor } : {}), limit, order: 'asc' })).records;
-  }
-
-  /** WatchSource: the SDK's SSE stream; its own reconnect timer is kept longer than ours. */
-  stream(account: string, cursor: string, handlers: StreamHandlers): () => void {
-    const call = cursor ? this.paymentsOf(account).cursor(cursor) : this.paymentsOf(account);
-    return call.stream({
-      onmessage: (record) => handlers.onmessage(plainRecord(record)),
-      onerror: (event) => handlers.onerror(event),
-      reconnectTimeout: this.timing.silenceMs * 4,
-    });
-  }
-
-  /**
-   * Delivers every payment after `cursor` in order, exactly once per watcher, surviving stream
-   * drops and silence. `onRecord` may be async; a throw or `false` means "not processed" and the
-   * record comes again. `hooks.saveCursor` runs after each processed record (the pipeline's
-   * observer persists the cursor inside onRecord instead).
-   */
-  watchPayments(account: string, cursor: string, onRecord: RecordHandler, hooks: WatcherHooks = {}): () => void {
-    const restart = this.options.onWatchRestart;
-    // "now" would skip whatever arrived while nobody watched: start from the first payment instead
-    const watcher = new PaymentWatcher(account, cursor === 'now' ? '' : cursor, onRecord, this, this.timing, {
-      ...hooks,
-      onRestart: (reason, delay) => {
-        hooks.onRestart?.(reason, delay);
-        restart?.(account, reason, delay);
-      },
-    });
-    watcher.start();
-    return () => watcher.stop();
   }
 
   async findStrictReceivePaths(q: StrictReceiveQuery): Promise<PathQuote[]> {

@@ -1,5 +1,4 @@
 /** StellarNetwork over the embedded ledger, for the server's own use (no HTTP hop). */
-import { oneAtATime } from '../../lib/one-at-a-time.js';
 import { parseAssetKey } from '../assets.js';
 import type { HorizonPaymentRecord } from '../horizon-types.js';
 import type {
@@ -7,7 +6,7 @@ import type {
   StrictSendQuery, SubmitResult, TransactionView,
 } from '../network.js';
 import type { SandboxLedger } from './ledger.js';
-import { participants, withLinks } from './records.js';
+import { withLinks } from './records.js';
 import { SANDBOX_ASSETS } from './sandbox-assets.js';
 import { transactionLinks } from './tx-resource.js';
 
@@ -15,9 +14,6 @@ export class SandboxNetwork implements StellarNetwork {
   readonly kind = 'sandbox' as const;
   readonly assets = SANDBOX_ASSETS;
   readonly passphrase: string;
-  /** watched account → the flush of each of its watchers */
-  private readonly watchers = new Map<string, Set<() => void>>();
-  private listening = false;
 
   /** `horizonUrl` is where the router is mounted, e.g. http://localhost:4000/sandbox/horizon. */
   constructor(readonly ledger: SandboxLedger, readonly horizonUrl: string) {
@@ -94,50 +90,6 @@ export class SandboxNetwork implements StellarNetwork {
     const records = [];
     for (const r of found) records.push(await this.joined(r));
     return { records, nextCursor: records.at(-1)?.paging_token ?? o.cursor ?? null };
-  }
-
-  watchPayments(account: string, cursor: string, onRecord: (record: HorizonPaymentRecord) => unknown): () => void {
-    const start = cursor === 'now' ? this.ledger.latestPagingToken().then(String) : Promise.resolve(cursor);
-    let last: string | null = null;
-    const drain = async () => {
-      last ??= await start;
-      for (;;) {
-        const batch = await this.ledger.listPayments({ account, limit: 200, order: 'asc', includeFailed: false,
-          ...(last ? { cursor: BigInt(last) } : {}) });
-        for (const r of batch) {
-          last = r.paging_token;
-          // in order, each handled before the next (as the Horizon watcher does)
-          await onRecord(await this.joined(r));
-        }
-        if (batch.length < 200) return;
-      }
-    };
-    const flush = oneAtATime(() => drain().catch(() => undefined));
-    const flushes = this.watchers.get(account) ?? new Set<() => void>();
-    this.watchers.set(account, flushes);
-    flushes.add(flush);
-    if (!this.listening) {
-      this.listening = true;
-      this.ledger.events.on('records', (records: HorizonPaymentRecord[]) => this.dispatch(records));
-    }
-    // Backlog is delivered asynchronously so the caller can finish wiring up first.
-    queueMicrotask(flush);
-    return () => {
-      flushes.delete(flush);
-      if (flushes.size === 0 && this.watchers.get(account) === flushes) this.watchers.delete(account);
-    };
-  }
-
-  /**
-   * One listener for every watched account: the records' participants are looked up in the
-   * watchers by account, instead of each of thousands of watchers (one per deposit account)
-   * scanning every record of every close (profiled on the instant sandbox under creates: ~4% of the
-   * server's CPU, and growing with every deposit account watched).
-   */
-  private dispatch(records: HorizonPaymentRecord[]): void {
-    const touched = new Set<string>();
-    for (const r of records) for (const account of participants(r)) touched.add(account);
-    for (const account of touched) this.watchers.get(account)?.forEach((flush) => flush());
   }
 
   async findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]> {
