@@ -3507,6 +3507,20 @@ export interface components {
         QuoteLimit: number;
         /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
         Cursor: string;
+        /**
+         * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+         *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+         *     that is not the account's (another account's, or none at all: the two are not told apart) →
+         *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+         *     an API key, which names its own application.
+         */
+        FundkitApplication: string;
+        /**
+         * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+         *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+         *     API key the key's own environment applies (a value other than these two is still refused).
+         */
+        FundkitEnvironment: "test" | "live";
         /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
         IdempotencyKey: string;
         /** @description Required on every request of the checkout family; absent → 400 `idempotency_key_required`. */
@@ -3557,7 +3571,22 @@ export interface operations {
                 /** @description Exact match on the intent's `reference`. */
                 reference?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3586,6 +3615,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -3630,7 +3673,22 @@ export interface operations {
     retrieveFundingIntent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3663,6 +3721,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -3700,7 +3772,22 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3735,7 +3822,22 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3770,6 +3872,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -3925,7 +4041,22 @@ export interface operations {
                 /** @description Only payments in this state. */
                 status?: components["schemas"]["PaymentStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3951,7 +4082,22 @@ export interface operations {
     retrievePayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3992,7 +4138,22 @@ export interface operations {
                 /** @description Only refunds in this state. */
                 status?: components["schemas"]["RefundStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4018,7 +4179,22 @@ export interface operations {
     retrieveRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4057,7 +4233,22 @@ export interface operations {
                 /** @description Only settlements in this state. */
                 status?: components["schemas"]["SettlementStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4083,7 +4274,22 @@ export interface operations {
     retrieveSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4113,7 +4319,22 @@ export interface operations {
     listLedgerBalances: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4148,7 +4369,22 @@ export interface operations {
                 /** @description Only entries of this intent. */
                 funding_intent_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4183,7 +4419,22 @@ export interface operations {
                 /** @description Only quotes in this state. */
                 status?: components["schemas"]["QuoteStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4212,6 +4463,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4254,7 +4519,22 @@ export interface operations {
     retrieveQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4320,7 +4600,22 @@ export interface operations {
     retrieveRouteExecution: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4353,6 +4648,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4388,6 +4697,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4423,6 +4746,20 @@ export interface operations {
             header: {
                 /** @description Required on every request of the checkout family; absent → 400 `idempotency_key_required`. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4510,6 +4847,20 @@ export interface operations {
             header: {
                 /** @description Required on every request of the checkout family; absent → 400 `idempotency_key_required`. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4610,7 +4961,22 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4639,6 +5005,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4682,7 +5062,22 @@ export interface operations {
     retrieveWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4712,7 +5107,22 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4749,7 +5159,22 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4793,6 +5218,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4828,6 +5267,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4869,7 +5322,22 @@ export interface operations {
                 /** @description Only deliveries of this event. */
                 event_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4902,6 +5370,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4943,7 +5425,22 @@ export interface operations {
                 /** @description Only events of this type. */
                 type?: components["schemas"]["WebhookEventType"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4969,7 +5466,22 @@ export interface operations {
     retrieveEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -5482,7 +5994,22 @@ export interface operations {
                 /** @description Only requests with this method. */
                 method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5508,7 +6035,22 @@ export interface operations {
     retrieveRequestLog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -5670,6 +6212,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -5716,6 +6272,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -5751,6 +6321,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
