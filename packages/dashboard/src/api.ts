@@ -43,8 +43,8 @@ export class Api {
     private readonly fetcher: Fetch = (...args) => fetch(...args),
   ) {}
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = {};
+  async call<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+    const headers: Record<string, string> = { ...extraHeaders };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await this.fetcher(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -59,6 +59,12 @@ export class Api {
 
   signIn(email: string, password: string) {
     return this.call<{ token: string; expires_at: string }>('POST', '/v1/auth/sign-in', { email, password });
+  }
+  signUp(email: string, password: string) {
+    return this.call<{ id: string; email: string; email_verified: boolean }>('POST', '/v1/auth/sign-up', { email, password });
+  }
+  verifyEmail(token: string) {
+    return this.call<{ email_verified: boolean }>('POST', '/v1/auth/verify-email', { token });
   }
   signOut() {
     return this.call<void>('POST', '/v1/auth/sign-out', {});
