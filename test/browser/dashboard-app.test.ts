@@ -1,0 +1,177 @@
+/**
+ * The dashboard over one application (issue 28), in Chromium against a real server on the sandbox
+ * ledger: what a person sees after an intent is made with the SDK, paid with the test helper,
+ * refunded from the page; a failing webhook and its resend; the pages at 360 px.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Fundkit } from '../../packages/sdk/src/index.js';
+import { SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
+import { ARTIFACTS, launchChromium } from './harness.js';
+
+const DASHBOARD = join(import.meta.dirname, '..', '..', 'packages', 'dashboard');
+const PASSWORD = 'correct-horse-battery';
+
+let api: TestServer;
+let browser: Browser;
+/** a webhook receiver whose answer the test flips */
+let receiver: Server;
+let receiverStatus = 500;
+let receiverUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(DASHBOARD, 'dist', 'index.html'))) execSync('pnpm build', { cwd: DASHBOARD, stdio: 'inherit' });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  api = await startTestServer();
+  browser = await launchChromium();
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(receiverStatus).end(receiverStatus === 200 ? 'ok' : 'down'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+  receiver?.closeAllConnections();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+async function signedUpAndIn(email: string, width: number): Promise<Page> {
+  expect((await api.request('POST', '/v1/auth/sign-up', { body: { email, password: PASSWORD } })).status).toBe(201);
+  const line = api.logs.find((l) => l.email === email && typeof l.verify_url === 'string');
+  const token = new URL(String(line!.verify_url)).searchParams.get('token');
+  expect((await api.request('POST', '/v1/auth/verify-email', { body: { token } })).status).toBe(200);
+  const page = await (await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' })).newPage();
+  await page.goto(`${api.url}/dashboard`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+  return page;
+}
+
+/** Creates an application and a test secret key through the pages; returns the key shown once. */
+async function applicationWithKey(page: Page, name: string): Promise<string> {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Settlement address (optional)').fill(SETTLEMENT_ADDRESS);
+  await page.getByRole('button', { name: 'Create application' }).click();
+  await page.getByRole('heading', { name: `Keys of ${name}` }).waitFor();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  return (await page.getByTestId('new-key').textContent())!;
+}
+
+/** No sideways scrolling: the page fits the viewport's width. */
+async function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+describe('the dashboard over one application', () => {
+  it('an SDK intent shows in the list; the test helper pays it to CREDITED with a timeline; a refund from the page shows on the payment', async () => {
+    const page = await signedUpAndIn('merchant@example.org', 1280);
+    const key = await applicationWithKey(page, 'Corner Shop');
+    expect(key).toMatch(/^sk_test_/);
+    const fk = new Fundkit({ apiKey: key, baseUrl: api.url, maxRetries: 0 });
+    const intent = await fk.fundingIntents.create({ amount: '25.00', asset: 'USDC', reference: 'order-1042' });
+
+    await page.getByRole('link', { name: 'Intents' }).click();
+    await page.getByRole('heading', { name: 'Funding intents', level: 1 }).waitFor();
+    await expect.poll(() => page.getByText('Test mode: sandbox data, no real money.').isVisible()).toBe(true);
+    const row = page.locator('li', { hasText: 'order-1042' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('25.00 USDC');
+    // the reference filter goes to the API
+    await page.getByLabel('Reference').fill('no-such-order');
+    await page.getByLabel('Reference').press('Enter');
+    await page.getByText('No funding intents match these filters.').waitFor();
+    await page.getByLabel('Reference').fill('order-1042');
+    await page.getByLabel('Reference').press('Enter');
+    await row.getByRole('link', { name: '25.00 USDC' }).click();
+
+    await page.getByRole('heading', { name: `Funding intent ${intent.id}` }).waitFor();
+    await page.getByRole('button', { name: 'Pay 25.00 USDC' }).click();
+    const summary = page.getByRole('region', { name: 'Summary' });
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('CREDITED');
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await expect.poll(() => timeline.getByRole('listitem').count(), { timeout: 15_000 }).toBeGreaterThan(2);
+    expect(await timeline.textContent()).toContain('payment.completed');
+    const explorer = page.getByRole('region', { name: 'Payments' }).getByRole('link', { name: 'View on explorer' });
+    expect(await explorer.getAttribute('href')).toMatch(new RegExp(`^${api.url}/sandbox/horizon/transactions/[0-9a-f]{64}$`));
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-intent-1280.png'), fullPage: true });
+
+    // the API's refusal is shown as it is, then a MANUAL refund (from the balance) goes through
+    const payments = page.getByRole('region', { name: 'Payments' });
+    await payments.getByLabel('Refund to (optional, default the payer)').fill('not-an-address');
+    await payments.getByRole('button', { name: 'Refund payment' }).click();
+    await expect.poll(() => payments.getByRole('alert').textContent()).toMatch(/\S/);
+    await payments.getByLabel('Refund to (optional, default the payer)').fill('');
+    await payments.getByLabel('Refund reason').selectOption('MANUAL');
+    await payments.getByRole('button', { name: 'Refund payment' }).click();
+    await payments.getByRole('list', { name: 'Refunds' }).getByText('Refund 25.00 USDC').waitFor();
+    const refunds = (await fk.refunds.list({ funding_intent_id: intent.id })).data;
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ reason: 'MANUAL', amount: '25.0000000' });
+  });
+
+  it('a failing webhook delivery is visible with its attempt, and resend delivers it', async () => {
+    const page = await signedUpAndIn('hooks@example.org', 1280);
+    const key = await applicationWithKey(page, 'Hook Shop');
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No webhook endpoints yet.').waitFor();
+    await page.getByLabel('Endpoint URL').fill(receiverUrl);
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    expect(await page.getByTestId('webhook-secret').textContent()).toMatch(/^whsec_/);
+
+    receiverStatus = 500;
+    const fk = new Fundkit({ apiKey: key, baseUrl: api.url, maxRetries: 0 });
+    await fk.fundingIntents.create({ amount: '5', asset: 'USDC' });
+    const deliveries = page.getByRole('region', { name: /^Deliveries to / });
+    await deliveries.getByText('Attempt 1: HTTP 500').waitFor({ timeout: 30_000 });
+
+    receiverStatus = 200;
+    await deliveries.getByRole('button', { name: /^Resend / }).first().click();
+    await deliveries.getByText('HTTP 200').first().waitFor({ timeout: 30_000 });
+    await deliveries.getByText('SUCCEEDED').first().waitFor({ timeout: 30_000 });
+
+    // disabling shows at once, and the API agrees
+    await page.getByRole('button', { name: `Disable ${receiverUrl}` }).click();
+    await page.getByRole('button', { name: `Enable ${receiverUrl}` }).waitFor();
+    expect((await fk.webhookEndpoints.list()).data[0]!.enabled).toBe(false);
+  });
+
+  it('at 360 px wide the pages fit and work', async () => {
+    const page = await signedUpAndIn('narrow@example.org', 360);
+    expect(await fitsWidth(page)).toBe(true);
+    const key = await applicationWithKey(page, 'Tiny Shop');
+    const fk = new Fundkit({ apiKey: key, baseUrl: api.url, maxRetries: 0 });
+    const intent = await fk.fundingIntents.create({ amount: '1234.5', asset: 'USDC', reference: 'narrow-1' });
+    await page.goto(`${api.url}/dashboard/#/intents`);
+    await page.getByRole('link', { name: '1,234.50 USDC' }).click();
+    await page.getByRole('heading', { name: `Funding intent ${intent.id}` }).waitFor();
+    await page.getByRole('button', { name: 'Pay 1,234.50 USDC' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Summary' }).textContent(), { timeout: 30_000 }).toContain('CREDITED');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-intent-360.png'), fullPage: true });
+    for (const path of ['money', 'webhooks', 'events', 'logs']) {
+      await page.goto(`${api.url}/dashboard/#/${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.locator('[aria-busy=false]').first().waitFor();
+      expect(await fitsWidth(page), path).toBe(true);
+    }
+    // the balance of the paid intent, per asset
+    await page.goto(`${api.url}/dashboard/#/money`);
+    await page.getByRole('row', { name: /USDC/ }).waitFor();
+    // live mode is marked, and holds none of the test data
+    await page.getByLabel('Mode').selectOption('live');
+    await page.getByText('Live mode: real payments on the Stellar public network.').waitFor();
+    await page.goto(`${api.url}/dashboard/#/intents`);
+    await page.getByText('No funding intents yet: create one with the API or the SDK.').waitFor();
+  });
+});
