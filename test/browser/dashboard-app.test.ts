@@ -103,7 +103,9 @@ describe('the dashboard over one application', () => {
     await expect.poll(() => timeline.getByRole('listitem').count(), { timeout: 15_000 }).toBeGreaterThan(2);
     expect(await timeline.textContent()).toContain('payment.completed');
     const explorer = page.getByRole('region', { name: 'Payments' }).getByRole('link', { name: 'View on explorer' });
-    expect(await explorer.getAttribute('href')).toMatch(new RegExp(`^${api.url}/sandbox/horizon/transactions/[0-9a-f]{64}$`));
+    const txUrl = (await explorer.getAttribute('href'))!;
+    expect(txUrl).toMatch(new RegExp(`^${api.url}/sandbox/horizon/transactions/[0-9a-f]{64}$`));
+    expect((await fetch(txUrl)).status).toBe(200);
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-intent-1280.png'), fullPage: true });
 
     // the API's refusal is shown as it is, then a MANUAL refund (from the balance) goes through
