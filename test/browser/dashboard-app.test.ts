@@ -8,6 +8,7 @@ import { execSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fundkit } from '../../packages/sdk/src/index.js';
@@ -66,6 +67,35 @@ async function applicationWithKey(page: Page, name: string): Promise<string> {
   await page.getByRole('heading', { name: `Keys of ${name}` }).waitFor();
   await page.getByRole('button', { name: 'Create key' }).click();
   return (await page.getByTestId('new-key').textContent())!;
+}
+
+/** A real, solid-colour square PNG (the server reads its size; Chromium draws it). */
+function png(size: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of buf) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3, 0x2b)]);
+  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** No sideways scrolling: the page fits the viewport's width. */
@@ -146,6 +176,26 @@ describe('the dashboard over one application', () => {
     await page.getByRole('button', { name: `Disable ${receiverUrl}` }).click();
     await page.getByRole('button', { name: `Enable ${receiverUrl}` }).waitFor();
     expect((await fk.webhookEndpoints.list()).data[0]!.enabled).toBe(false);
+  });
+
+  it('uploads a logo, and shows the API\'s refusal of a GIF', async () => {
+    const page = await signedUpAndIn('logo@example.org', 1280);
+    await applicationWithKey(page, 'Logo Shop');
+    await page.getByText('No logo yet.').waitFor();
+    await page.getByLabel(/^Logo file/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png(64) });
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    const logo = page.getByRole('img', { name: 'Logo of Logo Shop' });
+    await logo.waitFor();
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+    // a GIF is not one of the formats: the API's 415 message is shown
+    const gif = Buffer.from('GIF89a@\u0000@\u0000', 'latin1');
+    await page.getByLabel(/^Logo file/).setInputFiles({ name: 'x.gif', mimeType: 'image/gif', buffer: gif });
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    const token = await page.evaluate(() => sessionStorage.getItem('fundkit.dashboard.session'));
+    const appId = (await api.request('GET', '/v1/applications', { key: token! })).body.data[0].id;
+    const refused = await api.request('PUT', `/v1/applications/${appId}/logo`, { key: token!, body: gif, headers: { 'content-type': 'image/gif' } });
+    expect(refused.body.error.code).toBe('LOGO_FORMAT_UNSUPPORTED');
+    await expect.poll(() => page.locator('form[aria-labelledby="logo-heading"] [role=alert]').textContent()).toBe(refused.body.error.message);
   });
 
   it('at 360 px wide the pages fit and work', async () => {

@@ -5,6 +5,7 @@ import { useLoad } from '../use-load.js';
 import { CreateApplicationForm } from './create-application-form.js';
 import { EditApplicationForm } from './edit-application-form.js';
 import { KeysPanel } from './keys-panel.js';
+import { LogoForm } from './logo-form.js';
 
 /** The account's applications; picking one shows its keys. */
 export function ApplicationsPage({ api, onChanged }: { api: Api; onChanged?: () => void }) {
@@ -30,6 +31,7 @@ export function ApplicationsPage({ api, onChanged }: { api: Api; onChanged?: () 
         </ul>
       </section>
       {selected && <EditApplicationForm key={selected.id} api={api} app={selected} onSaved={(app) => { apps.reload(); onChanged?.(); setSelected(app); }} />}
+      {selected && <LogoForm key={`logo-${selected.id}`} api={api} app={selected} onSaved={(app) => { apps.reload(); setSelected(app); }} />}
       {selected && <KeysPanel api={api} app={selected} />}
     </main>
   );
