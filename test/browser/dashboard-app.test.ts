@@ -198,6 +198,25 @@ describe('the dashboard over one application', () => {
     await expect.poll(() => page.locator('form[aria-labelledby="logo-heading"] [role=alert]').textContent()).toBe(refused.body.error.message);
   });
 
+  it('signs up on the page, verifies through the printed dashboard link, then signs in', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 360, height: 800 } })).newPage();
+    await page.goto(`${api.url}/dashboard`);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Email').fill('newcomer@example.org');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Verify your email' }).waitFor();
+    const line = api.logs.find((l) => l.email === 'newcomer@example.org' && typeof l.dashboard_url === 'string');
+    await page.goto(String(line!.dashboard_url));
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await page.getByText('Email verified.').waitFor();
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await page.getByLabel('Email').fill('newcomer@example.org');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+  });
+
   it('at 360 px wide the pages fit and work', async () => {
     const page = await signedUpAndIn('narrow@example.org', 360);
     expect(await fitsWidth(page)).toBe(true);

@@ -4,7 +4,8 @@
  * the environment of Fundkit-Environment (default test). Every answer is status + error code, over
  * HTTP, on the engine of the run (the server-postgres project runs this file too).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEYS, OPERATOR_KEY, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from './helpers/server.js';
 
 let t: TestServer;
@@ -186,5 +187,23 @@ describe('what each credential does not reach', () => {
   it('the session alone still reaches its own operations', async () => {
     expect((await t.request('GET', '/v1/auth/session', as(appId))).status).toBe(200);
     expect((await t.request('GET', '/v1/applications', as(null))).status).toBe(200);
+  });
+});
+
+describe('the verification link (DESIGN §9)', () => {
+  it('is printed to stderr when the log level hides info, and opens the dashboard\'s verify page', async () => {
+    const quiet = await startTestServer({ logger: pino({ level: 'warn' }, { write: () => undefined }) });
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect((await quiet.request('POST', '/v1/auth/sign-up', { body: { email: 'quiet@example.org', password: 'correct-horse-battery' } })).status).toBe(201);
+      const line = write.mock.calls.map((c) => String(c[0])).find((l) => l.includes('quiet@example.org'));
+      expect(line).toMatch(/^Fundkit: verify quiet@example\.org at http:\/\/\S+\/dashboard\/#\/verify\?token=emv_\S+\n$/);
+      const token = /token=(emv_\S+)/.exec(line!)![1];
+      write.mockRestore();
+      expect((await quiet.request('POST', '/v1/auth/verify-email', { body: { token } })).status).toBe(200);
+    } finally {
+      write.mockRestore();
+      await quiet.close();
+    }
   });
 });

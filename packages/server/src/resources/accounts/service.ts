@@ -42,7 +42,10 @@ export class AccountsService {
     await this.repo.insertAccount(account);
     const token = `emv_${randomToken(24)}`;
     await this.repo.insertVerification(sha256Hex(token), account.id, isoNow(Date.now() + VERIFICATION_TTL_MS));
-    this.logger.info({ email: normalized, verify_url: `${this.publicUrl()}/v1/auth/verify-email?token=${token}` }, 'verification link (POST the token to /v1/auth/verify-email)');
+    const dashboardUrl = `${this.publicUrl()}/dashboard/#/verify?token=${token}`;
+    this.logger.info({ email: normalized, verify_url: `${this.publicUrl()}/v1/auth/verify-email?token=${token}`, dashboard_url: dashboardUrl }, 'verification link (open dashboard_url, or POST the token to /v1/auth/verify-email)');
+    // DESIGN §9: the person running the server sees the link whatever the log level
+    if (!this.logger.isLevelEnabled('info')) process.stderr.write(`Fundkit: verify ${normalized} at ${dashboardUrl}\n`);
     return { account: presentAccount(account), verificationToken: token };
   }
 
