@@ -91,7 +91,7 @@ async function authenticateCheckout(token: string, deps: AuthDeps): Promise<Auth
   return { kind: 'checkout', application, environment: claims.environment, sessionId: claims.sessionId, fundingIntentId: claims.fundingIntentId, keyId: claims.sessionId };
 }
 
-async function authenticateAccount(token: string, deps: AuthDeps): Promise<AuthContext> {
+async function authenticateAccount(token: string, deps: AuthDeps): Promise<Extract<AuthContext, { kind: 'account' }>> {
   const result = await deps.accounts.authenticate(token);
   if (!result.ok) {
     throw new ApiError(result.code, result.code === 'SESSION_EXPIRED' ? 'this session has expired; sign in again' : 'invalid or signed-out session');
@@ -101,12 +101,12 @@ async function authenticateAccount(token: string, deps: AuthDeps): Promise<AuthC
 
 /**
  * An account session acting for one of its account's applications (Fundkit-Application): it
- * answers as a key of that application in the environment of Fundkit-Environment (default test). Another account's application and an unknown id get the
- * same 403, so a session cannot probe which ids exist.
+ * answers as a key of that application in the environment of Fundkit-Environment (default test).
+ * Another account's application and an unknown id get the same 403, so a session cannot probe
+ * which ids exist.
  */
 async function authenticateDashboard(req: Request, token: string, deps: AuthDeps): Promise<AuthContext> {
   const session = await authenticateAccount(token, deps);
-  if (session.kind !== 'account') throw new Error('unreachable');
   const appId = req.get(APPLICATION_HEADER)?.trim();
   if (!appId) throw new ApiError('UNAUTHORIZED', `an account session acts for one application: name it in the ${APPLICATION_HEADER} header (app_…)`);
   const env = req.get(ENVIRONMENT_HEADER)?.trim() ?? 'test';
