@@ -17,6 +17,8 @@ import { ARTIFACTS, launchChromium } from './harness.js';
 
 const DASHBOARD = join(import.meta.dirname, '..', '..', 'packages', 'dashboard');
 const PASSWORD = 'correct-horse-battery';
+// the README's screenshots are refreshed only on request, so a test run leaves the tree clean
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS ? join(DASHBOARD, 'docs') : ARTIFACTS;
 
 let api: TestServer;
 let browser: Browser;
@@ -136,7 +138,7 @@ describe('the dashboard over one application', () => {
     const txUrl = (await explorer.getAttribute('href'))!;
     expect(txUrl).toMatch(new RegExp(`^${api.url}/sandbox/horizon/transactions/[0-9a-f]{64}$`));
     expect((await fetch(txUrl)).status).toBe(200);
-    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-intent-1280.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'intent-1280.png'), fullPage: true });
 
     // the API's refusal is shown as it is, then a MANUAL refund (from the balance) goes through
     const payments = page.getByRole('region', { name: 'Payments' });
@@ -172,6 +174,7 @@ describe('the dashboard over one application', () => {
     await deliveries.getByText('HTTP 200').first().waitFor({ timeout: 30_000 });
     await deliveries.getByText('SUCCEEDED').first().waitFor({ timeout: 30_000 });
 
+    await page.screenshot({ path: join(SHOTS, 'webhooks-1280.png'), fullPage: true });
     // disabling shows at once, and the API agrees
     await page.getByRole('button', { name: `Disable ${receiverUrl}` }).click();
     await page.getByRole('button', { name: `Enable ${receiverUrl}` }).waitFor();
@@ -229,7 +232,7 @@ describe('the dashboard over one application', () => {
     await page.getByRole('button', { name: 'Pay 1,234.50 USDC' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Summary' }).textContent(), { timeout: 30_000 }).toContain('CREDITED');
     expect(await fitsWidth(page)).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-intent-360.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'intent-360.png'), fullPage: true });
     for (const path of ['money', 'webhooks', 'events', 'logs']) {
       await page.goto(`${api.url}/dashboard/#/${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
