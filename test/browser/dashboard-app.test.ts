@@ -201,7 +201,7 @@ describe('the dashboard over one application', () => {
     await expect.poll(() => page.locator('form[aria-labelledby="logo-heading"] [role=alert]').textContent()).toBe(refused.body.error.message);
   });
 
-  it('signs up on the page, verifies through the printed dashboard link, then signs in', async () => {
+  it('signs up on the page, verifies with the link the sandbox shows (the one the server printed), then signs in', async () => {
     const page = await (await browser.newContext({ viewport: { width: 360, height: 800 } })).newPage();
     await page.goto(`${api.url}/dashboard`);
     await page.getByRole('link', { name: 'Create an account' }).click();
@@ -209,8 +209,10 @@ describe('the dashboard over one application', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { name: 'Verify your email' }).waitFor();
+    // the sandbox shows the very link the server printed, and fills it in
     const line = api.logs.find((l) => l.email === 'newcomer@example.org' && typeof l.dashboard_url === 'string');
-    await page.goto(String(line!.dashboard_url));
+    await page.getByRole('link', { name: String(line!.dashboard_url) }).waitFor();
+    expect(await page.getByLabel('Verification link').inputValue()).toBe(line!.dashboard_url);
     await page.getByRole('button', { name: 'Verify email' }).click();
     await page.getByText('Email verified.').waitFor();
     await page.getByRole('link', { name: 'Sign in', exact: true }).click();
@@ -218,6 +220,15 @@ describe('the dashboard over one application', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+  });
+
+  it('the printed dashboard link opens the verify page with the token filled in', async () => {
+    expect((await api.request('POST', '/v1/auth/sign-up', { body: { email: 'linked@example.org', password: PASSWORD } })).status).toBe(201);
+    const line = api.logs.find((l) => l.email === 'linked@example.org' && typeof l.dashboard_url === 'string');
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(String(line!.dashboard_url));
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await page.getByText('Email verified.').waitFor();
   });
 
   it('at 360 px wide the pages fit and work', async () => {

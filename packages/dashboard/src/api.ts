@@ -65,7 +65,7 @@ export class Api {
     return this.call<{ token: string; expires_at: string }>('POST', '/v1/auth/sign-in', { email, password });
   }
   signUp(email: string, password: string) {
-    return this.call<{ id: string; email: string; email_verified: boolean }>('POST', '/v1/auth/sign-up', { email, password });
+    return this.call<{ id: string; email: string; email_verified: boolean; sandbox_verify_url?: string }>('POST', '/v1/auth/sign-up', { email, password });
   }
   verifyEmail(token: string) {
     return this.call<{ email_verified: boolean }>('POST', '/v1/auth/verify-email', { token });

@@ -52,3 +52,12 @@ describe('routes and explorer links', () => {
     expect(transactionUrl('pubnet', hash)).toBe(`https://stellar.expert/explorer/public/tx/${hash}`);
   });
 });
+
+describe('verify-form tokenOf', () => {
+  it('finds the token in the printed API link, the dashboard link, or takes the token as it is', async () => {
+    const { tokenOf } = await import('../src/sign-up/verify-form.js');
+    expect(tokenOf('http://localhost:4010/v1/auth/verify-email?token=emv_a1')).toBe('emv_a1');
+    expect(tokenOf('http://localhost:4010/dashboard/#/verify?token=emv_b2')).toBe('emv_b2');
+    expect(tokenOf('  emv_c3 ')).toBe('emv_c3');
+  });
+});

@@ -207,3 +207,13 @@ describe('the verification link (DESIGN §9)', () => {
     }
   });
 });
+
+describe('the sign-up answer on the sandbox', () => {
+  it('carries the dashboard verify link, which verifies the account', async () => {
+    const res = await t.request('POST', '/v1/auth/sign-up', { body: { email: 'sandboxed@example.org', password: 'correct-horse-battery' } });
+    expect(res.status).toBe(201);
+    expect(res.body.sandbox_verify_url).toMatch(/\/dashboard\/#\/verify\?token=emv_\S+$/);
+    const token = /token=(emv_\S+)$/.exec(res.body.sandbox_verify_url)![1];
+    expect((await t.request('POST', '/v1/auth/verify-email', { body: { token } })).body.email_verified).toBe(true);
+  });
+});

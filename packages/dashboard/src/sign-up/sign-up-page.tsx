@@ -13,12 +13,16 @@ export function SignUpPage({ api, route }: { api: Api; route: Route }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(route.page === 'verify' ? '' : null);
+  // only the sandbox answers with the link (it has no mailer); elsewhere it comes by email
+  const [sandboxLink, setSandboxLink] = useState<string | null>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
     setError(null);
     try {
-      setSentTo((await api.signUp(email, password)).email);
+      const account = await api.signUp(email, password);
+      setSandboxLink(account.sandbox_verify_url ?? null);
+      setSentTo(account.email);
     } catch (err) {
       setError(errorText(err));
     }
@@ -37,7 +41,7 @@ export function SignUpPage({ api, route }: { api: Api; route: Route }) {
           <button type="submit">Sign up</button>
         </form>
       ) : (
-        <VerifyForm api={api} email={sentTo} initialToken={route.params.get('token') ?? ''} />
+        <VerifyForm api={api} email={sentTo} sandboxLink={sandboxLink} initialToken={sandboxLink ?? route.params.get('token') ?? ''} />
       )}
       <p><a href={href('sign-in')}>Already have an account? Sign in</a></p>
     </main>

@@ -928,7 +928,10 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard account
-         * @description Creates an account (password hashed with scrypt) and sends a verification link; the reference server prints it to its log.
+         * @description Creates an account (password hashed with scrypt) and sends a verification link; the reference
+         *     server prints it to its log (and to stderr when the log level hides info). On the reference
+         *     server's sandbox ledger only, the answer also carries that link as `sandbox_verify_url`, so the
+         *     dashboard can show it; never elsewhere.
          */
         post: operations["signUp"];
         delete?: never;
@@ -2862,6 +2865,22 @@ export interface components {
             email: string;
             email_verified: boolean;
             created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description The new account; on the sandbox only, with its verification link. */
+        SignedUpAccount: {
+            /** @description acct_… */
+            id: string;
+            /** @constant */
+            object: "account";
+            /** Format: email */
+            email: string;
+            email_verified: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: uri
+             * @description The reference server's sandbox only, where there is no mailer; the dashboard page that verifies the account (`/dashboard/#/verify?token=…`).
+             */
+            sandbox_verify_url?: string;
         };
         AccountSession: {
             /** @constant */
@@ -5854,7 +5873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["SignedUpAccount"];
                 };
             };
             400: components["responses"]["BadRequest"];
