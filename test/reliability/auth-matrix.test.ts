@@ -1,7 +1,9 @@
 /**
  * The auth matrix, generated from the spec's security requirements: every operation × every
  * credential kind × both environments × two applications, always aimed at application Alpha's
- * test-mode objects. Exactly the documented schemes get past auth; a key of the other environment
+ * test-mode objects. An account session goes three ways: alone (401 on application operations),
+ * naming its own application in Fundkit-Application (as another application's key), or naming
+ * another account's (403). Exactly the documented schemes get past auth; a key of the other environment
  * gets 403; another application's key gets 404 (the object is not theirs to see).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +17,14 @@ const SCHEME: Record<Kind, string | null> = {
   secret: 'SecretKey', publishable: 'PublishableKey', checkout: 'CheckoutSession', account: 'AccountSession', operator: 'OperatorKey', none: null,
 };
 
-interface Credential { kind: Kind; app?: AppName; env?: Env; token?: string }
+/**
+ * `acting`: the account session names an application in Fundkit-Application (issue 28): its own
+ * (`own`, no Alpha objects: as Beta's test key) or another account's (`foreign`).
+ */
+interface Credential { kind: Kind; app?: AppName; env?: Env; token?: string; acting?: 'own' | 'foreign' }
+
+/** Application operations declare Fundkit-Application: there a session must name one. */
+const takesApplication = (op: Operation) => op.parameters.some((p) => p.in === 'header' && p.name === 'Fundkit-Application');
 
 let t: TestServer;
 let world: World;
@@ -37,7 +46,7 @@ function credentials(): Credential[] {
       list.push({ kind: 'checkout', app, env, token: world.objects[app][env]!.session.token });
     }
   }
-  list.push({ kind: 'account', token: world.account.token }, { kind: 'operator', token: OPERATOR_KEY }, { kind: 'none' });
+  list.push({ kind: 'account', token: world.account.token }, { kind: 'account', acting: 'own' }, { kind: 'account', acting: 'foreign' }, { kind: 'operator', token: OPERATOR_KEY }, { kind: 'none' });
   return list;
 }
 
@@ -71,6 +80,12 @@ type Expect = { notAuthFailure: true } | { status: number[] };
 function expected(op: Operation, cred: Credential, values: Record<string, string>): Expect {
   const scheme = SCHEME[cred.kind];
   if (!scheme || !op.credentials.has(scheme)) return { status: [401] };
+  if (cred.kind === 'account' && takesApplication(op)) {
+    if (!cred.acting) return { status: [401] };
+    if (cred.acting === 'foreign') return { status: [403] };
+    return expected(op, { kind: 'secret', app: 'beta', env: 'test' }, values);
+  }
+  if (cred.kind === 'account' && cred.acting) return { notAuthFailure: true };
   if (!cred.app || (cred.app === 'alpha' && cred.env === 'test')) return { notAuthFailure: true };
   // a checkout token is bound to one intent: anything else is refused, whichever the reason
   if (cred.kind === 'checkout') return { status: [403, 404] };
@@ -108,11 +123,14 @@ describe('auth matrix', () => {
         if (cred.kind === 'account') cred.token = world.account.token;
         const want = expected(op, cred, values);
         const headers: Record<string, string> = { 'idempotency-key': idem() };
+        if (cred.acting) headers['fundkit-application'] = cred.acting === 'own' ? world.account.application : world.otherAccount.application;
         // the SSE stream would stay open: ask for JSON
         if (op.operationId === 'streamPublicFundingIntentStatus') headers.accept = 'application/json';
         const got = await send(t, { method: op.method.toUpperCase(), path, key: cred.token, body: await bodyFor(op), headers }, op);
         checked++;
-        const who = `${op.operationId} with ${cred.kind}${cred.app ? ` ${cred.app}/${cred.env}` : ''}`;
+        // the session signed out: the next account credential signs in again
+        if (op.operationId === 'signOut' && got.status === 204) await repair();
+        const who = `${op.operationId} with ${cred.kind}${cred.app ? ` ${cred.app}/${cred.env}` : ''}${cred.acting ? ` acting for its ${cred.acting} application` : ''}`;
         if (got.problems.length > 0) failures.push(`${who}: ${got.problems.join('; ')}`);
         if (op.credentials.size === 0) statuses.add(got.status);
         else if ('notAuthFailure' in want ? got.status === 401 || got.status === 403 : !want.status.includes(got.status)) {

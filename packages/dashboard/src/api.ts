@@ -19,6 +19,7 @@ export interface Application {
   id: string;
   name: string;
   settlement_address: string | null;
+  logo_url: string | null;
   created_at: string;
 }
 
@@ -43,11 +44,14 @@ export class Api {
     private readonly fetcher: Fetch = (...args) => fetch(...args),
   ) {}
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = {};
+  async call<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+    const headers: Record<string, string> = { ...extraHeaders };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.fetcher(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    // a Blob (a logo file) goes as it is, with its own type; everything else as JSON
+    const raw = typeof Blob !== 'undefined' && body instanceof Blob;
+    if (body !== undefined) headers['content-type'] = raw ? body.type : 'application/json';
+    const payload = body === undefined ? undefined : raw ? body : JSON.stringify(body);
+    const res = await this.fetcher(this.baseUrl + path, { method, headers, body: payload });
     const text = await res.text();
     const json = text ? (JSON.parse(text) as Record<string, any>) : {};
     if (!res.ok) {
@@ -60,6 +64,12 @@ export class Api {
   signIn(email: string, password: string) {
     return this.call<{ token: string; expires_at: string }>('POST', '/v1/auth/sign-in', { email, password });
   }
+  signUp(email: string, password: string) {
+    return this.call<{ id: string; email: string; email_verified: boolean; sandbox_verify_url?: string }>('POST', '/v1/auth/sign-up', { email, password });
+  }
+  verifyEmail(token: string) {
+    return this.call<{ email_verified: boolean }>('POST', '/v1/auth/verify-email', { token });
+  }
   signOut() {
     return this.call<void>('POST', '/v1/auth/sign-out', {});
   }
@@ -71,6 +81,9 @@ export class Api {
   }
   updateApplication(appId: string, changes: { name?: string; settlement_address?: string | null }) {
     return this.call<Application>('PATCH', `/v1/applications/${encodeURIComponent(appId)}`, changes);
+  }
+  uploadLogo(appId: string, file: Blob) {
+    return this.call<Application>('PUT', `/v1/applications/${encodeURIComponent(appId)}/logo`, file);
   }
   listKeys(appId: string) {
     return this.call<Page<ApiKey>>('GET', `/v1/applications/${encodeURIComponent(appId)}/keys?limit=100`);

@@ -20,3 +20,23 @@ export function saveSession(token: string | null): void {
     // storage disabled: the session then lasts as long as the page
   }
 }
+
+const CHOICE = 'fundkit.dashboard.choice';
+
+/** The application and mode last picked in this tab: a reload stays where the person was. */
+export function loadChoice(): { appId: string | null; mode: 'test' | 'live' } {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(CHOICE) ?? '{}') as { appId?: string; mode?: string };
+    return { appId: saved.appId ?? null, mode: saved.mode === 'live' ? 'live' : 'test' };
+  } catch {
+    return { appId: null, mode: 'test' };
+  }
+}
+
+export function saveChoice(choice: { appId: string | null; mode: 'test' | 'live' }): void {
+  try {
+    sessionStorage.setItem(CHOICE, JSON.stringify(choice));
+  } catch {
+    // as above: the choice then lasts as long as the page
+  }
+}

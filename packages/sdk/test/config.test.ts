@@ -29,6 +29,19 @@ describe('configuration', () => {
     expect(new Fundkit({ apiKey: 'acs_123', environment: 'sandbox' }).environment).toBe('sandbox');
   });
 
+  it('an account session acting for an application sends Fundkit-Application and Fundkit-Environment', async () => {
+    const seen: Headers[] = [];
+    const fetch = vi.fn(async (input: Request | string | URL, init?: RequestInit) => {
+      seen.push(new Headers(input instanceof Request ? input.headers : init?.headers));
+      return Response.json({ object: 'list', data: [], next_cursor: null });
+    });
+    const fk = new Fundkit({ apiKey: 'acs_123', baseUrl: 'http://fundkit.test', fetch, application: 'app_1', applicationEnvironment: 'live' });
+    await fk.fundingIntents.list();
+    expect(seen[0]!.get('authorization')).toBe('Bearer acs_123');
+    expect(seen[0]!.get('fundkit-application')).toBe('app_1');
+    expect(seen[0]!.get('fundkit-environment')).toBe('live');
+  });
+
   it('uses an injected fetch and reports retries to the logger', async () => {
     let calls = 0;
     const fetch = vi.fn(async () => (++calls === 1

@@ -124,7 +124,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     conversions: quotes.conversions,
   });
   return {
-    accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl),
+    accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl, config.stellar === 'sandbox'),
     applications: new ApplicationsService(new ApplicationsRepo(sql), config.logoDir, deps.publicBaseUrl),
     keys: new KeysService(new KeysRepo(sql)),
     assets,

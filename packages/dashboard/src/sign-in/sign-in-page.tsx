@@ -33,6 +33,7 @@ export function SignInPage({ api, onSignedIn }: { api: Api; onSignedIn: (token: 
         <p role="alert" class="error">{error ?? ''}</p>
         <button type="submit" disabled={busy}>Sign in</button>
       </form>
+      <p><a href="#/sign-up">Create an account</a> · <a href="#/verify">Verify an email</a></p>
     </main>
   );
 }

@@ -66,6 +66,10 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     totalTimeoutMs: options.totalTimeoutMs === undefined ? undefined : positive('totalTimeoutMs', options.totalTimeoutMs, 0),
     fetch,
     logger: options.logger,
-    defaultHeaders: { ...options.defaultHeaders },
+    defaultHeaders: {
+      ...options.defaultHeaders,
+      ...(options.application ? { 'Fundkit-Application': options.application } : {}),
+      ...(options.applicationEnvironment ? { 'Fundkit-Environment': options.applicationEnvironment } : {}),
+    },
   };
 }

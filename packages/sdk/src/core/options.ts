@@ -38,6 +38,17 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * With an account session (`acs_…`) as `apiKey`: the application (`app_…`) of the account to act
+   * for, sent as `Fundkit-Application`. The session then reaches what that application's secret key
+   * reaches, as the dashboard does. Ignored by the server with an API key.
+   */
+  application?: string | undefined;
+  /**
+   * With `application`: `test` (the server's default) or `live`, sent as `Fundkit-Environment`.
+   * Not `environment`, which picks the API origin.
+   */
+  applicationEnvironment?: 'test' | 'live' | undefined;
 }
 
 /** Options accepted by every method as its last argument. */

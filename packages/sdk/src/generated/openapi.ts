@@ -928,7 +928,10 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard account
-         * @description Creates an account (password hashed with scrypt) and sends a verification link; the reference server prints it to its log.
+         * @description Creates an account (password hashed with scrypt) and sends a verification link; the reference
+         *     server prints it to its log (and to stderr when the log level hides info). On the reference
+         *     server's sandbox ledger only, the answer also carries that link as `sandbox_verify_url`, so the
+         *     dashboard can show it; never elsewhere.
          */
         post: operations["signUp"];
         delete?: never;
@@ -2865,6 +2868,22 @@ export interface components {
             email_verified: boolean;
             created_at: components["schemas"]["Timestamp"];
         };
+        /** @description The new account; on the sandbox only, with its verification link. */
+        SignedUpAccount: {
+            /** @description acct_… */
+            id: string;
+            /** @constant */
+            object: "account";
+            /** Format: email */
+            email: string;
+            email_verified: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: uri
+             * @description The reference server's sandbox only, where there is no mailer; the dashboard page that verifies the account (`/dashboard/#/verify?token=…`).
+             */
+            sandbox_verify_url?: string;
+        };
         AccountSession: {
             /** @constant */
             object: "account_session";
@@ -3509,6 +3528,20 @@ export interface components {
         QuoteLimit: number;
         /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
         Cursor: string;
+        /**
+         * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+         *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+         *     that is not the account's (another account's, or none at all: the two are not told apart) →
+         *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+         *     an API key, which names its own application.
+         */
+        FundkitApplication: string;
+        /**
+         * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+         *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+         *     API key the key's own environment applies (a value other than these two is still refused).
+         */
+        FundkitEnvironment: "test" | "live";
         /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
         IdempotencyKey: string;
         /** @description Required on every request of the checkout family; absent → 400 `idempotency_key_required`. */
@@ -3559,7 +3592,22 @@ export interface operations {
                 /** @description Exact match on the intent's `reference`. */
                 reference?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3588,6 +3636,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -3632,7 +3694,22 @@ export interface operations {
     retrieveFundingIntent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3665,6 +3742,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -3702,7 +3793,22 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3737,7 +3843,22 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3772,6 +3893,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -3927,7 +4062,22 @@ export interface operations {
                 /** @description Only payments in this state. */
                 status?: components["schemas"]["PaymentStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3953,7 +4103,22 @@ export interface operations {
     retrievePayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -3994,7 +4159,22 @@ export interface operations {
                 /** @description Only refunds in this state. */
                 status?: components["schemas"]["RefundStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4020,7 +4200,22 @@ export interface operations {
     retrieveRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4059,7 +4254,22 @@ export interface operations {
                 /** @description Only settlements in this state. */
                 status?: components["schemas"]["SettlementStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4085,7 +4295,22 @@ export interface operations {
     retrieveSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4115,7 +4340,22 @@ export interface operations {
     listLedgerBalances: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4150,7 +4390,22 @@ export interface operations {
                 /** @description Only entries of this intent. */
                 funding_intent_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4185,7 +4440,22 @@ export interface operations {
                 /** @description Only quotes in this state. */
                 status?: components["schemas"]["QuoteStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4214,6 +4484,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4256,7 +4540,22 @@ export interface operations {
     retrieveQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4322,7 +4621,22 @@ export interface operations {
     retrieveRouteExecution: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4355,6 +4669,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4390,6 +4718,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4425,6 +4767,20 @@ export interface operations {
             header: {
                 /** @description Required on every request of the checkout family; absent → 400 `idempotency_key_required`. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4512,6 +4868,20 @@ export interface operations {
             header: {
                 /** @description Required on every request of the checkout family; absent → 400 `idempotency_key_required`. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4612,7 +4982,22 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. Opaque. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4641,6 +5026,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path?: never;
             cookie?: never;
@@ -4684,7 +5083,22 @@ export interface operations {
     retrieveWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4714,7 +5128,22 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4751,7 +5180,22 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4795,6 +5239,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4830,6 +5288,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4871,7 +5343,22 @@ export interface operations {
                 /** @description Only deliveries of this event. */
                 event_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -4904,6 +5391,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -4945,7 +5446,22 @@ export interface operations {
                 /** @description Only events of this type. */
                 type?: components["schemas"]["WebhookEventType"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4971,7 +5487,22 @@ export interface operations {
     retrieveEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -5344,7 +5875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["SignedUpAccount"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5484,7 +6015,22 @@ export interface operations {
                 /** @description Only requests with this method. */
                 method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5510,7 +6056,22 @@ export interface operations {
     retrieveRequestLog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
             path: {
                 /** @description The object's identifier. */
                 id: components["parameters"]["Id"];
@@ -5672,6 +6233,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -5718,6 +6293,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */
@@ -5753,6 +6342,20 @@ export interface operations {
             header?: {
                 /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
             };
             path: {
                 /** @description The object's identifier. */

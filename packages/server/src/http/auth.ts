@@ -10,6 +10,10 @@ import type { ApplicationRecord } from './context.js';
 /** Security scheme names of the spec, one per credential form (DESIGN §3). */
 export type Scheme = 'SecretKey' | 'PublishableKey' | 'CheckoutSession' | 'AccountSession' | 'OperatorKey';
 
+/** The header naming the application an account session acts for, and the one naming its environment. */
+export const APPLICATION_HEADER = 'Fundkit-Application';
+export const ENVIRONMENT_HEADER = 'Fundkit-Environment';
+
 export interface AuthDeps {
   keys: KeysService;
   accounts: AccountsService;
@@ -44,8 +48,17 @@ function bearerToken(req: Request): string | null {
   return match[1]!;
 }
 
+/**
+ * Application operations declare the Fundkit-Application header: there an account session acts
+ * for the application it names, elsewhere (auth, applications) it acts as the account.
+ */
+function takesApplicationHeader(op: Operation): boolean {
+  return op.parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === APPLICATION_HEADER.toLowerCase());
+}
+
 function acceptedList(op: Operation): string {
-  return [...op.credentials].map((s) => DESCRIPTIONS[s as Scheme] ?? s).join(' or ');
+  const describe = (s: string) => (s === 'AccountSession' && takesApplicationHeader(op) ? `an account session with a ${APPLICATION_HEADER} header` : DESCRIPTIONS[s as Scheme] ?? s);
+  return [...op.credentials].map(describe).join(' or ');
 }
 
 function activeApplication(app: ApplicationRecord | undefined): ApplicationRecord {
@@ -78,12 +91,30 @@ async function authenticateCheckout(token: string, deps: AuthDeps): Promise<Auth
   return { kind: 'checkout', application, environment: claims.environment, sessionId: claims.sessionId, fundingIntentId: claims.fundingIntentId, keyId: claims.sessionId };
 }
 
-async function authenticateAccount(token: string, deps: AuthDeps): Promise<AuthContext> {
+async function authenticateAccount(token: string, deps: AuthDeps): Promise<Extract<AuthContext, { kind: 'account' }>> {
   const result = await deps.accounts.authenticate(token);
   if (!result.ok) {
     throw new ApiError(result.code, result.code === 'SESSION_EXPIRED' ? 'this session has expired; sign in again' : 'invalid or signed-out session');
   }
   return { kind: 'account', accountId: result.session.account_id, sessionId: result.session.id };
+}
+
+/**
+ * An account session acting for one of its account's applications (Fundkit-Application): it
+ * answers as a key of that application in the environment of Fundkit-Environment (default test).
+ * Another account's application and an unknown id get the same 403, so a session cannot probe
+ * which ids exist.
+ */
+async function authenticateDashboard(req: Request, token: string, deps: AuthDeps): Promise<AuthContext> {
+  const session = await authenticateAccount(token, deps);
+  const appId = req.get(APPLICATION_HEADER)?.trim();
+  if (!appId) throw new ApiError('UNAUTHORIZED', `an account session acts for one application: name it in the ${APPLICATION_HEADER} header (app_…)`);
+  const env = req.get(ENVIRONMENT_HEADER)?.trim() ?? 'test';
+  if (env !== 'test' && env !== 'live') throw new ApiError('VALIDATION_ERROR', `${ENVIRONMENT_HEADER} must be "test" or "live"`);
+  const found = /^app_[A-Za-z0-9_]{1,60}$/.test(appId) ? await deps.findApplication(appId) : undefined;
+  if (!found || found.account_id !== session.accountId) throw new ApiError('FORBIDDEN', `${APPLICATION_HEADER} does not name an application of this account`);
+  const application = activeApplication(found);
+  return { kind: 'dashboard', application, environment: env, keyId: session.sessionId, accountId: session.accountId, sessionId: session.sessionId };
 }
 
 /** Authenticates the bearer credential against the operation's `security` list. */
@@ -108,6 +139,7 @@ export function authenticate(op: Operation, deps: AuthDeps) {
         next();
       });
     }
+    else if (scheme === 'AccountSession' && takesApplicationHeader(op)) locals(res).auth = await authenticateDashboard(req, token, deps);
     else if (scheme === 'AccountSession') locals(res).auth = await authenticateAccount(token, deps);
     else locals(res).auth = { kind: 'operator' };
     next();

@@ -30,6 +30,8 @@ export type AuthContext =
       keyId: string;
     }
   | { kind: 'account'; accountId: string; sessionId: string }
+  /** an account session acting for one of its applications (Fundkit-Application); keyId = the session id */
+  | { kind: 'dashboard'; application: ApplicationRecord; environment: Environment; keyId: string; accountId: string; sessionId: string }
   | { kind: 'operator' }
   | { kind: 'public' };
 

@@ -19,7 +19,8 @@ export function accountRoutes(service: AccountsService): RouteDef[] {
       operationId: 'signUp',
       handler: async (req, res) => {
         const { email, password } = body<Credentials>(req);
-        res.status(201).json((await service.signUp(email, password)).account);
+        const { account, sandboxVerifyUrl } = await service.signUp(email, password);
+        res.status(201).json(sandboxVerifyUrl ? { ...account, sandbox_verify_url: sandboxVerifyUrl } : account);
       },
     },
     { operationId: 'verifyEmail', handler: async (req, res) => void res.json(await service.verifyEmail(body<{ token: string }>(req).token)) },

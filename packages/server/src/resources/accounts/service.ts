@@ -30,10 +30,12 @@ export class AccountsService {
     private readonly repo: AccountsRepo,
     private readonly logger: Logger,
     private readonly publicUrl: () => string,
+    /** on the sandbox ledger the sign-up answer carries the verification link (DESIGN §9) */
+    private readonly sandbox = false,
   ) {}
 
   /** Creates the account and prints the verification link (the reference server has no mailer). */
-  async signUp(email: string, password: string): Promise<{ account: ReturnType<typeof presentAccount>; verificationToken: string }> {
+  async signUp(email: string, password: string): Promise<{ account: ReturnType<typeof presentAccount>; verificationToken: string; sandboxVerifyUrl: string | null }> {
     const normalized = email.trim().toLowerCase();
     if (await this.repo.findByEmail(normalized)) throw new ApiError('EMAIL_ALREADY_REGISTERED', 'an account with this email already exists');
     const account: AccountRecord = { id: newId('account'), email: normalized, password_hash: await hashPassword(password), email_verified_at: null, created_at: isoNow() };
@@ -42,8 +44,11 @@ export class AccountsService {
     await this.repo.insertAccount(account);
     const token = `emv_${randomToken(24)}`;
     await this.repo.insertVerification(sha256Hex(token), account.id, isoNow(Date.now() + VERIFICATION_TTL_MS));
-    this.logger.info({ email: normalized, verify_url: `${this.publicUrl()}/v1/auth/verify-email?token=${token}` }, 'verification link (POST the token to /v1/auth/verify-email)');
-    return { account: presentAccount(account), verificationToken: token };
+    const dashboardUrl = `${this.publicUrl()}/dashboard/#/verify?token=${token}`;
+    this.logger.info({ email: normalized, verify_url: `${this.publicUrl()}/v1/auth/verify-email?token=${token}`, dashboard_url: dashboardUrl }, 'verification link (open dashboard_url, or POST the token to /v1/auth/verify-email)');
+    // DESIGN §9: the person running the server sees the link whatever the log level
+    if (!this.logger.isLevelEnabled('info')) process.stderr.write(`Fundkit: verify ${normalized} at ${dashboardUrl}\n`);
+    return { account: presentAccount(account), verificationToken: token, sandboxVerifyUrl: this.sandbox ? dashboardUrl : null };
   }
 
   async verifyEmail(token: string) {
