@@ -46,7 +46,7 @@ export class LedgerFollower {
   private tip: number | null = null;
   private caughtUp: number | null = null;
   /** set when the source no longer has the ledger the cursor needs: the follower stops rather than skip */
-  private gap: LedgerGapError | null = null;
+  private gap: LedgerGapError | NetworkBehindError | null = null;
   /** when the tip was last seen to move, and the ledger interval measured from it (ms) */
   private advanced: { ledger: number; at: number } | null = null;
   private intervalMs: number | null = null;
@@ -79,16 +79,21 @@ export class LedgerFollower {
 
   /**
    * The cursor in force; set on the first start to the ledger before the tip (no deposit account
-   * of ours exists in an older one), or before the oldest watched account's last record when
-   * watches from per-account streams exist (an upgrade): nothing they had not seen is skipped.
+   * of ours exists in an older one). After an upgrade from a stream per account, before the
+   * oldest record those streams had not processed: an account's last record, or the ledger that
+   * created it when it had none (its creation's transaction, looked up once), else the tip.
    */
   private async cursor(): Promise<number> {
     const { cursors, networkName, network, watch } = this.deps;
     const saved = await cursors.get(networkName);
     if (saved !== null) return saved;
     const tip = await network.latestLedger();
-    const watched = await watch.active(networkName);
-    const oldest = watched.reduce((min, row) => Math.min(min, row.cursor ? Number(BigInt(row.cursor) >> 32n) : 1), tip);
+    let oldest = tip;
+    for (const row of await watch.active(networkName)) {
+      const from = row.cursor ? Number(BigInt(row.cursor) >> 32n)
+        : row.provision_tx_hash ? (await network.getTransaction(row.provision_tx_hash).catch(() => null))?.ledger ?? tip : tip;
+      oldest = Math.min(oldest, from);
+    }
     return cursors.init(networkName, Math.max(0, oldest - 1));
   }
 
@@ -97,13 +102,12 @@ export class LedgerFollower {
     if (this.caughtUp === null) this.caughtUp = await this.cursor();
   }
 
-  /** Reads until caught up with the tip, or until a read says to wait. */
+  /**
+   * Reads until caught up with the tip, or until a read says to wait. A stopped follower tries
+   * again once a minute (it stops again, loudly, until the operator points it at a source with
+   * the history, or sets its cursor).
+   */
   async run(): Promise<void> {
-    if (this.gap) {
-      this.deps.logger.error({ network: this.deps.networkName, err: this.gap }, 'ledger follower stopped: the source no longer has the ledgers it needs');
-      this.nextAt = Date.now() + MAX_BACKOFF_MS;
-      return;
-    }
     try {
       for (;;) {
         const more = await this.pass();
@@ -120,6 +124,10 @@ export class LedgerFollower {
     const cursor = await this.cursor();
     this.caughtUp ??= cursor;
     const read = await this.deps.network.readLedgers(cursor + 1, this.deps.maxLedgers ?? 50);
+    // a tip behind the cursor: the network was reset (testnet, a re-created local network) or is
+    // another one; reading on would skip every payment below the old cursor once the tip passes it
+    if (read.latest < cursor) throw new NetworkBehindError(read.latest, cursor, this.deps.networkName);
+    this.gap = null;
     this.measure(read.latest);
     this.tip = read.latest;
     if (read.through <= cursor) {
@@ -156,7 +164,8 @@ export class LedgerFollower {
     const now = Date.now();
     if (this.advanced && latest > this.advanced.ledger) {
       const sample = (now - this.advanced.at) / (latest - this.advanced.ledger);
-      this.intervalMs = this.intervalMs === null ? sample : 0.7 * this.intervalMs + 0.3 * sample;
+      // a halted network or a frozen source gives one huge sample: it would push reads minutes apart
+      if (sample <= 3 * this.deps.ledgerMs) this.intervalMs = this.intervalMs === null ? sample : 0.7 * this.intervalMs + 0.3 * sample;
     }
     if (!this.advanced || latest > this.advanced.ledger) this.advanced = { ledger: latest, at: now };
   }
@@ -179,7 +188,7 @@ export class LedgerFollower {
   }
 
   private failed(error: unknown): void {
-    if (error instanceof LedgerGapError) {
+    if (error instanceof LedgerGapError || error instanceof NetworkBehindError) {
       this.gap = error;
       this.deps.logger.error({ network: this.deps.networkName, err: error }, 'ledger follower stopped: the source no longer has the ledgers it needs');
       this.nextAt = Date.now() + MAX_BACKOFF_MS;
@@ -190,6 +199,16 @@ export class LedgerFollower {
     const wait = error instanceof RateLimitedError && error.retryAfterMs !== null ? Math.max(error.retryAfterMs, backoff) : backoff;
     this.nextAt = Date.now() + wait;
     this.deps.logger.warn({ network: this.deps.networkName, err: error, retryInMs: wait }, 'ledger follower could not read the network; retrying');
+  }
+}
+
+/** The network's tip is behind the follower's cursor: reset, or another network under the same name. */
+export class NetworkBehindError extends Error {
+  constructor(readonly latest: number, readonly cursor: number, network: string) {
+    super(`the ${network} network's latest ledger (${latest}) is behind the follower's cursor (${cursor}): the network was reset, or the server `
+      + 'now reaches another network. Its payments would be skipped until it passes the cursor: point the server at the network its database '
+      + 'followed, or give it a new database (or delete its row in network_cursors) for the new network');
+    this.name = 'NetworkBehindError';
   }
 }
 

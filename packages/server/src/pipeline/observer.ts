@@ -42,10 +42,11 @@ export class Observer {
     return this.deps.network.assets[intent.requirement_asset as 'USDC' | 'EURC' | 'XLM'];
   }
 
-  /** One record, in its own transaction; false when its intent is not recorded yet (retry later). */
+  /** One record, in its own transaction; false when its intent is not recorded yet or it failed (retry later). */
   async handle(address: string, record: HorizonPaymentRecord): Promise<boolean> {
     try {
-      return this.deps.sql.transaction(() => this.process(address, record));
+      // awaited here: a failed transaction is this catch's, logged with the record that caused it
+      return await this.deps.sql.transaction(() => this.process(address, record));
     } catch (error) {
       this.deps.logger.error({ err: error, address, operation: record.id }, 'observer could not process a record');
       return false;

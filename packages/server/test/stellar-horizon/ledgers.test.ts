@@ -68,11 +68,53 @@ describe('readLedgers over Horizon', () => {
     expect(read).toMatchObject({ through: 7841, records: [], latest: 7841 });
   });
 
-  it('reads the tip from the root when a proxy drops the Latest-Ledger header', async () => {
+  it('reads the tip from the root first when a proxy drops the Latest-Ledger header, never after the page', async () => {
     const seen = horizon({ latest: 10, header: false });
-    const read = await net().readLedgers(3, 50);
+    const network = net();
+    const read = await network.readLedgers(3, 50);
     expect(read.through).toBe(10);
-    expect(seen.map((s) => s.path)).toEqual(['/', '/payments', '/']);
+    // the first read checks the retention at the root: its tip bounds the page
+    expect(seen.map((s) => s.path)).toEqual(['/', '/payments']);
+    seen.length = 0;
+    await network.readLedgers(11, 50);
+    // a headerless page without a root read before it is read again, the root first (from then on, every read)
+    expect(seen.map((s) => s.path)).toEqual(['/payments', '/', '/payments']);
+    seen.length = 0;
+    await network.readLedgers(11, 50);
+    expect(seen.map((s) => s.path)).toEqual(['/', '/payments']);
+  });
+
+  it('bounds the read by every page\'s Latest-Ledger: a later page from a Horizon behind the first says nothing past its tip', async () => {
+    const base = PAGE._embedded.records[1] as HorizonPaymentRecord;
+    const rec = (ledger: number, i: number) => {
+      const id = String((BigInt(ledger) << 32n) + BigInt((i + 1) << 12) + 1n);
+      return { ...base, id, paging_token: id };
+    };
+    // 200 records in ledger 5, then one in ledger 7; the second page's node has ingested up to 6 only
+    const all = [...Array.from({ length: 200 }, (_, i) => rec(5, i)), rec(6, 0), rec(7, 0)];
+    let pages = 0;
+    server.use(
+      http.get(`${HORIZON}/`, () => hal({ ...ROOT, history_latest_ledger: 8, history_elder_ledger: 1 })),
+      http.get(`${HORIZON}/payments`, ({ request }) => {
+        pages += 1;
+        const cursor = BigInt(new URL(request.url).searchParams.get('cursor')!);
+        const tip = pages === 1 ? 8 : 6;
+        const records = all.filter((r) => BigInt(r.id) > cursor && Number(BigInt(r.id) >> 32n) <= tip).slice(0, 200);
+        return new HttpResponse(JSON.stringify({ _embedded: { records } }), { headers: { 'content-type': 'application/hal+json', 'latest-ledger': String(tip) } });
+      }),
+    );
+    const read = await net().readLedgers(5, 50);
+    expect(read.through).toBe(6);
+    expect(read.records.map((r) => Number(BigInt(r.id) >> 32n)).filter((l) => l > 5)).toEqual([6]);
+  });
+
+  it('a 410 for a cursor before Horizon\'s history is a LedgerGapError, not an error to retry', async () => {
+    server.use(
+      http.get(`${HORIZON}/`, () => hal({ ...ROOT, history_latest_ledger: 9000, history_elder_ledger: 1 })),
+      http.get(`${HORIZON}/payments`, () => HttpResponse.json({ type: 'https://stellar.org/horizon-errors/before_history', title: 'Data Requested Is Before Recorded History', status: 410 }, { status: 410 })),
+    );
+    const network = net();
+    await expect(network.readLedgers(3, 50)).rejects.toBeInstanceOf(LedgerGapError);
   });
 
   it('pages a busy ledger until it is complete: a full page of 200, then the rest after its last paging token', async () => {

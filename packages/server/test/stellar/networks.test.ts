@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { run } from '../helpers/raw-sql.js';
 import { Keypair, Networks } from '@stellar/stellar-sdk';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -141,6 +142,23 @@ describe('the start-up check against the network', () => {
     const body = await ready.json() as { checks: { follower: { status: string; error: string } } };
     expect(body.checks.follower.status).toBe('fail');
     expect(body.checks.follower.error).toMatch(/the ledger follower stopped: Horizon at .* keeps ledgers from 60 on; ledger 41 is gone\. Payments in ledgers 41–59 cannot be observed/);
+    // the operator accepts the gap (sets the cursor): the next attempt (once a minute) follows again
+    await run(running.sql, 'UPDATE network_cursors SET ledger = 59');
+    await follower.run();
+    expect(follower.halted).toBeNull();
+    expect(follower.caughtUpLedger).toBe(100);
+  });
+
+  it('stops, rather than skip what comes, when the network\'s tip is behind its cursor (a reset testnet, another network)', async () => {
+    const h = await horizonOf(CUSTOM.FUNDKIT_NETWORK_PASSPHRASE, [USDC, EURC]);
+    horizon = h.server;
+    running = await start({ ...CUSTOM, FUNDKIT_HORIZON_URL: h.url });
+    const follower = running.services.pipeline.pipeline.follower!;
+    await follower.init();
+    expect(await run(running.sql, 'UPDATE network_cursors SET ledger = 5000')).toBe(1);
+    await follower.run();
+    expect(follower.halted).toMatch(/latest ledger \(100\) is behind the follower's cursor \(5000\): the network was reset/);
+    expect(follower.caughtUpLedger).toBeLessThan(5000);
   });
 
   it('starts while the network does not answer (readiness says so), over RPC', async () => {

@@ -70,32 +70,54 @@ export class HorizonLedgerReader {
     return body;
   }
 
+  /** Without a Latest-Ledger header (a proxy dropped it), the root is read first: its tip is then older than what the page saw. */
+  private headerless = false;
+
   async read(from: number, maxLedgers: number): Promise<LedgerRead> {
     let closedAt: number | null = null;
-    if (this.elder === null) {
+    let rootTip: number | null = null;
+    if (this.elder === null || this.headerless) {
       const root = await this.root();
       closedAt = root.history_latest_ledger_closed_at ? Date.parse(root.history_latest_ledger_closed_at) : null;
+      rootTip = Number(root.history_latest_ledger);
     }
     if (from < this.elder!) throw new LedgerGapError(from, this.elder!, `Horizon at ${this.baseUrl}`);
     const records: HorizonPaymentRecord[] = [];
     let cursor = String(BigInt(from) << 32n);
-    let latest: number | null = null;
-    let through = Number.POSITIVE_INFINITY;
+    // every page bounds the read by its own Latest-Ledger: behind a load balancer a later page may
+    // come from a Horizon that has ingested less, and its short page says nothing past its tip
+    let through = Math.min(rootTip ?? Number.POSITIVE_INFINITY, from + maxLedgers - 1);
+    let latest = rootTip ?? 0;
     for (;;) {
-      const page = await this.get<PaymentsPage>('payments', `/payments?cursor=${cursor}&order=asc&limit=${PAGE}&join=transactions`);
-      // the first page's header bounds the read: every ledger up to it was ingested when Horizon answered
-      if (latest === null) {
-        latest = page.latest ?? Number((await this.root()).history_latest_ledger);
-        through = Math.min(latest, from + maxLedgers - 1);
-        if (latest - from > RECHECK_RETENTION_LEDGERS) this.elder = null;
+      const page = await this.pageAfter(cursor, from);
+      if (page.latest === null && rootTip === null) {
+        // no bound for this page: read the root first from now on, and this read again
+        this.headerless = true;
+        return this.read(from, maxLedgers);
       }
+      if (page.latest !== null) {
+        through = Math.min(through, page.latest);
+        latest = Math.max(latest, page.latest);
+      }
+      if (latest - from > RECHECK_RETENTION_LEDGERS) this.elder = null;
       const batch = page.body._embedded.records;
-      for (const record of batch) {
-        if (recordLedger(record) > through) return { through: Math.max(through, from - 1), records, latest, latestClosedAtMs: closedAt };
-        records.push(record);
-      }
-      if (batch.length < PAGE) return { through: Math.max(through, from - 1), records, latest, latestClosedAtMs: closedAt };
+      const past = batch.findIndex((record) => recordLedger(record) > through);
+      records.push(...(past === -1 ? batch : batch.slice(0, past)));
+      if (past !== -1 || batch.length < PAGE) break;
       cursor = batch.at(-1)!.paging_token;
+    }
+    const bounded = Math.max(through, from - 1);
+    return { through: bounded, records: records.filter((record) => recordLedger(record) <= bounded), latest, latestClosedAtMs: closedAt };
+  }
+
+  /** One page; Horizon answers 410 for a cursor older than the history it keeps. */
+  private async pageAfter(cursor: string, from: number): Promise<{ body: PaymentsPage; latest: number | null }> {
+    try {
+      return await this.get<PaymentsPage>('payments', `/payments?cursor=${cursor}&order=asc&limit=${PAGE}&join=transactions`);
+    } catch (error) {
+      if (!(error instanceof HorizonRequestError) || error.status !== 410) throw error;
+      const elder = Number((await this.root()).history_elder_ledger);
+      throw new LedgerGapError(from, elder, `Horizon at ${this.baseUrl}`);
     }
   }
 }
