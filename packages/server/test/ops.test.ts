@@ -108,8 +108,10 @@ describe('on the sandbox', () => {
       const endpoint = await t.request('POST', '/v1/webhooks', { key, body: { url: receiverUrl, events: ['payment.pending'] } });
       await createIntent(t, { amount: '3.00' });
       // first attempt answered 500: pending, with its retry a second later
-      const pending = await waitFor(() => scrape(t, OPERATOR_KEY), (m) => value(m, 'fundkit_queue_depth', { queue: 'webhook_deliveries_pending' }) >= 1, 10_000, 50);
-      expect(value(pending, 'fundkit_webhook_attempts_total', { outcome: 'retrying' })).toBeGreaterThanOrEqual(1);
+      // (a delivery is pending from its event on; waited for until its first attempt was made too)
+      const pending = await waitFor(() => scrape(t, OPERATOR_KEY),
+        (m) => value(m, 'fundkit_webhook_attempts_total', { outcome: 'retrying' }) >= 1, 10_000, 50);
+      expect(value(pending, 'fundkit_queue_depth', { queue: 'webhook_deliveries_pending' })).toBeGreaterThanOrEqual(1);
       // the last retry fails too: given up
       const failed = await waitFor(() => scrape(t, OPERATOR_KEY), (m) => value(m, 'fundkit_queue_depth', { queue: 'webhook_deliveries_failed' }) >= 1, 10_000, 100);
       expect(value(failed, 'fundkit_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
