@@ -11,6 +11,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import Database from 'better-sqlite3';
 import { freePort, startChild, type Child } from './lib.js';
 
@@ -32,6 +33,27 @@ async function serve(dir: string, env: Record<string, string>): Promise<Child> {
     FUNDKIT_DATA_DIR: dir, FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn', PORT: String(port),
     FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000', FUNDKIT_METRICS_TOKEN: TOKEN, ...env,
   }, port, '/healthz');
+}
+
+/**
+ * Funds the treasury with `xlm` more: a friendbot tops up only an account under 10,000 XLM in
+ * total, and a treasury sponsoring thousands of accounts holds more than that in locked reserves,
+ * so fresh friendbot accounts are merged into it (10,000 XLM each).
+ */
+async function fundTreasury(network: string, treasury: string, xlm: number): Promise<void> {
+  const horizon = new Horizon.Server(`${network}/sandbox/horizon`, { allowHttp: true });
+  // the account itself first: a merge needs its destination to exist
+  const created = await fetch(`${network}/sandbox/friendbot?addr=${treasury}`);
+  if (!created.ok) throw new Error(`friendbot: ${created.status} ${await created.text()}`);
+  for (let given = 10_000; given < xlm; given += 9_999) {
+    const donor = Keypair.random();
+    const made = await fetch(`${network}/sandbox/friendbot?addr=${donor.publicKey()}`);
+    if (!made.ok) throw new Error(`friendbot: ${made.status} ${await made.text()}`);
+    const tx = new TransactionBuilder(await horizon.loadAccount(donor.publicKey()), { fee: '100', networkPassphrase: PASSPHRASE })
+      .addOperation(Operation.accountMerge({ destination: treasury })).setTimeout(60).build();
+    tx.sign(donor);
+    await horizon.submitTransaction(tx);
+  }
 }
 
 async function requests(url: string): Promise<number> {
@@ -91,16 +113,13 @@ export async function benchFollower(): Promise<{ figures: FollowerFigure[]; note
       });
       try {
         const db = new Database(join(dir, 'fundkit.db'), { readonly: true, fileMustExist: true });
-        // the treasury the server made, funded by the network's friendbot (what fundkit treasury --fund does):
-        // 10,000 XLM a call, topped up again below that; each deposit account holds 2 XLM of its reserves
+        // the treasury the server made, funded from the network's friendbot (what fundkit treasury --fund
+        // does): each deposit account holds 2 XLM of reserves, the channels 20 XLM each
         const treasury = db.prepare("SELECT public_key FROM stellar_keys WHERE role = 'treasury'").pluck().get() as string;
-        const fund = () => fetch(`${network.url}/sandbox/friendbot?addr=${treasury}`);
-        await fund();
+        await fundTreasury(network.url, treasury, 1_000 + 2.1 * OPEN.at(-1)!);
         let opened = 0;
         for (const open of OPEN) {
-          // 1,000 accounts need 2,000 XLM of reserves: the friendbot tops the treasury up below 10,000
           for (; opened < open; opened += Math.min(1_000, open - opened)) {
-            await fund();
             await openIntents(server.url, Math.min(1_000, open - opened));
             await provisioned(db, open);
           }

@@ -63,7 +63,7 @@ await section('follower', async () => {
     const few = at(OPEN[0]!);
     const many = at(OPEN[1]!);
     if (many !== null) {
-      rows.push({ area: 'network', figure: `${api === 'rpc' ? 'Stellar RPC' : 'Horizon'}: requests a ledger at rest, ${OPEN[1]!.toLocaleString('en')} open intents (target ≤ 3)`, fundkit: Number(many.toFixed(2)), unit: 'req/ledger', peer: `${OPEN[0]} open intents`, peerValue: few === null ? null : Number(few.toFixed(2)), higher: false });
+      rows.push({ area: 'follower', figure: `${api === 'rpc' ? 'Stellar RPC' : 'Horizon'}: requests a ledger at rest, ${OPEN[1]!.toLocaleString('en')} open intents (target ≤ 3)`, fundkit: Number(many.toFixed(2)), unit: 'req/ledger', peer: `${OPEN[0]} open intents`, peerValue: few === null ? null : Number(few.toFixed(2)), higher: false });
     }
   }
 });
