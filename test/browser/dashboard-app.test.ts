@@ -106,7 +106,7 @@ async function fitsWidth(page: Page): Promise<boolean> {
 }
 
 describe('the dashboard over one application', () => {
-  it('an SDK intent shows in the list; the test helper pays it to CREDITED with a timeline; a refund from the page shows on the payment', async () => {
+  it('an SDK intent shows in the list; the test helper pays it to CREDITED with a timeline; a refund from the page completes; the request logs show the calls', async () => {
     const page = await signedUpAndIn('merchant@example.org', 1280);
     const key = await applicationWithKey(page, 'Corner Shop');
     expect(key).toMatch(/^sk_test_/);
@@ -148,10 +148,20 @@ describe('the dashboard over one application', () => {
     await payments.getByLabel('Refund to (optional, default the payer)').fill('');
     await payments.getByLabel('Refund reason').selectOption('MANUAL');
     await payments.getByRole('button', { name: 'Refund payment' }).click();
-    await payments.getByRole('list', { name: 'Refunds' }).getByText('Refund 25.00 USDC').waitFor();
+    const issued = payments.getByRole('list', { name: 'Refunds' }).locator('li', { hasText: 'Refund 25.00 USDC' });
+    await issued.waitFor();
+    // the refund is paid on the sandbox ledger and the page shows it COMPLETED without a reload
+    await expect.poll(() => issued.textContent(), { timeout: 30_000 }).toContain('COMPLETED');
     const refunds = (await fk.refunds.list({ funding_intent_id: intent.id })).data;
     expect(refunds).toHaveLength(1);
-    expect(refunds[0]).toMatchObject({ reason: 'MANUAL', amount: '25.0000000' });
+    expect(refunds[0]).toMatchObject({ reason: 'MANUAL', amount: '25.0000000', status: 'COMPLETED' });
+
+    // the request logs show the SDK's calls with the application's key (the create above among them)
+    await page.getByRole('link', { name: 'Request logs' }).click();
+    await page.getByRole('heading', { name: 'Request logs', level: 1 }).waitFor();
+    const create = page.locator('li', { hasText: 'POST /v1/funding-intents' }).first();
+    await create.waitFor({ timeout: 15_000 });
+    expect(await create.textContent()).toContain('201');
   });
 
   it('a failing webhook delivery is visible with its attempt, and resend delivers it', async () => {
@@ -231,7 +241,7 @@ describe('the dashboard over one application', () => {
     await page.getByText('Email verified.').waitFor();
   });
 
-  it('at 360 px wide the pages fit and work', async () => {
+  it('at 360 px (and 1280 px) wide the pages fit and work', async () => {
     const page = await signedUpAndIn('narrow@example.org', 360);
     expect(await fitsWidth(page)).toBe(true);
     const key = await applicationWithKey(page, 'Tiny Shop');
@@ -244,12 +254,17 @@ describe('the dashboard over one application', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Summary' }).textContent(), { timeout: 30_000 }).toContain('CREDITED');
     expect(await fitsWidth(page)).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'intent-360.png'), fullPage: true });
-    for (const path of ['money', 'webhooks', 'events', 'logs']) {
-      await page.goto(`${api.url}/dashboard/#/${path}`);
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      await page.locator('[aria-busy=false]').first().waitFor();
-      expect(await fitsWidth(page), path).toBe(true);
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of ['intents', 'money', 'webhooks', 'events', 'logs']) {
+        await page.goto(`${api.url}/dashboard/#/${path}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.locator('[aria-busy=false]').first().waitFor();
+        expect(await fitsWidth(page), `${path} at ${width} px`).toBe(true);
+        await page.screenshot({ path: join(SHOTS, `${path}-${width}.png`), fullPage: true });
+      }
     }
+    await page.setViewportSize({ width: 360, height: 800 });
     // the balance of the paid intent, per asset
     await page.goto(`${api.url}/dashboard/#/money`);
     await page.getByRole('row', { name: /USDC/ }).waitFor();
