@@ -6,7 +6,7 @@
  * deterministic, so the bytes are exactly the SDK's; a `NativeKeypair` is a `Keypair` and goes
  * wherever one does (`Transaction#sign`, `secret()`, `publicKey()`).
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
 
 export class NativeKeypair extends Keypair {
@@ -19,13 +19,15 @@ export class NativeKeypair extends Keypair {
     this.privateKey = privateKey;
   }
 
+  /**
+   * An Ed25519 key is 32 random bytes (its seed): taken from the CSPRNG and imported, never made
+   * by Node's key generation. On Node 20 a finished KeyGenJob (sync or async) that the GC
+   * collects can deadlock the main thread on a libuv mutex (~KeyGenJob under
+   * Heap::CollectGarbage): CI's hang guard caught it twice, once after the async generateKeyPair
+   * became the sync one. An import creates no job.
+   */
   static override random(): NativeKeypair {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    return NativeKeypair.fromKeyObjects(privateKey, publicKey);
-  }
-
-  static fromKeyObjects(privateKey: KeyObject, publicKey: KeyObject): NativeKeypair {
-    return new NativeKeypair(Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url'), privateKey, publicKey);
+    return NativeKeypair.fromRawEd25519Seed(randomBytes(32));
   }
 
   static override fromSecret(secret: string): NativeKeypair {
@@ -49,10 +51,8 @@ export class NativeKeypair extends Keypair {
  * of computing it inside the request. A key never handed out is never used anywhere, so one lost
  * with the process costs nothing.
  *
- * Made synchronously in small slices (setImmediate), not with the async `generateKeyPair`: on
- * Node 20 a finished async KeyGenJob collected by the GC can deadlock the main thread on a libuv
- * mutex (~KeyGenJob under Heap::CollectGarbage, seen in CI's hang guard as a test file frozen in
- * futex). An Ed25519 key takes ~50 µs here, so a slice of 16 holds the event loop under 1 ms.
+ * Made in small slices (setImmediate) between requests: an Ed25519 key (random seed, imported)
+ * takes well under 0.1 ms here, so a slice of 16 holds the event loop about 1 ms at most.
  */
 export class KeyReserve {
   private readonly keys: NativeKeypair[] = [];
