@@ -183,7 +183,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     treasurySigner = signer;
     // as many payouts running as the treasury's transactions can carry in one ledger
     const inFlight = deps.config.treasuryChannels * deps.config.treasuryBatchItems;
-    observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, watch: repos.watch, machine, logger, onApplied: nudge.confirm, telemetry: deps.telemetry });
+    observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, machine, logger, onApplied: nudge.confirm, telemetry: deps.telemetry });
     const recorder = observer;
     follower = new LedgerFollower({
       network: stellar.network, networkName, cursors: new CursorRepo(sql), watch: repos.watch, logger,

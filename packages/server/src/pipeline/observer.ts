@@ -15,7 +15,6 @@ import { classify } from './classify.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
 import { incoming, type IncomingPayment } from './records.js';
 import type { StateMachine } from './state-machine.js';
-import type { WatchRepo } from './watch-repo.js';
 import type { Sql } from '../db/sql.js';
 import type { Telemetry } from '../ops/telemetry.js';
 import { fromStroops } from '../lib/money.js';
@@ -26,7 +25,6 @@ export interface ObserverDeps {
   networkName: string;
   payments: PaymentsRepo;
   intents: PipelineIntentsRepo;
-  watch: WatchRepo;
   machine: StateMachine;
   logger: Logger;
   /** a payment was applied: wake the confirmation worker */
@@ -60,7 +58,6 @@ export class Observer {
     const intent = asPayable(found);
     const money = incoming(record, address);
     if (money) await this.record(intent, record, money);
-    await this.deps.watch.advance(address, record.paging_token);
     return true;
   }
 

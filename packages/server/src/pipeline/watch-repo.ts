@@ -17,10 +17,7 @@ const FIND = prepared<WatchRow, { address: string }>((k, p) => k.selectFrom('dep
 const ACTIVE = prepared<WatchRow, { network: string }>((k, p) => k.selectFrom('deposit_watch as w')
   .innerJoin('deposit_accounts as da', 'da.address', 'w.address').selectAll('w').where('w.network', '=', p('network')).where('da.status', '!=', 'RETIRED'));
 
-const ADVANCE = prepared<never, { address: string; cursor: string }>((k, p) =>
-  k.updateTable('deposit_watch').set({ cursor: p('cursor') }).where('address', '=', p('address')));
-
-/** Deposit accounts the observer follows, with the cursor of the last record processed. */
+/** Deposit accounts the ledger follower matches payments against (`cursor`: where a stream per account had got to, before the follower; read once, at an upgrade). */
 export class WatchRepo {
   private readonly sql: Sql;
 
@@ -56,12 +53,5 @@ export class WatchRepo {
       for (const row of found) watched.add(row.address);
     }
     return watched;
-  }
-
-  /** Only forward: a record older than the cursor never moves it back. */
-  async advance(address: string, pagingToken: string): Promise<void> {
-    const row = await this.find(address);
-    if (row && row.cursor !== '' && BigInt(row.cursor) >= BigInt(pagingToken)) return;
-    await this.sql.run(ADVANCE, { address, cursor: pagingToken });
   }
 }
