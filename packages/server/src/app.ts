@@ -17,6 +17,7 @@ import { validateRequest } from './http/validate.js';
 import { composed, directDispatch, directSegments, skippable, type DirectRoute } from './http/direct-dispatch.js';
 import { sandboxDocsKey } from './sandbox-keys.js';
 import { createFriendbotRouter, createSandboxRpcRouter, ensureFriendbot } from './stellar/index.js';
+import { sandboxProxy } from './http/sandbox-proxy.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
 import { assetRoutes } from './resources/assets/routes.js';
@@ -127,15 +128,25 @@ function mountRoutes(app: Express, ctx: AppContext): void {
 }
 
 /**
- * The sandbox friendbot (sandbox mode only), also at /sandbox/horizon/friendbot where the SDK's
- * `server.friendbot(addr)` looks. Mounted before the Horizon router so this more specific path wins.
+ * The sandbox network's Horizon, Stellar RPC and friendbot, for wallets, the checkout and the SDK
+ * (sandbox mode only): forwarded to its thread or process, or served here when it runs in this
+ * process. The friendbot is also at /sandbox/horizon/friendbot, where the SDK's
+ * `server.friendbot(addr)` looks, mounted before Horizon so the more specific path wins.
  */
-async function mountFriendbot(app: Express, ctx: AppContext): Promise<void> {
-  const ledger = ctx.services.pipeline.pipeline.stellar?.ledger;
+async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
+  const stellar = ctx.services.pipeline.pipeline.stellar;
+  if (stellar?.sandbox?.url) {
+    const forward = sandboxProxy(stellar.sandbox.url);
+    for (const path of ['/sandbox/friendbot', '/sandbox/horizon', '/sandbox/rpc']) app.use(path, forward);
+    return;
+  }
+  const ledger = stellar?.ledger;
   if (!ledger) return;
   const friendbot = createFriendbotRouter(ledger, await ensureFriendbot(ledger));
   app.use('/sandbox/friendbot', friendbot);
   app.use('/sandbox/horizon/friendbot', friendbot);
+  if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
+  app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/sandbox/friendbot` }));
 }
 
 /** Builds the Express app; never listens (see index.ts and main.ts). */
@@ -148,11 +159,7 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   const logging = requestLogging(ctx.services.requestLogs, ctx.logger, ctx.telemetry ?? null);
   app.use((req, res, next) => requestId(req, res, () => logging(req, res, next)));
   if (ctx.ops) app.use(ctx.ops);
-  await mountFriendbot(app, ctx);
-  // the embedded ledger's Horizon, for wallets and the SDK (sandbox mode only)
-  if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
-  const sandboxLedger = ctx.services.pipeline.pipeline.stellar?.ledger;
-  if (sandboxLedger) app.use('/sandbox/rpc', createSandboxRpcRouter(sandboxLedger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/sandbox/friendbot` }));
+  await mountSandbox(app, ctx);
   mountRoutes(app, ctx);
   app.use(hostedCheckoutRouter(ctx.services.checkout));
   app.use(dashboardRouter());

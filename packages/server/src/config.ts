@@ -40,6 +40,15 @@ export interface Config {
   sandboxLedgerSeconds: number;
   /** operations one sandbox ledger applies at most (FUNDKIT_SANDBOX_LEDGER_MAX_OPS) */
   sandboxLedgerMaxOps: number;
+  /**
+   * Where the sandbox network runs (FUNDKIT_SANDBOX_NETWORK): `thread` (the default: a worker
+   * thread of this process, reached over loopback HTTP), a URL (a `fundkit sandbox` several
+   * servers share), or `in-process` (the ledger on the server's own database, as before the
+   * thread; kept for a database that already holds that chain).
+   */
+  sandboxNetwork: SandboxNetworkSetting;
+  /** the sandbox thread's SQLite file (FUNDKIT_SANDBOX_DB): beside the server's database by default */
+  sandboxDbPath: string;
   /** Prometheus metrics and their HTTP hooks (FUNDKIT_METRICS=off turns them off; /metrics then answers 404) */
   metrics: boolean;
   /** the Bearer token GET /metrics requires (FUNDKIT_METRICS_TOKEN); null: the operator key, else loopback clients only */
@@ -123,6 +132,24 @@ function parseHttpUrl(name: string, raw: string | undefined): string | null {
   }
 }
 
+export type SandboxNetworkSetting = { mode: 'thread' } | { mode: 'in-process' } | { mode: 'url'; url: string } | { mode: 'default' };
+
+/** FUNDKIT_SANDBOX_NETWORK; unset is `default`: the thread, unless the database already holds an in-process chain (pipeline/stellar.ts). */
+function parseSandboxNetwork(raw: string | undefined): SandboxNetworkSetting {
+  if (raw === undefined || raw === '') return { mode: 'default' };
+  if (raw === 'thread' || raw === 'in-process') return { mode: raw };
+  if (/^https?:/.test(raw)) return { mode: 'url', url: parseHttpUrl('FUNDKIT_SANDBOX_NETWORK', raw)! };
+  throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK must be thread, in-process or the http(s) URL of a \`fundkit sandbox\`, got "${raw}"`);
+}
+
+/** The thread's chain beside the server's SQLite file (fundkit.db → fundkit.sandbox.db); in memory with it; under the data dir on PostgreSQL. */
+function sandboxDbPath(env: Env, dbPath: string, databaseUrl: unknown, dataDir: string): string {
+  if (env.FUNDKIT_SANDBOX_DB) return env.FUNDKIT_SANDBOX_DB;
+  if (databaseUrl) return `${dataDir}/fundkit.sandbox.db`;
+  if (dbPath === ':memory:' || dbPath.startsWith('file::memory:')) return ':memory:';
+  return /\.(db|sqlite3?)$/.test(dbPath) ? dbPath.replace(/\.(db|sqlite3?)$/, '.sandbox.$1') : `${dbPath}.sandbox.db`;
+}
+
 /** FUNDKIT_ASSETS: "USDC:G…,EURC:G…" (XLM is always there). */
 function parseAssets(raw: string | undefined): Partial<Issuers> | null {
   if (raw === undefined || raw.trim() === '') return null;
@@ -198,11 +225,13 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.FUNDKIT_DATA_DIR || '.fundkit';
   const rate = positiveInt(env, 'FUNDKIT_RATE_LIMIT', 100);
   const stellar = parseStellar(env.FUNDKIT_STELLAR);
+  const dbPath = env.FUNDKIT_DB || `${dataDir}/fundkit.db`;
+  const databaseUrl = parseDatabaseUrl(env.FUNDKIT_DATABASE_URL);
   return {
     // 0 = an ephemeral port (tests, embedding)
     port: positiveInt(env, 'PORT', 4010, 65535, 0),
-    dbPath: env.FUNDKIT_DB || `${dataDir}/fundkit.db`,
-    databaseUrl: parseDatabaseUrl(env.FUNDKIT_DATABASE_URL),
+    dbPath,
+    databaseUrl,
     databasePoolSize: positiveInt(env, 'FUNDKIT_DATABASE_POOL_SIZE', 10, 1000),
     dataDir,
     logoDir: env.FUNDKIT_LOGO_DIR || `${dataDir}/logos`,
@@ -217,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxRates: sandboxRates(env.FUNDKIT_SANDBOX_RATES),
     sandboxLedgerSeconds: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_SECONDS', 0, 3_600, 0),
     sandboxLedgerMaxOps: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_MAX_OPS', 1_000, 1_000_000),
+    sandboxNetwork: parseSandboxNetwork(env.FUNDKIT_SANDBOX_NETWORK),
+    sandboxDbPath: sandboxDbPath(env, dbPath, databaseUrl, dataDir),
     metrics: parseSwitch(env, 'FUNDKIT_METRICS'),
     metricsToken: env.FUNDKIT_METRICS_TOKEN || null,
     readyMaxLedgersBehind: positiveInt(env, 'FUNDKIT_READY_MAX_LEDGERS_BEHIND', 10, 1_000_000),

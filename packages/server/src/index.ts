@@ -123,7 +123,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           const { pipeline } = services.pipeline;
           // a clocked sandbox ledger is one network for every server on the database: each keeps
           // its clock (one close a period between them) and answers its own submits
-          pipeline.stellar?.ledger?.start();
+          pipeline.stellar?.sandbox?.start();
           // one server on the database runs the payment pipeline; the others take over if it stops
           leadership = lead('pipeline', {
             async start() {
@@ -159,7 +159,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       // after the requests in flight: a POST /transactions waiting for its close gets its answer
-      await services.pipeline.pipeline.stellar?.ledger?.stop();
+      await services.pipeline.pipeline.stellar?.sandbox?.close();
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
       await services.requestLogs.flush();
       await instance.close();

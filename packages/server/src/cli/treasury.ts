@@ -6,7 +6,7 @@ import { deriveKey } from '../lib/crypto.js';
 import { fromStroops } from '../lib/money.js';
 import { resolveMasterKey } from '../master-key.js';
 import { DepositPoolRepo } from '../pipeline/deposit-pool-repo.js';
-import { setupNetwork, setupSandbox, type StellarSetup } from '../pipeline/stellar.js';
+import { setupNetwork, setupSandboxMode, type StellarSetup } from '../pipeline/stellar.js';
 import type { Sql } from '../db/sql.js';
 import {
   assess, nativeBalance, POOL_ASSETS, shortfallMessage, TRUSTED_ASSETS, trustline, xlm, type Assessment,
@@ -51,9 +51,10 @@ export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
       }
       const fund = (friendbotUrl: string) => fundTreasury({ network, treasury: keypair, friendbotUrl, channels: config.treasuryChannels, say }, report);
       // a ledger on a clock closes only while it runs: this process closes its own, as a server does
-      setup.ledger?.start();
+      setup.sandbox?.start();
       try {
         if (setup.ledger) await withSandboxFriendbot(setup.ledger, fund);
+        else if (setup.sandbox?.url) await fund(`${setup.sandbox.url}/friendbot`);
         else if (config.network?.friendbotUrl) await fund(config.network.friendbotUrl);
         else throw new FundError(`the ${network.kind} network has no friendbot (set FUNDKIT_FRIENDBOT_URL): fund ${keypair.publicKey()} with ${xlm(report.shortfall)} XLM yourself`);
       } catch (error) {
@@ -66,7 +67,7 @@ export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
     else io.stdout(render(report, config));
     return report.ok ? 0 : 1;
   } finally {
-    await setup?.ledger?.stop();
+    await setup?.sandbox?.close();
     await store.close();
   }
 }
@@ -88,11 +89,7 @@ function configOf(io: CliIo, args: ParsedArgs): Config {
 
 /** The server's own wiring (pipeline/stellar.ts): the same treasury key, created if absent. */
 function stellarSetup(sql: Sql, config: Config, stellarKeys: Buffer): Promise<StellarSetup> {
-  if (config.stellar === 'sandbox') {
-    return setupSandbox(sql, stellarKeys, `http://localhost:${config.port}/sandbox/horizon`, {
-      rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps,
-    });
-  }
+  if (config.stellar === 'sandbox') return setupSandboxMode(sql, stellarKeys, config, `http://localhost:${config.port}/sandbox/horizon`, pino({ level: 'silent' }));
   return setupNetwork(sql, stellarKeys, config.network!);
 }
 

@@ -62,7 +62,7 @@ export function createOps(deps: OpsDeps): Ops {
   const tip = cached(() => network!.latestLedger());
   const treasury = cached(async () => (pipeline.stellar ? network!.loadAccount(pipeline.stellar.treasury.publicKey()) : null));
   const check = () => readiness({
-    repo, network: network && { kind: network.kind, latestLedger: tip }, clocked: !pipeline.stellar?.ledger || Boolean(pipeline.stellar.ledger.clock),
+    repo, network: network && { kind: network.kind, latestLedger: tip }, clocked: !pipeline.stellar?.sandbox || pipeline.stellar.sandbox.clocked,
     started: deps.started, leads: deps.leads, caughtUp: () => pipeline.follower?.caughtUpLedger ?? null, halted: () => pipeline.follower?.halted ?? null, maxLedgersBehind: config.readyMaxLedgersBehind,
     treasuryHeadroom: async () => {
       if (!pipeline.stellar) return null;

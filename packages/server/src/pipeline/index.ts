@@ -38,7 +38,7 @@ import { RefundPayer } from './refund-payout.js';
 import { SandboxTools } from './sandbox-tools.js';
 import { Settler } from './settlement.js';
 import { StateMachine } from './state-machine.js';
-import { checkNetwork, setupNetwork, setupSandbox, type StellarSetup } from './stellar.js';
+import { checkNetwork, setupNetwork, setupSandboxMode, type StellarSetup } from './stellar.js';
 import { meteredNetwork } from '../ops/network-meter.js';
 import type { Telemetry } from '../ops/telemetry.js';
 import { TreasurySigner } from './tx.js';
@@ -136,6 +136,9 @@ const CONFIRMATIONS_IN_FLIGHT = 8;
 /** A real network closes a ledger about every 5 s: the follower reads about then. */
 const NETWORK_LEDGER_MS = 5000;
 
+/** A `fundkit sandbox` elsewhere does not say when it closes a ledger: the follower asks this often. */
+const SANDBOX_POLL_MS = 500;
+
 /** A free channel's wait for more work before it sends less than a full transaction (see EngineOptions). */
 const TREASURY_LINGER_MS = 250;
 
@@ -148,9 +151,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const expirer = new Expirer(sql, repos.intents, machine);
   // testnet, pubnet and custom networks: over Stellar RPC or Horizon (see setupNetwork)
   const setup = deps.config.stellar === 'sandbox' || !deps.config.network
-    ? await setupSandbox(sql, deriveKey(deps.masterKey, 'stellar-keys'), `${deps.publicBaseUrl()}/sandbox/horizon`, {
-      rates: deps.config.sandboxRates, ledgerSeconds: deps.config.sandboxLedgerSeconds, maxOpsPerLedger: deps.config.sandboxLedgerMaxOps,
-    })
+    ? await setupSandboxMode(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config, `${deps.publicBaseUrl()}/sandbox/horizon`, logger)
     : await setupNetwork(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.network);
   if (setup && deps.config.network) await checkNetwork(setup.network, deps.config.network, logger);
   // every request to the network is counted (ops/network-meter.ts)
@@ -178,7 +179,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
         return fn();
       }),
       // a ledger that closes per transaction gains nothing from waiting; a real or clocked one does
-      lingerMs: stellar.ledger && !stellar.ledger.clock ? 0 : TREASURY_LINGER_MS,
+      lingerMs: stellar.sandbox && !stellar.sandbox.clocked ? 0 : TREASURY_LINGER_MS,
     });
     treasurySigner = signer;
     // as many payouts running as the treasury's transactions can carry in one ledger
@@ -189,19 +190,19 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       network: stellar.network, networkName, cursors: new CursorRepo(sql), watch: repos.watch, logger,
       handle: (address, record) => recorder.handle(address, record),
       // the sandbox says when it closes a ledger (below); a real network is read about once a ledger
-      ledgerMs: stellar.ledger ? 0 : NETWORK_LEDGER_MS, idleMs: deps.settings.backfillIntervalMs,
+      ledgerMs: stellar.sandbox?.announcesLedgers ? 0 : stellar.sandbox ? SANDBOX_POLL_MS : NETWORK_LEDGER_MS, idleMs: deps.settings.backfillIntervalMs,
     });
     const reader = follower;
     // the cursor before any deposit account exists (a payment to one is then never older than
     // it); a network down at start only delays it: the pool waits for it (beforeSubmit)
     const init = follower.init().catch((error: unknown) => logger.warn({ err: error }, 'the ledger follower could not read the network\'s tip at start; deposit accounts wait for it'));
     // a real network is not waited for at start (the server answers while it is unreachable)
-    if (stellar.ledger) await init;
-    stellar.ledger?.events.on('ledger', () => {
+    if (stellar.sandbox) await init;
+    stellar.sandbox?.onLedger(() => {
       reader.wake();
       nudgeOf('ledger-follower')();
     });
-    tools = stellar.ledger ? new SandboxTools(stellar.ledger, stellar.network as never) : null;
+    tools = stellar.sandbox ? new SandboxTools(stellar.sandbox, stellar.network) : null;
     const confirmer = new PaymentConfirmer({ sql, payments: repos.payments, machine, onConfirmed: nudge.settle });
     settler = new Settler({
       sql, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
@@ -217,7 +218,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       sql, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
       machine, signer, secretsKey, onActivated: followAddress, beforeSubmit: () => reader.init(), wake: nudgeOf('deposit-pool'),
       // as long as the treasury lingers on a ledger that closes every few seconds; briefly on the instant sandbox
-      gatherMs: stellar.ledger && !stellar.ledger.clock ? undefined : TREASURY_LINGER_MS,
+      gatherMs: stellar.sandbox && !stellar.sandbox.clocked ? undefined : TREASURY_LINGER_MS,
     });
     deposits = poolDepositSource({
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
@@ -241,7 +242,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     nudgeJob: (name) => nudgeOf(name)(),
     async fillPool(timeoutMs) {
       // a ledger on a clock closes only once started: its pool fills in the background, as on a real network
-      if (stellar?.ledger?.clock) return;
+      if (stellar?.sandbox?.clocked) return;
       await pool?.fill(timeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'deposit pool not filled at start; its worker retries'));
     },
     start() {

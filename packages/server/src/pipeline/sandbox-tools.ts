@@ -1,12 +1,13 @@
 /**
  * Sandbox-only conveniences: the faucet-funded payer of the test helpers, and destinations made
- * to exist (the embedded ledger has no outside world, so a merchant's settlement address is
- * materialised with a trustline the first time money is sent to it).
+ * to exist (the sandbox has no outside world, so a merchant's settlement address is materialised
+ * with a trustline the first time money is sent to it). Everything goes to the sandbox as to any
+ * network: the faucet over HTTP (stellar/sandbox/link.ts), the payments as signed transactions.
  */
 import { Keypair, Operation, TransactionBuilder, BASE_FEE, Account, Memo } from '@stellar/stellar-sdk';
 import { fromStroops } from '../lib/money.js';
-import { parseAssetKey, SANDBOX_ASSETS, toSdkAsset, type AssetRef, type SandboxLedger, type SandboxNetwork } from '../stellar/index.js';
-import { ensureAccount, ensureTrustline } from '../stellar/sandbox/faucet.js';
+import { parseAssetKey, SANDBOX_ASSETS, toSdkAsset, type AssetRef, type StellarNetwork } from '../stellar/index.js';
+import type { SandboxLink } from '../stellar/sandbox/link.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 
 export class SandboxTools {
@@ -14,16 +15,14 @@ export class SandboxTools {
   private readonly fakeIssuer = NativeKeypair.random();
   /** wrong-asset trustlines, added one at a time: they share the issuer's sequence number */
   private trustTurn: Promise<void> = Promise.resolve();
+  private fakeIssuerFunded = false;
+  /** lookalike lines added by this process ("address/CODE:ISSUER") */
+  private readonly trusted = new Set<string>();
 
-  constructor(private readonly ledger: SandboxLedger, private readonly network: SandboxNetwork) {}
+  constructor(private readonly sandbox: SandboxLink, private readonly network: StellarNetwork) {}
 
   async prepareDestination(address: string, stellarAsset: string): Promise<void> {
-    const { store } = this.ledger;
-    if (await store.getAccount(address) && (stellarAsset === 'native' || await store.getTrustline(address, stellarAsset))) return;
-    await this.ledger.directWrite(async (clock) => {
-      await ensureAccount(store, clock, address, 10_000_000n);
-      if (stellarAsset !== 'native') await ensureTrustline(store, clock, address, stellarAsset);
-    });
+    await this.sandbox.ensure(address, parseAssetKey(stellarAsset));
   }
 
   /** What a test payment of `code` sends to an intent requiring `required`. */
@@ -45,9 +44,14 @@ export class SandboxTools {
   }
 
   private async addDepositTrust(deposit: { address: string; signer: Keypair }, asset: AssetRef): Promise<void> {
-    if (asset.issuer === null || await this.ledger.store.getTrustline(deposit.address, `${asset.code}:${asset.issuer}`)) return;
-    // the faucet gives the sponsor the 0.5 XLM reserve of each line it sponsors (and its fee)
-    await this.ledger.fund(asset.issuer, SANDBOX_ASSETS.XLM, await this.ledger.store.getAccount(asset.issuer) ? 10_000_000n : 100_000_000n);
+    const line = `${deposit.address}/${asset.code}:${asset.issuer}`;
+    if (asset.issuer === null || this.trusted.has(line)) return;
+    // (over Stellar RPC an account's view holds the network's USDC and EURC lines only: the set above knows the others)
+    const account = await this.network.loadAccount(deposit.address);
+    if (account?.balances.some((b) => b.asset.code === asset.code && b.asset.issuer === asset.issuer)) return;
+    // the sponsor pays the 0.5 XLM reserve of each line it sponsors (and its fee): 10 XLM at first, 1 more a line
+    await this.sandbox.fund(asset.issuer, SANDBOX_ASSETS.XLM, this.fakeIssuerFunded ? 10_000_000n : 100_000_000n);
+    this.fakeIssuerFunded = true;
     const sponsor = this.fakeIssuer;
     const view = await this.network.loadAccount(sponsor.publicKey());
     const tx = new TransactionBuilder(new Account(sponsor.publicKey(), view!.sequence.toString()), { fee: BASE_FEE, networkPassphrase: this.network.passphrase })
@@ -58,14 +62,15 @@ export class SandboxTools {
     tx.sign(sponsor, deposit.signer);
     const out = await this.network.submitTransaction(tx.toXdr());
     if (!out.successful) throw new Error(`could not add the ${asset.code} trustline: ${JSON.stringify(out.resultCodes)}`);
+    this.trusted.add(line);
   }
 
   /** A fresh payer funded by the faucet signs and submits a real payment. */
   async pay(destination: string, asset: AssetRef, amount: bigint, memo?: string) {
     const payer = NativeKeypair.random();
-    await this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, 100_000_000n);
-    if (asset.issuer !== null) await this.ledger.fund(payer.publicKey(), asset, amount);
-    else await this.ledger.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, amount);
+    await this.sandbox.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, 100_000_000n);
+    if (asset.issuer !== null) await this.sandbox.fund(payer.publicKey(), asset, amount);
+    else await this.sandbox.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, amount);
     const view = await this.network.loadAccount(payer.publicKey());
     const builder = new TransactionBuilder(new Account(payer.publicKey(), view!.sequence.toString()), { fee: BASE_FEE, networkPassphrase: this.network.passphrase })
       .addOperation(Operation.payment({ destination, asset: toSdkAsset(asset), amount: fromStroops(amount) }));

@@ -6,7 +6,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Router } from 'express';
 import type { Logger } from 'pino';
-import { ConfigError } from '../config.js';
+import { ConfigError, type Config, type SandboxNetworkSetting } from '../config.js';
 import { bindAll, prepared, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
@@ -18,11 +18,16 @@ import { createHorizonNetwork } from '../stellar/horizon/index.js';
 import type { NetworkProfile } from '../stellar/networks.js';
 import { createRpcNetwork } from '../stellar/rpc/index.js';
 import { NativeKeypair } from '../stellar/keypair.js';
+import { httpLink, inProcessLink, type SandboxLink } from '../stellar/sandbox/link.js';
+import { SANDBOX_PASSPHRASE } from '../stellar/sandbox/ledger.js';
+import { startSandboxThread } from '../stellar/sandbox/thread.js';
 
 export interface StellarSetup {
   network: StellarNetwork;
-  /** present in sandbox mode only: the faucet and test helpers need it */
+  /** the sandbox ledger when it runs in this process (FUNDKIT_SANDBOX_NETWORK=in-process) */
   ledger: SandboxLedger | null;
+  /** sandbox mode: the sandbox's faucet and ledger-close hints, wherever it runs (stellar/sandbox/link.ts) */
+  sandbox: SandboxLink | null;
   treasury: Keypair;
   horizonRouter: Router | null;
 }
@@ -87,7 +92,95 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
     const line = await ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
     if (line && line.balance === 0n) await ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
   }
-  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
+  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, sandbox: inProcessLink(ledger), treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
+}
+
+const IN_PROCESS_CHAIN = prepared<{ seq: number }, Record<string, never>>((k) => k.selectFrom('sbx_ledgers').select('seq').limit(1));
+
+/**
+ * Where the sandbox runs: as configured, or by default in its own thread, unless this database
+ * already holds the chain an in-process sandbox wrote (its deposit accounts exist only there).
+ */
+export async function sandboxPlacement(sql: Sql, setting: SandboxNetworkSetting): Promise<Exclude<SandboxNetworkSetting, { mode: 'default' }>> {
+  if (setting.mode !== 'default') return setting;
+  return (await sql.get(IN_PROCESS_CHAIN, {})) ? { mode: 'in-process' } : { mode: 'thread' };
+}
+
+export interface WiredSandboxSettings extends SandboxSettings {
+  /** the sandbox thread's SQLite file */
+  dbPath: string;
+  /** a `fundkit sandbox` to use instead of starting a thread */
+  url?: string;
+  logger: Logger;
+}
+
+/**
+ * Sandbox mode: the sandbox in its own thread by default, reached over HTTP; a `fundkit sandbox`
+ * at a URL; or in this process (FUNDKIT_SANDBOX_NETWORK, sandboxPlacement).
+ */
+export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, horizonUrl: string, logger: Logger): Promise<StellarSetup> {
+  const settings = { rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps };
+  const placement = await sandboxPlacement(sql, config.sandboxNetwork);
+  if (placement.mode === 'in-process') return setupSandbox(sql, secretsKey, horizonUrl, settings);
+  return setupWiredSandbox(sql, secretsKey, { ...settings, dbPath: config.sandboxDbPath, logger, ...(placement.mode === 'url' ? { url: placement.url } : {}) });
+}
+
+/** The first ask comes soon after a submission (an instant sandbox has applied it by then), then less often. */
+const sandboxPoll = (attempt: number) => Math.min(250, 5 * 2 ** attempt);
+
+/**
+ * The sandbox as a network of its own, reached over HTTP like testnet: in a worker thread of this
+ * process (its own SQLite file), or a `fundkit sandbox` several servers share. The follower,
+ * submission and account reads go through Stellar RPC, path finding through its Horizon. The
+ * treasury key is this server's; the sandbox's faucet gives it what genesis gave it in process.
+ */
+export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: WiredSandboxSettings): Promise<StellarSetup> {
+  let treasury = await loadTreasury(sql, secretsKey, 'sandbox');
+  if (!treasury) {
+    treasury = NativeKeypair.random();
+    await saveTreasury(sql, secretsKey, 'sandbox', treasury);
+  }
+  const link = settings.url ? await remoteSandbox(settings.url) : await startSandboxThread({
+    dbPath: settings.dbPath, ledgerSeconds: settings.ledgerSeconds ?? 0, rates: settings.rates ?? null,
+    ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
+  }, (error) => settings.logger.error({ err: error }, 'the sandbox thread failed'));
+  try {
+    const url = link.url!;
+    const profile: NetworkProfile = {
+      kind: 'sandbox', passphrase: SANDBOX_PASSPHRASE, rpcUrl: `${url}/rpc`, horizonUrl: url, friendbotUrl: `${url}/friendbot`,
+      issuers: { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! }, api: 'rpc',
+    };
+    const network = createRpcNetwork(profile, { pollDelay: sandboxPoll });
+    await fundSandboxTreasury(network, link, treasury.publicKey());
+    return { network, ledger: null, sandbox: link, treasury, horizonRouter: null };
+  } catch (error) {
+    await link.close();
+    throw error;
+  }
+}
+
+/** A `fundkit sandbox` at `url`: its passphrase and clock from GET /sandbox/info. */
+async function remoteSandbox(url: string): Promise<SandboxLink> {
+  let info: { passphrase?: string; ledger_seconds?: number };
+  try {
+    const res = await fetch(`${url}/sandbox/info`, { signal: AbortSignal.timeout(CHECK_MS) });
+    if (!res.ok) throw new Error(`GET /sandbox/info answered ${res.status}`);
+    info = await res.json() as typeof info;
+  } catch (error) {
+    throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK=${url} is not a reachable \`fundkit sandbox\` (${error instanceof Error ? error.message : String(error)}): start one with \`pnpm fundkit sandbox\``);
+  }
+  if (info.passphrase !== SANDBOX_PASSPHRASE) throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK=${url} serves "${info.passphrase}", not the sandbox: for another network use FUNDKIT_STELLAR=custom`);
+  return httpLink(url, { clocked: (info.ledger_seconds ?? 0) > 0 });
+}
+
+/** What genesis gives the treasury on an in-process sandbox: 1,000,000 XLM, and the USDC and EURC float. */
+async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, address: string): Promise<void> {
+  const account = await network.loadAccount(address);
+  if (!account) await link.fund(address, SANDBOX_ASSETS.XLM, toStroops('1000000'));
+  for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
+    const line = account?.balances.find((b) => b.asset.issuer === asset.issuer && b.asset.code === asset.code);
+    if (!line || line.balance === 0n) await link.fund(address, asset, SANDBOX_FLOAT);
+  }
 }
 
 /**
@@ -102,7 +195,7 @@ export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: Networ
     await saveTreasury(sql, secretsKey, profile.kind, treasury);
   }
   const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
-  return { network, ledger: null, treasury, horizonRouter: null };
+  return { network, ledger: null, sandbox: null, treasury, horizonRouter: null };
 }
 
 /** How long the start-up check waits for the network before going on without it. */

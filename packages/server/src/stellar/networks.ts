@@ -17,7 +17,8 @@ export interface Issuers {
 }
 
 export interface NetworkProfile {
-  kind: RealNetworkKind;
+  /** `sandbox`: the sandbox network reached over HTTP (its thread or a `fundkit sandbox`, pipeline/stellar.ts) */
+  kind: RealNetworkKind | 'sandbox';
   passphrase: string;
   rpcUrl: string | null;
   horizonUrl: string | null;

@@ -8,18 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
+import { startStandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
 import { freePort, kill, startChild, type Child } from '../crash/child.js';
 
 const KEY = 'sk_test_clusterSecretKey00000000001';
 const dir = mkdtempSync(join(tmpdir(), 'fundkit-processes-'));
 const children: Child[] = [];
+// servers on one database share one sandbox: a `fundkit sandbox` each reaches at its URL
+const sandbox = await startStandaloneSandbox({ dbPath: ':memory:', port: 0 });
 afterAll(async () => {
   for (const child of children) await kill(child, 'SIGKILL');
+  await sandbox.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const env = {
-  FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'), FUNDKIT_MASTER_KEY: 'ab'.repeat(32),
+  FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_SANDBOX_NETWORK: sandbox.url, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'), FUNDKIT_MASTER_KEY: 'ab'.repeat(32),
   LOG_LEVEL: 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000', FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100',
 };
 writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Cluster', secret_keys: [KEY], settlement_address: 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57' }] }));

@@ -22,7 +22,10 @@ afterEach(async () => {
 /** Servers sharing one database (a file, or one PostgreSQL database under FUNDKIT_TEST_ENGINE=postgres), started one after the other. */
 function cluster(extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-cluster-'));
-  const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', ...extraEnv };
+  // the sandbox on the shared database itself (in-process): these tests read its tables
+  const env: Record<string, string> = {
+    FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', FUNDKIT_SANDBOX_NETWORK: 'in-process', ...extraEnv,
+  };
   return async (provisionDepositAccount?: DepositAccountProvisioner) => {
     if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL ??= await (await import('../helpers/postgres.js')).freshPostgresDatabase('cluster');
     const server = await startTestServer({ env, provisionDepositAccount });

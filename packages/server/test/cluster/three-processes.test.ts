@@ -14,7 +14,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresSql } from '../../src/db/postgres-sql.js';
 import { freePort, kill, startChild, type Child } from '../crash/child.js';
-import { checkInvariants } from '../crash/invariants.js';
+import { startStandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
+import { chainAt, checkInvariants } from '../crash/invariants.js';
 import { call, CRASH_KEY, refundWhatIsRefundable, settle, SETTLEMENT_ADDRESS, traffic } from '../crash/traffic.js';
 import { rows, value } from '../helpers/raw-sql.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -31,11 +32,17 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-/** The instant sandbox, and one on a clock that the three processes share (one close a second between them). */
-const LEDGERS: Array<{ name: string; env: Record<string, string> }> = [
-  { name: 'an instant ledger', env: {} },
-  { name: '1 s ledgers', env: { FUNDKIT_SANDBOX_LEDGER_SECONDS: '1' } },
+/** The three share one sandbox (a `fundkit sandbox` at a URL): an instant one, and one on a 1 s clock. */
+const LEDGERS: Array<{ name: string; ledgerSeconds: number }> = [
+  { name: 'an instant ledger', ledgerSeconds: 0 },
+  { name: '1 s ledgers', ledgerSeconds: 1 },
 ];
+
+async function sharedSandbox(ledgerSeconds = 0) {
+  const sandbox = await startStandaloneSandbox({ dbPath: ':memory:', port: 0, ledgerSeconds });
+  cleanup.push(() => sandbox.close());
+  return sandbox;
+}
 
 describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-robin proxy', () => {
   it.each(LEDGERS)('lose nothing and do nothing twice while each in turn is killed with SIGKILL and restarted, on $name', async (ledgers) => {
@@ -43,11 +50,12 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     const url = await freshPostgresDatabase('three');
     const dir = mkdtempSync(join(tmpdir(), 'fundkit-three-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const sandbox = await sharedSandbox(ledgers.ledgerSeconds);
     const env = {
+      FUNDKIT_SANDBOX_NETWORK: sandbox.url,
       FUNDKIT_DATABASE_URL: url, FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'), FUNDKIT_MASTER_KEY: 'ab'.repeat(32),
       LOG_LEVEL: process.env.FUNDKIT_CHILD_STDOUT ? 'error' : 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000', FUNDKIT_RATE_LIMIT: '10000', FUNDKIT_RATE_LIMIT_BURST: '10000',
       FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20', FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,5s,10s',
-      ...ledgers.env,
     };
     writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Three', secret_keys: [CRASH_KEY], settlement_address: SETTLEMENT_ADDRESS }] }));
 
@@ -86,11 +94,11 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     const sql = new PostgresSql(pool);
     cleanup.push(() => sql.close());
     const why = () => up.map((child) => child?.stderr.join('').slice(-1000) ?? '').join('\n');
-    await settle(sql, 30_000, why);
+    await settle(sql, 30_000, why, chainAt(sandbox.url));
     await refundWhatIsRefundable(proxy);
-    await settle(sql, 30_000, why);
+    await settle(sql, 30_000, why, chainAt(sandbox.url));
 
-    expect(await checkInvariants(sql)).toEqual([]);
+    expect(await checkInvariants(sql, chainAt(sandbox.url))).toEqual([]);
     const credited = Number(await value(sql, "SELECT COUNT(*) FROM funding_intents WHERE status = 'CREDITED'"));
     const payments = Number(await value(sql, 'SELECT COUNT(*) FROM payments'));
     const refunds = Number(await value(sql, "SELECT COUNT(*) FROM refunds WHERE status = 'COMPLETED'"));
@@ -124,7 +132,11 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     const url = new URL(await freshPostgresDatabase('three_ready'));
     const dir = mkdtempSync(join(tmpdir(), 'fundkit-three-ready-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const env = { FUNDKIT_DATABASE_URL: url.toString(), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000' };
+    const sandbox = await sharedSandbox();
+    const env = {
+      FUNDKIT_DATABASE_URL: url.toString(), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000',
+      FUNDKIT_SANDBOX_NETWORK: sandbox.url,
+    };
     // the third process reaches PostgreSQL through a link the test can cut, as a network partition would
     const link = await tcpLink(url.hostname, Number(url.port));
     cleanup.push(() => link.close());

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChild, freePort, kill, type Child } from './child.js';
-import { checkInvariants } from './invariants.js';
+import { chainAt, chainIn, checkInvariants } from './invariants.js';
 import { call, CRASH_KEY, refundWhatIsRefundable, settle, SETTLEMENT_ADDRESS, traffic } from './traffic.js';
 import { SqliteSql } from '../../src/db/sql.js';
 
@@ -64,19 +64,23 @@ describe.each(SCENARIOS)('crash safety on $name', ({ env: extra, lanes, roundMs,
     }
     // one calm round: refunds of what the crashes left refundable, then everything finishes
     const reader = new Database(env.FUNDKIT_DB!, { readonly: true });
+    // the sandbox network runs in the server's thread, its file (fundkit.sandbox.db) held by it:
+    // read through its Horizon while it runs, and from the file once it stopped
+    const chain = chainAt(`${child.url}/sandbox/horizon`);
     try {
       const why = () => child.stderr.join('').slice(-2000);
-      await settle(SqliteSql.of(reader), settleMs, why);
+      await settle(SqliteSql.of(reader), settleMs, why, chain);
       await refundWhatIsRefundable(child);
-      await settle(SqliteSql.of(reader), settleMs, why);
+      await settle(SqliteSql.of(reader), settleMs, why, chain);
     } finally {
       reader.close();
     }
     const balances = (await call(child, 'GET', '/v1/ledger/balances')).body.data;
     await kill(child, 'SIGTERM');
     const db = new Database(env.FUNDKIT_DB!);
+    const chainFile = new Database(env.FUNDKIT_DB!.replace(/\.db$/, '.sandbox.db'), { readonly: true });
     try {
-      expect(await checkInvariants(db)).toEqual([]);
+      expect(await checkInvariants(db, chainIn(chainFile))).toEqual([]);
       const sum = db.prepare("SELECT COALESCE(SUM(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0) FROM ledger_entries WHERE account = 'APPLICATION_BALANCE' AND asset = 'USDC'").pluck().get() as number;
       expect(balances.find((b: any) => b.asset === 'USDC').available).toBe((sum / 1e7).toFixed(7));
       const intents = Number(db.prepare('SELECT COUNT(*) FROM funding_intents').pluck().get());
@@ -91,6 +95,7 @@ describe.each(SCENARIOS)('crash safety on $name', ({ env: extra, lanes, roundMs,
       if (extra.FUNDKIT_SANDBOX_LEDGER_SECONDS) expect(batched).toBeGreaterThan(0);
     } finally {
       db.close();
+      chainFile.close();
     }
   }, timeoutMs);
 });

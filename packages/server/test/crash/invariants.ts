@@ -3,39 +3,53 @@ import { sqlOf, type Sql, type SqlSource } from '../../src/db/sql.js';
 import { bigRows } from '../helpers/raw-sql.js';
 import { eventFor, type FundingIntentStatus } from '../../src/resources/funding-intents/transitions.js';
 import { incoming } from '../../src/pipeline/records.js';
-import { SandboxLedger } from '../../src/stellar/index.js';
+import { SandboxLedger, type HorizonPaymentRecord } from '../../src/stellar/index.js';
 
 const all = <T>(sql: Sql, text: string, ...args: unknown[]) => bigRows<T>(sql, text, ...args);
 
-/** Every payment record of `address` on the ledger, incoming and outgoing. */
-const paymentRecords = (ledger: SandboxLedger, address: string) => ledger.listPayments({ account: address, limit: 1000, order: 'asc', includeFailed: false });
+/** Every payment record of an address on the sandbox's chain, incoming and outgoing. */
+export type ChainReader = (address: string) => Promise<HorizonPaymentRecord[]>;
+
+/** The chain in a sandbox's database: the server's own (in-process sandbox) or its thread's file. */
+export function chainIn(source: SqlSource): ChainReader {
+  const ledger = new SandboxLedger(sqlOf(source));
+  return (address) => ledger.listPayments({ account: address, limit: 1000, order: 'asc', includeFailed: false });
+}
+
+/** The chain as any wallet reads it: the sandbox's Horizon (the server forwards /sandbox/horizon to it). */
+export function chainAt(horizonUrl: string, { includeFailed = false } = {}): ChainReader {
+  return async (address) => {
+    const res = await fetch(`${horizonUrl}/accounts/${address}/payments?limit=200&order=asc&join=transactions&include_failed=${includeFailed}`);
+    if (res.status === 404) return [];
+    if (!res.ok) throw new Error(`Horizon answered ${res.status} for ${address}'s payments`);
+    return ((await res.json()) as { _embedded: { records: HorizonPaymentRecord[] } })._embedded.records;
+  };
+}
 const depositAccounts = (sql: Sql) => all<{ address: string; intent: string; status: string; received: bigint }>(sql,
   'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id');
 const recordedIds = async (sql: Sql, address: string) => (await all<{ operation_id: string }>(sql, 'SELECT operation_id FROM payments WHERE destination_address = ?', address)).map((p) => p.operation_id).sort();
 
 /** Payments on the ledger that the service has not recorded yet: work still in flight. */
-export async function unrecordedPayments(source: SqlSource): Promise<number> {
+export async function unrecordedPayments(source: SqlSource, chain: ChainReader = chainIn(source)): Promise<number> {
   const sql = sqlOf(source);
-  const ledger = new SandboxLedger(sql);
   let n = 0;
   for (const a of await depositAccounts(sql)) {
     const recorded = new Set(await recordedIds(sql, a.address));
-    n += (await paymentRecords(ledger, a.address)).filter((r) => incoming(r, a.address) && !recorded.has(r.id)).length;
+    n += (await chain(a.address)).filter((r) => incoming(r, a.address) && !recorded.has(r.id)).length;
   }
   return n;
 }
 
 /** Read on one snapshot: rows committed while it runs would otherwise look like lost updates. */
-export async function checkInvariants(source: SqlSource): Promise<string[]> {
+export async function checkInvariants(source: SqlSource, chain: ChainReader = chainIn(source)): Promise<string[]> {
   const sql = sqlOf(source);
-  return sql.snapshot(() => check(sql));
+  return sql.snapshot(() => check(sql, chain));
 }
 
-async function check(sql: Sql): Promise<string[]> {
+async function check(sql: Sql, chain: ChainReader): Promise<string[]> {
   const problems: string[] = [];
-  const ledger = new SandboxLedger(sql);
   for (const a of await depositAccounts(sql)) {
-    const records = await paymentRecords(ledger, a.address);
+    const records = await chain(a.address);
     const onChain = records.filter((r) => incoming(r, a.address)).map((r) => r.id).sort();
     const recorded = await recordedIds(sql, a.address);
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);

@@ -5,7 +5,7 @@
  */
 import type { Sql } from '../../src/db/sql.js';
 import { value } from '../helpers/raw-sql.js';
-import { unrecordedPayments } from './invariants.js';
+import { unrecordedPayments, type ChainReader } from './invariants.js';
 
 export const CRASH_KEY = 'sk_test_crashTestSecret000000000001';
 export const SETTLEMENT_ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
@@ -65,11 +65,11 @@ export async function busy(sql: Sql): Promise<number> {
 }
 
 /** Waits until nothing is in flight; `why` says what the servers printed if it never ends. */
-export async function settle(sql: Sql, timeoutMs: number, why: () => string = () => ''): Promise<void> {
+export async function settle(sql: Sql, timeoutMs: number, why: () => string = () => '', chain?: ChainReader): Promise<void> {
   const until = Date.now() + timeoutMs;
   // payments on chain but not observed yet (a payment sent through a process that does not hold
   // the pipeline lease is found by the holder's next pass) are work in flight too
-  const left = async () => (await busy(sql)) || unrecordedPayments(sql);
+  const left = async () => (await busy(sql)) || unrecordedPayments(sql, chain);
   for (let n = await left(); n > 0; n = await left()) {
     if (Date.now() > until) throw new Error(`work left after restart: ${n}; ${why()}`);
     await new Promise((r) => setTimeout(r, 50));

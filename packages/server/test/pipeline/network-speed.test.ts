@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createIntent, FAST_ENV, key, waitFor, waitForIntent } from './helpers.js';
+import { createIntent, FAST_ENV, IN_PROCESS, key, waitFor, waitForIntent } from './helpers.js';
 
 const INTENTS = 24;
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: String(INTENTS),
+  t = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS, FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: String(INTENTS),
     // two channels: two transactions a ledger, so only batching can settle them all in two ledgers
     FUNDKIT_TREASURY_CHANNELS: '2' } });
 });
@@ -68,7 +68,7 @@ describe('at network speed (1 s ledgers)', () => {
 describe('at network speed with the deposit pool empty', () => {
   let e: TestServer;
   beforeAll(async () => {
-    e = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
+    e = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS, FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
   });
   afterAll(() => e.close());
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createIntent, FAST_ENV, key, waitFor } from './helpers.js';
+import { createIntent, FAST_ENV, IN_PROCESS, key, waitFor } from './helpers.js';
 
 const INTENTS = 60;
 
@@ -19,7 +19,7 @@ describe.each([
   beforeAll(async () => {
     // no warm pool: every create waits for its own account, as the last of a burst does when the
     // pool runs dry (on SQLite's instant ledger the pool refills fast enough to hide that)
-    t = await startTestServer({ env: { ...FAST_ENV, ...clock, FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
+    t = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS, ...clock, FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
   });
   afterAll(() => t.close());
 
@@ -81,7 +81,7 @@ describe('past the bound', () => {
   beforeAll(async () => {
     // no pool and a ledger an hour long: the account of a new intent waits for a close the test makes
     t = await startTestServer({ config: { payableWaitMs: 1_500 },
-      env: { ...FAST_ENV, FUNDKIT_SANDBOX_LEDGER_SECONDS: '3600', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
+      env: { ...FAST_ENV, ...IN_PROCESS, FUNDKIT_SANDBOX_LEDGER_SECONDS: '3600', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
   });
   afterAll(() => t.close());
 
@@ -136,7 +136,7 @@ describe('past the bound', () => {
 describe('the first create after start', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ env: FAST_ENV });
+    t = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS } });
   });
   afterAll(() => t.close());
 

@@ -3,6 +3,7 @@
  * of a settlement or refund it claimed before; meanwhile the new holder finished it. Running that
  * copy must change nothing: no status going back, no second event, no second payment.
  */
+import { chainAt } from '../crash/invariants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { value } from '../helpers/raw-sql.js';
@@ -14,7 +15,7 @@ afterAll(() => t.close());
 
 const pipeline = () => t.server.services.pipeline.pipeline;
 /** Payments that left `address` on the ledger. */
-const paidFrom = async (address: string) => (await pipeline().stellar!.ledger!.listPayments({ account: address, limit: 200, order: 'asc', includeFailed: true }))
+const paidFrom = async (address: string) => (await chainAt(`${t.url}/sandbox/horizon`, { includeFailed: true })(address))
   .filter((r) => r.type === 'payment' && r.from === address).length;
 
 describe('a stale claimed copy, run after another process finished it', () => {

@@ -5,7 +5,7 @@
  */
 import { Horizon } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInvariants } from '../crash/invariants.js';
+import { chainAt, checkInvariants } from '../crash/invariants.js';
 import type { TestServer } from '../helpers/server.js';
 import { accept, execution, optionFor } from '../quotes/helpers.js';
 import { createIntent, eventTypes, history, key, pay, startPipelineServer, waitFor, waitForIntent } from './helpers.js';
@@ -167,6 +167,6 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
   });
 
   it('leaves the books consistent: every payout on chain is one completed refund or settlement, received = applied payments', async () => {
-    expect(await checkInvariants(t.server.sql)).toEqual([]);
+    expect(await checkInvariants(t.server.sql, chainAt(`${t.url}/sandbox/horizon`))).toEqual([]);
   });
 });

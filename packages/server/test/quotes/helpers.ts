@@ -1,13 +1,13 @@
 import { rows, run } from '../helpers/raw-sql.js';
 import { randomUUID } from 'node:crypto';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
-import { FAST_ENV } from '../pipeline/helpers.js';
+import { FAST_ENV, IN_PROCESS } from '../pipeline/helpers.js';
 
 export { createIntent, pay, waitFor, waitForIntent, history } from '../pipeline/helpers.js';
 export const key = KEYS.alphaSecretTest;
 
 export function startQuotesServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ env: { ...FAST_ENV, ...env } });
+  return startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS, ...env } });
 }
 
 export const idem = () => ({ 'idempotency-key': `k-${randomUUID()}` });

@@ -6,7 +6,7 @@ import { resolveNetwork, type NetworkProfile, type RealNetworkKind } from '../ne
 import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
 import type {
   AccountView, AsyncSubmitResult, LedgerRead, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery, StrictSendQuery,
-  SubmitResult, SupportedAsset, TransactionView,
+  NetworkKind, SubmitResult, SupportedAsset, TransactionView,
 } from '../network.js';
 import { isNotFound, toHorizonError } from './errors.js';
 import { HorizonLedgerReader, type RequestCounter } from './ledgers.js';
@@ -25,7 +25,7 @@ export interface HorizonNetworkOptions {
 }
 
 export class HorizonNetwork implements StellarNetwork {
-  readonly kind: RealNetworkKind;
+  readonly kind: NetworkKind;
   readonly passphrase: string;
   readonly horizonUrl: string;
   readonly assets: Assets;

@@ -10,9 +10,9 @@ import { rpc, TransactionBuilder } from '@stellar/stellar-sdk';
 import { NATIVE, toSdkAsset } from '../assets.js';
 import { createHorizonNetwork, type HorizonNetwork } from '../horizon/index.js';
 import type { RequestCounter } from '../horizon/ledgers.js';
-import type { NetworkProfile, RealNetworkKind } from '../networks.js';
+import type { NetworkProfile } from '../networks.js';
 import {
-  LedgerGapError, RateLimitedError, type AccountView, type AsyncSubmitResult, type BalanceView, type LedgerRead, type PathQuote,
+  LedgerGapError, RateLimitedError, type AccountView, type NetworkKind, type AsyncSubmitResult, type BalanceView, type LedgerRead, type PathQuote,
   type StellarNetwork, type StrictReceiveQuery, type StrictSendQuery, type SubmitResult, type SupportedAsset, type TransactionView,
 } from '../network.js';
 import { resultCodesOf } from '../result-codes.js';
@@ -49,8 +49,13 @@ function failureOf(error: unknown): Failure {
   };
 }
 
+export interface RpcNetworkOptions {
+  /** ms before getTransaction poll number `attempt` (0-based); a sandbox that closes at once is asked sooner */
+  pollDelay?: (attempt: number) => number;
+}
+
 export class RpcNetwork implements StellarNetwork {
-  readonly kind: RealNetworkKind;
+  readonly kind: NetworkKind;
   readonly passphrase: string;
   readonly horizonUrl: string;
   readonly rpcUrl: string;
@@ -61,7 +66,11 @@ export class RpcNetwork implements StellarNetwork {
   private counter: RequestCounter | null = null;
   private pageLimit = PAGE;
 
-  constructor(profile: NetworkProfile) {
+  /** the wait before each getTransaction poll of a submission (a real network: once a second) */
+  private readonly pollDelay: (attempt: number) => number;
+
+  constructor(profile: NetworkProfile, options: RpcNetworkOptions = {}) {
+    this.pollDelay = options.pollDelay ?? (() => POLL_MS);
     if (!profile.rpcUrl) throw new Error(`the ${profile.kind} network has no RPC URL (FUNDKIT_RPC_URL)`);
     this.kind = profile.kind;
     this.passphrase = profile.passphrase;
@@ -185,13 +194,13 @@ export class RpcNetwork implements StellarNetwork {
       return { hash: sent.hash, ledger: null, successful: false, resultCodes: sent.resultCodes ?? { transaction: 'try_again_later' }, ...(sent.errorResultXdr ? { resultXdr: sent.errorResultXdr } : {}) };
     }
     const until = Date.now() + POLL_FOR_MS;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const view = await this.getTransaction(sent.hash);
       if (view) {
         return { hash: view.hash, ledger: view.ledger, successful: view.successful, resultXdr: view.resultXdr, ...(view.successful ? {} : { resultCodes: resultCodesOf(view.resultXdr) }) };
       }
       if (Date.now() > until) throw new RpcRequestError(`transaction ${sent.hash} was not in a ledger after ${POLL_FOR_MS / 1000} s`, null, null);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await new Promise((resolve) => setTimeout(resolve, this.pollDelay(attempt)));
     }
   }
 
@@ -215,6 +224,6 @@ export class RpcNetwork implements StellarNetwork {
   }
 }
 
-export function createRpcNetwork(profile: NetworkProfile): RpcNetwork {
-  return new RpcNetwork(profile);
+export function createRpcNetwork(profile: NetworkProfile, options: RpcNetworkOptions = {}): RpcNetwork {
+  return new RpcNetwork(profile, options);
 }

@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import express from 'express';
 import { assetKey } from '../assets.js';
+import { createFaucetRouter } from './faucet-router.js';
 import { createFriendbotRouter } from './friendbot.js';
 import { bootstrapSandbox, type SandboxKeys } from './genesis.js';
 import { createSandboxHorizonRouter } from './horizon/router.js';
@@ -26,6 +27,10 @@ export interface StandaloneOptions {
   host?: string;
   /** Seconds between ledger closes; 0 closes one ledger per transaction at once. */
   ledgerSeconds?: number;
+  /** operations one ledger applies at most */
+  maxOpsPerLedger?: number;
+  /** the market maker's rate table; the sandbox default when absent */
+  rates?: Record<string, string> | null;
 }
 
 export interface StandaloneSandbox {
@@ -42,10 +47,25 @@ export interface StandaloneSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * One ledger a file: the file is held exclusively (SQLite's exclusive locking mode, released by
+ * the operating system when the process ends, SIGKILL included), so a second sandbox on the same
+ * file fails at start instead of forking the chain.
+ */
 function openFile(path: string): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  db.pragma('journal_mode = WAL');
+  try {
+    db.pragma('busy_timeout = 0');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.exec('BEGIN IMMEDIATE; COMMIT');
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    throw new Error(`the sandbox file ${path} is in use by another sandbox (a server in sandbox mode, or \`fundkit sandbox\`). `
+      + 'Servers that share one database share one sandbox: run `pnpm fundkit sandbox` once and set FUNDKIT_SANDBOX_NETWORK to its URL on each; or give each its own FUNDKIT_SANDBOX_DB');
+  }
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   return db;
@@ -53,21 +73,34 @@ function openFile(path: string): Database.Database {
 
 export async function startStandaloneSandbox(options: StandaloneOptions): Promise<StandaloneSandbox> {
   const db = openFile(options.dbPath);
-  const ledger = new SandboxLedger(db, { ledgerSeconds: options.ledgerSeconds ?? 0 });
+  const ledger = new SandboxLedger(db, { ledgerSeconds: options.ledgerSeconds ?? 0, ...(options.maxOpsPerLedger ? { maxOpsPerLedger: options.maxOpsPerLedger } : {}) });
   let server: Server | undefined;
   try {
-    const keys = await bootstrapSandbox(ledger);
+    const keys = await bootstrapSandbox(ledger, options.rates ? { rates: options.rates } : {});
     const host = options.host ?? '127.0.0.1';
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', 'simple');
+    // a Fundkit server in sandbox mode forwards its /sandbox/* here: links name its host
+    app.set('trust proxy', 'loopback');
     const urls = { url: '', rpcUrl: '', friendbotUrl: '' };
     // quickstart's paths; the friendbot is also where Horizon.Server#friendbot looks (`${horizon}/friendbot`)
-    app.use('/friendbot', createFriendbotRouter(ledger, keys.friendbot));
+    // one friendbot (its grants queue on one account's sequence) under every path
+    const friendbot = createFriendbotRouter(ledger, keys.friendbot);
+    app.use('/friendbot', friendbot);
     app.use('/rpc', createSandboxRpcRouter(ledger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/friendbot` }));
     const horizon = createSandboxHorizonRouter(ledger);
-    // the friendbot's answer links its transaction under the server's /sandbox/horizon: served there too
+    // and the paths a Fundkit server in sandbox mode serves (it forwards them here unchanged);
+    // the friendbot's answer links its transaction under /sandbox/horizon
+    app.use('/sandbox/friendbot', friendbot);
+    app.use('/sandbox/horizon/friendbot', friendbot);
+    app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/sandbox/friendbot` }));
+    app.use('/sandbox/faucet', createFaucetRouter(ledger));
+    // what a Fundkit server pointed here (FUNDKIT_SANDBOX_NETWORK=<url>) checks and adapts to
+    app.get('/sandbox/info', (_req, res) => {
+      res.json({ passphrase: ledger.passphrase, ledger_seconds: options.ledgerSeconds ?? 0, assets: (['USDC', 'EURC'] as const).map((code) => assetKey(SANDBOX_ASSETS[code])) });
+    });
     app.use('/sandbox/horizon', horizon);
     app.use('/', horizon);
     server = app.listen(options.port, host);

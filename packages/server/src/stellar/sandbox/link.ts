@@ -1,0 +1,82 @@
+/**
+ * What a server in sandbox mode needs of its sandbox beyond what any Stellar network offers:
+ * when a ledger closed (so the follower reads it at once), and the faucet (its treasury's float,
+ * a settlement address made to exist, the test helpers' payers). The sandbox runs in its own
+ * thread (the default), in another process (`fundkit sandbox`, shared by several servers), or,
+ * for a database that already holds its chain, in the server's own process.
+ */
+import { assetKey, type AssetRef } from '../assets.js';
+import { fromStroops } from '../../lib/money.js';
+import { ensureAccount, ensureTrustline } from './faucet.js';
+import type { SandboxLedger } from './ledger.js';
+
+export interface SandboxLink {
+  /** the sandbox's own HTTP root (its thread's loopback port, or a `fundkit sandbox`); null in this process */
+  readonly url: string | null;
+  /** its ledgers close on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS), not one per transaction */
+  readonly clocked: boolean;
+  /** whether onLedger is ever called: a remote sandbox says nothing, and the follower polls it */
+  readonly announcesLedgers: boolean;
+  /** called after each ledger closes, where the sandbox says so */
+  onLedger(listener: () => void): void;
+  /** credits `amount` (creating the account, with a trustline for an issued asset) */
+  fund(address: string, asset: AssetRef, amount: bigint): Promise<void>;
+  /** the account and its trustline to `asset` exist afterwards (a merchant's settlement address) */
+  ensure(address: string, asset: AssetRef): Promise<void>;
+  /** starts an in-process ledger's clock (the others run their own) */
+  start(): void;
+  close(): Promise<void>;
+}
+
+/** The ledger in this process, on the server's database (the mode before the sandbox had its own thread). */
+export function inProcessLink(ledger: SandboxLedger): SandboxLink {
+  return {
+    url: null,
+    clocked: ledger.clock !== null,
+    announcesLedgers: true,
+    onLedger: (listener) => ledger.events.on('ledger', listener),
+    fund: (address, asset, amount) => ledger.fund(address, asset, amount),
+    async ensure(address, asset) {
+      const key = assetKey(asset);
+      if (await ledger.store.getAccount(address) && (key === 'native' || await ledger.store.getTrustline(address, key))) return;
+      await ledger.directWrite(async (clock) => {
+        await ensureAccount(ledger.store, clock, address, 10_000_000n);
+        if (key !== 'native') await ensureTrustline(ledger.store, clock, address, key);
+      });
+    },
+    start: () => ledger.start(),
+    close: () => ledger.stop(),
+  };
+}
+
+export interface HttpLinkOptions {
+  clocked: boolean;
+  onLedger?: (listener: () => void) => void;
+  close?: () => Promise<void>;
+}
+
+/** A sandbox reached over HTTP: its faucet is POST /sandbox/faucet (faucet-router.ts). */
+export function httpLink(url: string, options: HttpLinkOptions): SandboxLink {
+  const faucet = async (address: string, asset: AssetRef, amount: bigint | null) => {
+    const body = { addr: address, asset: asset.issuer === null ? 'XLM' : assetKey(asset), ...(amount === null ? {} : { amount: fromStroops(amount) }) };
+    const res = await fetch(`${url}/sandbox/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`the sandbox faucet at ${url} answered ${res.status}: ${await res.text()}`);
+  };
+  const ensured = new Set<string>();
+  return {
+    url,
+    clocked: options.clocked,
+    announcesLedgers: options.onLedger !== undefined,
+    onLedger: options.onLedger ?? (() => undefined),
+    fund: (address, asset, amount) => faucet(address, asset, amount),
+    async ensure(address, asset) {
+      // settlements to one address repeat: one request for it a process
+      const key = `${address}/${assetKey(asset)}`;
+      if (ensured.has(key)) return;
+      await faucet(address, asset, null);
+      ensured.add(key);
+    },
+    start: () => undefined,
+    close: options.close ?? (async () => undefined),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Starts the sandbox network in a worker thread of this process (src/sandbox-thread.ts): its own
+ * ledger, SQLite file and loopback HTTP, so a ledger close never holds the API's event loop. The
+ * server then reaches it like any network, over Stellar RPC and Horizon.
+ */
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { packageRoot } from '../../package-root.js';
+import type { SandboxThreadData, SandboxThreadMessage } from '../../sandbox-thread.js';
+import { httpLink, type SandboxLink } from './link.js';
+
+export interface SandboxThread extends SandboxLink {
+  url: string;
+  passphrase: string;
+}
+
+/**
+ * The entry: the bundle's in dist/; under tests and `tsx src/…` the source, through tsx's loader
+ * registered in the thread first (a worker does not inherit the parent's loaders).
+ */
+function spawn(data: SandboxThreadData): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(join(packageRoot(), 'dist', 'sandbox-thread.js'), { workerData: data });
+  const source = new URL('../../sandbox-thread.ts', import.meta.url).href;
+  const boot = `(async () => { (await import('tsx/esm/api')).register(); await import(${JSON.stringify(source)}); })()`;
+  return new Worker(boot, { eval: true, workerData: data });
+}
+
+export function startSandboxThread(data: SandboxThreadData, onError: (error: Error) => void): Promise<SandboxThread> {
+  const worker = spawn(data);
+  const listeners: Array<() => void> = [];
+  let exited = false;
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => {
+    exited = true;
+    resolve();
+  }));
+  return new Promise((resolve, reject) => {
+    let ready = false;
+    worker.on('error', (error) => (ready ? onError(error) : reject(error)));
+    void ended.then(() => {
+      if (!ready) reject(new Error('the sandbox thread ended before it was ready'));
+    });
+    worker.on('message', (message: SandboxThreadMessage) => {
+      if (message.type === 'ledger') for (const listener of listeners) listener();
+      else if (message.type === 'failed') reject(new Error(`the sandbox thread could not start: ${message.message}`));
+      else if (message.type === 'ready') {
+        ready = true;
+        const link = httpLink(message.url, {
+          clocked: message.clocked,
+          onLedger: (listener) => listeners.push(listener),
+          async close() {
+            if (exited) return;
+            worker.postMessage({ type: 'close' });
+            // a thread stuck past its close is ended: the server's own shutdown must not wait on it
+            const timer = setTimeout(() => void worker.terminate(), 5000);
+            await ended;
+            clearTimeout(timer);
+          },
+        });
+        resolve({ ...link, url: message.url, passphrase: message.passphrase });
+      }
+    });
+  });
+}
