@@ -304,6 +304,8 @@ export interface PaceBursts {
   rounds: CreateRun[];
   /** each round's delay after its ledger close, ms, in round order */
   offsets: number[];
+  /** each round's ledger closes between its first create sent and its last answer */
+  closesDuring: number[];
 }
 
 /**
@@ -317,19 +319,22 @@ export async function paceBursts(server: Server, o: PaceOptions): Promise<PaceBu
   if (o.warmUp > 0) await createRun(server.url, o.warmUp, o.clients, 300_000, 'EURC');
   const rounds: CreateRun[] = [];
   const offsets: number[] = [];
+  const closesDuring: number[] = [];
   for (let round = 0; round < RUNS; round++) {
     await waitForPool(server, 20, 180_000);
     await quiet(server, 120_000);
-    await nextClose(server.url);
+    const closed = await nextClose(server.url);
     const offset = o.offsetMs(round);
     if (offset > 0) await sleep(offset);
+    const before = offset > 0 ? await latestLedger(server.url) : closed;
     const { run } = await createRun(server.url, o.creates, o.clients, o.payable ? 240_000 : null);
-    log(`${o.label}: ${o.creates} creates ${(offset / 1000).toFixed(2)} s after a close, p50 ${percentile(run.latency, 50).toFixed(1)} ms, p95 ${percentile(run.latency, 95).toFixed(1)} ms, p99 ${percentile(run.latency, 99).toFixed(1)} ms${o.payable ? `, payable p95 ${(percentile(run.payable, 95) / 1000).toFixed(1)} s` : ''} ${JSON.stringify(run.createdStatus)}`);
+    if (!o.payable) closesDuring.push((await latestLedger(server.url)) - before);
+    log(`${o.label}: ${o.creates} creates ${(offset / 1000).toFixed(2)} s after a close${o.payable ? '' : ` (${closesDuring.at(-1)} close(s) during it)`}, p50 ${percentile(run.latency, 50).toFixed(1)} ms, p95 ${percentile(run.latency, 95).toFixed(1)} ms, p99 ${percentile(run.latency, 99).toFixed(1)} ms${o.payable ? `, payable p95 ${(percentile(run.payable, 95) / 1000).toFixed(1)} s` : ''} ${JSON.stringify(run.createdStatus)}`);
     rounds.push(run);
     offsets.push(offset);
   }
   const sorted = [...rounds].sort((a, b) => percentile(a.latency, 95) - percentile(b.latency, 95));
-  return { median: { ...sorted[Math.floor(sorted.length / 2)]!, roundsP95: sorted.map((r) => percentile(r.latency, 95)) }, rounds, offsets };
+  return { median: { ...sorted[Math.floor(sorted.length / 2)]!, roundsP95: sorted.map((r) => percentile(r.latency, 95)) }, rounds, offsets, closesDuring };
 }
 
 export interface NetworkFigures {
