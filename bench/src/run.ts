@@ -177,7 +177,8 @@ await section('soak', async () => {
   rows.push({ area: 'soak', figure: `server RSS at the end of ${f.seconds} s`, fundkit: mb(f.rssEnd), unit: 'MB', peer: 'at its start (pool made, before the load)', peerValue: mb(f.rssStart), higher: false });
   rows.push({ area: 'soak', figure: `open intents created in ${f.seconds} s`, fundkit: f.intents, unit: 'intents' });
   rows.push({ area: 'soak', figure: 'RSS growth per open intent, whole soak (target: no growth with the intents; issue\'s before ~4 KB)', fundkit: f.perIntent, unit: 'B' });
-  rows.push({ area: 'soak', figure: `RSS growth per open intent, second half (${f.secondHalfIntents} intents; past the warm-up)`, fundkit: f.perIntentSecondHalf, unit: 'B' });
+  rows.push({ area: 'soak', figure: `RSS growth per open intent, second half (${f.secondHalfIntents.toLocaleString('en')} intents; past the warm-up)`, fundkit: f.perIntentSecondHalf, unit: 'B' });
+  rows.push({ area: 'soak', figure: 'RSS over open intents, least-squares slope of the samples under load, second half', fundkit: f.slopeSecondHalf, unit: 'B', peer: 'whole soak', peerValue: f.slopeAll, higher: false });
   rows.push({ area: 'soak', figure: 'GET /v1/assets right after the load stops (target ≤ 50 ms; issue\'s before 1.3 s)', fundkit: f.assetsAfter, unit: 'ms', peer: `median of ${f.assetsLater.length} more at 1 s intervals`, peerValue: medianAfter(f), higher: false });
 });
 

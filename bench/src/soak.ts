@@ -21,6 +21,15 @@ const AFTER_READS = 5;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Least-squares slope of RSS over intents: bytes per intent, less sensitive to one sample's GC state than two endpoints. */
+function slope(samples: Sample[]): number {
+  const n = samples.length;
+  const mx = samples.reduce((a, s) => a + s.intents, 0) / n;
+  const my = samples.reduce((a, s) => a + s.rss, 0) / n;
+  const sxx = samples.reduce((a, s) => a + (s.intents - mx) ** 2, 0);
+  return sxx === 0 ? 0 : samples.reduce((a, s) => a + (s.intents - mx) * (s.rss - my), 0) / sxx;
+}
+
 /** A process and its descendants (a worker process the server may spawn counts too). */
 function tree(pid: number): number[] {
   const out = [pid];
@@ -61,6 +70,8 @@ export interface SoakFigures {
   seconds: number; samples: Sample[]; requests: number; non2xx: number; p50: number; p99: number;
   rssStart: number; rssEnd: number; rssPeak: number; intents: number;
   perIntent: number; perIntentSecondHalf: number; secondHalfIntents: number;
+  /** least-squares bytes per intent over the samples taken under load: whole soak, second half */
+  slopeAll: number; slopeSecondHalf: number;
   assetsAfter: number; assetsLater: number[];
 }
 
@@ -102,6 +113,8 @@ export async function benchSoak(): Promise<{ figures: SoakFigures; notes: string
       await sleep(1_000);
       assetsLater.push((await timedGet(`${server.url}/v1/assets`, auth)).ms);
     }
+    // the samples under load (the last one is taken after the load, with the reads)
+    const loaded = samples.slice(0, -1);
     const first = samples[0]!;
     const last = samples.at(-1)!;
     const mid = samples.reduce((best, s) => (Math.abs(s.s - SOAK_SECONDS / 2) < Math.abs(best.s - SOAK_SECONDS / 2) ? s : best));
@@ -110,13 +123,14 @@ export async function benchSoak(): Promise<{ figures: SoakFigures; notes: string
       rssStart: first.rss, rssEnd: last.rss, rssPeak: Math.max(...samples.map((s) => s.rss)), intents: last.intents - first.intents,
       perIntent: (last.rss - first.rss) / Math.max(1, last.intents - first.intents),
       perIntentSecondHalf: (last.rss - mid.rss) / Math.max(1, last.intents - mid.intents), secondHalfIntents: last.intents - mid.intents,
+      slopeAll: slope(loaded), slopeSecondHalf: slope(loaded.filter((x) => x.s >= mid.s)),
       assetsAfter, assetsLater,
     };
     const mb = (b: number) => (b / 2 ** 20).toFixed(0);
-    process.stdout.write(`  soak: ${figures.intents} intents in ${SOAK_SECONDS} s, RSS ${mb(figures.rssStart)} → ${mb(figures.rssEnd)} MB (peak ${mb(figures.rssPeak)}), ${figures.perIntent.toFixed(0)} B/intent (second half ${figures.perIntentSecondHalf.toFixed(0)}), GET /v1/assets after ${assetsAfter.toFixed(1)} ms then ${assetsLater.map((v) => v.toFixed(1)).join(', ')} ms\n`);
+    process.stdout.write(`  soak: ${figures.intents} intents in ${SOAK_SECONDS} s, RSS ${mb(figures.rssStart)} → ${mb(figures.rssEnd)} MB (peak ${mb(figures.rssPeak)}), ${figures.perIntent.toFixed(0)} B/intent (second half ${figures.perIntentSecondHalf.toFixed(0)}; least-squares ${figures.slopeAll.toFixed(0)}, second half ${figures.slopeSecondHalf.toFixed(0)}), GET /v1/assets after ${assetsAfter.toFixed(1)} ms then ${assetsLater.map((v) => v.toFixed(1)).join(', ')} ms\n`);
     const every = Math.max(1, Math.round(samples.length / 12));
     const notes = [
-      `soak: the built server on the default sandbox (instant ledger, no FUNDKIT_SANDBOX_LEDGER_SECONDS), a fresh SQLite file, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn; autocannon ${SERVER_CONNECTIONS} connections × ${SOAK_SECONDS} s (BENCH_SOAK_SECONDS), each connection alternating POST /v1/funding-intents (25 USDC) and GET /v1/funding-intents?limit=50: ${result['2xx']} 2xx (${(result['2xx'] / SOAK_SECONDS).toFixed(0)} req/s), ${result.non2xx} non-2xx, latency p50 ${result.latency.p50} ms / p99 ${result.latency.p99} ms; ${figures.intents} open intents created (none paid); RSS = VmRSS of the server process and its descendants from /proc every ${SAMPLE_MS / 1000} s (time s: MB, intents): ${samples.filter((_, i) => i % every === 0 || i === samples.length - 1).map((s) => `${s.s.toFixed(0)}: ${mb(s.rss)}, ${s.intents}`).join('; ')}; peak ${mb(figures.rssPeak)} MB; second half: from ${mid.s.toFixed(0)} s (${mb(mid.rss)} MB, ${mid.intents} intents). GET /v1/assets over a new connection right after the load stopped ${assetsAfter.toFixed(1)} ms, then at 1 s intervals ${assetsLater.map((v) => v.toFixed(1)).join(', ')} ms. Issue 27's before: ~4 KB per open intent (320 → 600 MB over 70,000 intents), GET /v1/assets 1.3 s after the load. These are before figures (the sandbox ledger still in the API's process); 2 shared cores with the load generator and another engineer's tests: noisy`,
+      `soak: the built server on the default sandbox (instant ledger, no FUNDKIT_SANDBOX_LEDGER_SECONDS), a fresh SQLite file, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn; autocannon ${SERVER_CONNECTIONS} connections × ${SOAK_SECONDS} s (BENCH_SOAK_SECONDS), each connection alternating POST /v1/funding-intents (25 USDC) and GET /v1/funding-intents?limit=50: ${result['2xx']} 2xx (${(result['2xx'] / SOAK_SECONDS).toFixed(0)} req/s), ${result.non2xx} non-2xx, latency p50 ${result.latency.p50} ms / p99 ${result.latency.p99} ms; ${figures.intents} open intents created (none paid); RSS = VmRSS of the server process and its descendants from /proc every ${SAMPLE_MS / 1000} s (time s: MB, intents): ${samples.filter((_, i) => i % every === 0 || i === samples.length - 1).map((s) => `${s.s.toFixed(0)}: ${mb(s.rss)}, ${s.intents}`).join('; ')}; peak ${mb(figures.rssPeak)} MB; second half: from ${mid.s.toFixed(0)} s (${mb(mid.rss)} MB, ${mid.intents} intents). Bytes per intent from the endpoints (end − start, end − middle): ${figures.perIntent.toFixed(0)}, ${figures.perIntentSecondHalf.toFixed(0)}; least-squares slope of RSS over intents across the samples under load (one RSS sample moves with the garbage collector's state): ${figures.slopeAll.toFixed(0)} whole soak, ${figures.slopeSecondHalf.toFixed(0)} second half. GET /v1/assets over a new connection right after the load stopped ${assetsAfter.toFixed(1)} ms, then at 1 s intervals ${assetsLater.map((v) => v.toFixed(1)).join(', ')} ms. Issue 27's before: ~4 KB per open intent (320 → 600 MB over 70,000 intents), GET /v1/assets 1.3 s after the load. These are before figures (the sandbox ledger still in the API's process); 2 shared cores with the load generator and another engineer's tests: noisy`,
     ];
     return { figures, notes, commands: ['cd bench && npx tsx src/run.ts --only soak --merge   (BENCH_SOAK_SECONDS=60 for a short try)', 'node packages/server/bin/fundkit-server.js  (soak: FUNDKIT_DB=<fresh file>, no FUNDKIT_SANDBOX_LEDGER_SECONDS, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn)'] };
   } finally {
