@@ -35,10 +35,10 @@ const BEFORE_ENV = { FUNDKIT_TREASURY_CHANNELS: '1', FUNDKIT_TREASURY_BATCH_ITEM
 const log = (line: string) => process.stdout.write(`  ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Server { child: Child; url: string; db: Database.Database; stop(): Promise<void> }
+export interface Server { child: Child; url: string; db: Database.Database; stop(): Promise<void> }
 
 /** A server process over its own file database; `ledgerSeconds` 0 = the instant sandbox. */
-async function startServer(dir: string, ledgerSeconds: number, extra: Record<string, string>): Promise<Server> {
+export async function startServer(dir: string, ledgerSeconds: number, extra: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const env = {
     FUNDKIT_DB: join(dir, 'network.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
@@ -271,17 +271,70 @@ export interface CreateRun {
   p50ByStatus: Record<string, number>;
 }
 
-async function createRun(url: string, n: number, clients: number, timeoutMs: number, asset = 'USDC'): Promise<{ run: CreateRun; created: Created[] }> {
+/** A burst of `n` creates from `clients` clients; with `timeoutMs` (not null), then until every intent is payable. */
+async function createRun(url: string, n: number, clients: number, timeoutMs: number | null, asset = 'USDC'): Promise<{ run: CreateRun; created: Created[] }> {
   // warm-up: every client's keep-alive connection opened and the authenticated path run, without taking pool accounts
   for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: clients }, () => api(url, 'GET', '/v1/funding-intents?limit=1')));
   const t0 = performance.now();
   const created = await createMany(url, n, clients, asset);
   const wallSeconds = (performance.now() - t0) / 1000;
-  await waitPayable(url, created, timeoutMs);
+  if (timeoutMs !== null) await waitPayable(url, created, timeoutMs);
   const createdStatus: Record<string, number> = {};
   for (const c of created) createdStatus[c.status] = (createdStatus[c.status] ?? 0) + 1;
   const p50ByStatus = Object.fromEntries(Object.keys(createdStatus).map((st) => [st, percentile(created.filter((c) => c.status === st).map((c) => c.latencyMs), 50)]));
-  return { created, run: { creates: n, clients, latency: created.map((c) => c.latencyMs), payable: created.map((c) => c.payableAt! - c.startedAt), createdStatus, wallSeconds, p50ByStatus } };
+  return { created, run: { creates: n, clients, latency: created.map((c) => c.latencyMs), payable: timeoutMs === null ? [] : created.map((c) => c.payableAt! - c.startedAt), createdStatus, wallSeconds, p50ByStatus } };
+}
+
+/** A warm server's create bursts at a ledger's pace (shared by the network and create-pace sections). */
+export interface PaceOptions {
+  creates: number;
+  clients: number;
+  /** creates in EURC first (its own pool), until payable and the pools full again: the create path compiled by the JIT, as on a serving server */
+  warmUp: number;
+  /** ms to wait after a ledger close before round `round`'s burst (0: right after the close) */
+  offsetMs: (round: number) => number;
+  /** wait until every intent of a burst is payable (the create → payable figures) */
+  payable: boolean;
+  label: string;
+}
+
+export interface PaceBursts {
+  /** the round with the median p95 (with every round's p95 in roundsP95) */
+  median: CreateRun;
+  rounds: CreateRun[];
+  /** each round's delay after its ledger close, ms, in round order */
+  offsets: number[];
+  /** each round's ledger closes between its first create sent and its last answer */
+  closesDuring: number[];
+}
+
+/**
+ * RUNS bursts of creates on a warm server, each with the deposit pools full (20 per asset) and no
+ * deposit batch pending, sent `offsetMs(round)` after a ledger close. The embedded ledger applies
+ * each ledger's transactions at its close on the API's own event loop (~0.5 ms per deposit account
+ * created; on testnet or pubnet that is stellar-core's work, in another process): the offset says
+ * where in the ledger the burst falls.
+ */
+export async function paceBursts(server: Server, o: PaceOptions): Promise<PaceBursts> {
+  if (o.warmUp > 0) await createRun(server.url, o.warmUp, o.clients, 300_000, 'EURC');
+  const rounds: CreateRun[] = [];
+  const offsets: number[] = [];
+  const closesDuring: number[] = [];
+  for (let round = 0; round < RUNS; round++) {
+    await waitForPool(server, 20, 180_000);
+    await quiet(server, 120_000);
+    const closed = await nextClose(server.url);
+    const offset = o.offsetMs(round);
+    if (offset > 0) await sleep(offset);
+    const before = offset > 0 ? await latestLedger(server.url) : closed;
+    const { run } = await createRun(server.url, o.creates, o.clients, o.payable ? 240_000 : null);
+    if (!o.payable) closesDuring.push((await latestLedger(server.url)) - before);
+    log(`${o.label}: ${o.creates} creates ${(offset / 1000).toFixed(2)} s after a close${o.payable ? '' : ` (${closesDuring.at(-1)} close(s) during it)`}, p50 ${percentile(run.latency, 50).toFixed(1)} ms, p95 ${percentile(run.latency, 95).toFixed(1)} ms, p99 ${percentile(run.latency, 99).toFixed(1)} ms${o.payable ? `, payable p95 ${(percentile(run.payable, 95) / 1000).toFixed(1)} s` : ''} ${JSON.stringify(run.createdStatus)}`);
+    rounds.push(run);
+    offsets.push(offset);
+  }
+  const sorted = [...rounds].sort((a, b) => percentile(a.latency, 95) - percentile(b.latency, 95));
+  return { median: { ...sorted[Math.floor(sorted.length / 2)]!, roundsP95: sorted.map((r) => percentile(r.latency, 95)) }, rounds, offsets, closesDuring };
 }
 
 export interface NetworkFigures {
@@ -297,25 +350,8 @@ export async function benchNetwork(): Promise<NetworkFigures> {
   try {
     poolFillSeconds = await waitForPool(server, 20, 180_000);
     log(`after: default pool (20 per asset) filled at ${LEDGER_SECONDS} s ledgers in ${poolFillSeconds.toFixed(1)} s`);
-    // warm-up: five such bursts in EURC (its own pool), until those intents are payable and the
-    // pools full again, so the measured burst runs on a warm process, as a serving one is
-    await createRun(server.url, WARM_UP_CREATES, COUNTS.clients, 300_000, 'EURC');
-    // RUNS bursts, the one with the median p95 reported (the bench's median of runs). The embedded
-    // ledger applies each ledger's transactions at its close on the API's own event loop (~0.5 ms
-    // per deposit account created; on testnet or pubnet that is stellar-core's work, in another
-    // process). Each burst starts right after a close with no deposit batch pending, so it measures
-    // the API, not a close of the previous burst's batches landing in the middle.
-    const rounds: CreateRun[] = [];
-    for (let round = 0; round < RUNS; round++) {
-      await waitForPool(server, 20, 180_000);
-      await quiet(server, 120_000);
-      await nextClose(server.url);
-      const { run } = await createRun(server.url, COUNTS.creates, COUNTS.clients, 240_000);
-      log(`after: ${COUNTS.creates} creates, p95 ${percentile(run.latency, 95).toFixed(1)} ms, payable p95 ${(percentile(run.payable, 95) / 1000).toFixed(1)} s ${JSON.stringify(run.createdStatus)}`);
-      rounds.push(run);
-    }
-    rounds.sort((a, b) => percentile(a.latency, 95) - percentile(b.latency, 95));
-    afterCreate = { ...rounds[Math.floor(rounds.length / 2)]!, roundsP95: rounds.map((r) => percentile(r.latency, 95)) };
+    const bursts = await paceBursts(server, { creates: COUNTS.creates, clients: COUNTS.clients, warmUp: WARM_UP_CREATES, offsetMs: () => 0, payable: true, label: 'after' });
+    afterCreate = bursts.median;
   } finally {
     await server.stop();
   }

@@ -7,11 +7,14 @@ import { benchMetrics } from './metrics.js';
 import { benchEngines } from './engines.js';
 import { benchFollower, OPEN } from './follower.js';
 import { STREAMS } from './streams.js';
-import { machine, percentile, ROOT, RUNS, SECONDS } from './lib.js';
+import { machine, median, percentile, ROOT, RUNS, SECONDS } from './lib.js';
 import { benchNetwork, COUNTS, LEDGER_SECONDS, WARM_UP_CREATES } from './network.js';
 import { benchPipeline, summary } from './pipeline.js';
 import { benchSdk } from './sdk.js';
-import { benchServer, SERVER_CONNECTIONS } from './server.js';
+import { benchPace, PACE_COUNTS } from './pace.js';
+import { benchSandboxReady } from './sandbox.js';
+import { benchInstantCreate, benchServer, SERVER_CONNECTIONS } from './server.js';
+import { benchSoak, medianAfter } from './soak.js';
 import { benchWebhooks } from './webhooks.js';
 
 /** One line of the table. `higher`: whether a bigger number is better (req/s) or worse (ms, bytes). */
@@ -133,6 +136,52 @@ await section('network', async () => {
   );
 });
 
+await section('create-pace', async () => {
+  const { figures, notes: paceNotes, commands: paceCommands } = await benchPace();
+  notes.push(...paceNotes);
+  commands.push(...paceCommands);
+  for (const f of figures) {
+    for (const q of ['p50', 'p95', 'p99'] as const) {
+      rows.push({ area: 'create-pace', figure: `create latency ${q} at ${f.ledgerSeconds} s ledgers: ${PACE_COUNTS.creates} creates, ${PACE_COUNTS.clients} clients, burst at a random moment of the ledger${q === 'p95' ? ' (target p95 ≤ 50 ms)' : ''}`, fundkit: f.random[q], unit: 'ms', peer: 'the same bursts right after a close', peerValue: f.afterClose[q], higher: false });
+    }
+  }
+});
+
+await section('create-instant', async () => {
+  const { figure: f, notes: instantNotes, commands: instantCommands } = await benchInstantCreate();
+  notes.push(...instantNotes);
+  commands.push(...instantCommands);
+  rows.push({ area: 'create-instant', figure: `create intent, instant sandbox ledger, ${SERVER_CONNECTIONS} connections (req/s; target ≥ 0.3× Express)`, fundkit: f.fundkit, unit: 'req/s', peer: 'Express hello-world', peerValue: f.express, higher: true });
+  rows.push({ area: 'create-instant', figure: 'create intent, instant sandbox ledger p99 latency (target ≤ 50 ms)', fundkit: f.fundkitP99, unit: 'ms' });
+});
+
+await section('sandbox', async () => {
+  const { figures: f, notes: readyNotes, commands: readyCommands } = await benchSandboxReady();
+  notes.push(...readyNotes);
+  commands.push(...readyCommands);
+  const floor = median(f.floor);
+  const peer = { peer: 'node -e, bare node:http server: spawn → first answer', peerValue: floor, higher: false };
+  const m = (runs: typeof f.fresh, k: 'bannerMs' | 'horizonMs' | 'rpcMs') => median(runs.map((r) => r[k] ?? Number.NaN));
+  rows.push({ area: 'sandbox', figure: `fundkit sandbox, fresh database: spawn → RPC getHealth healthy at /rpc (target ≤ 2 s), median of ${f.fresh.length}`, fundkit: m(f.fresh, 'rpcMs'), unit: 'ms', ...peer });
+  rows.push({ area: 'sandbox', figure: 'fundkit sandbox, fresh database: spawn → GET / (Horizon root) 200', fundkit: m(f.fresh, 'horizonMs'), unit: 'ms', ...peer });
+  rows.push({ area: 'sandbox', figure: 'fundkit sandbox, fresh database: spawn → "ready in" banner on stdout', fundkit: m(f.fresh, 'bannerMs'), unit: 'ms', ...peer });
+  rows.push({ area: 'sandbox', figure: 'fundkit sandbox, restarted on its database: spawn → RPC getHealth healthy', fundkit: m(f.restart, 'rpcMs'), unit: 'ms', ...peer });
+});
+
+await section('soak', async () => {
+  const { figures: f, notes: soakNotes, commands: soakCommands } = await benchSoak();
+  notes.push(...soakNotes);
+  commands.push(...soakCommands);
+  const mb = (b: number) => b / 2 ** 20;
+  rows.push({ area: 'soak', figure: `creates + lists of 50 mixed, ${SERVER_CONNECTIONS} connections, ${f.seconds} s (req/s, 2xx)`, fundkit: f.requests / f.seconds, unit: 'req/s' });
+  rows.push({ area: 'soak', figure: `server RSS at the end of ${f.seconds} s`, fundkit: mb(f.rssEnd), unit: 'MB', peer: 'at its start (pool made, before the load)', peerValue: mb(f.rssStart), higher: false });
+  rows.push({ area: 'soak', figure: `open intents created in ${f.seconds} s`, fundkit: f.intents, unit: 'intents' });
+  rows.push({ area: 'soak', figure: 'RSS growth per open intent, whole soak (target: no growth with the intents; issue\'s before ~4 KB)', fundkit: f.perIntent, unit: 'B' });
+  rows.push({ area: 'soak', figure: `RSS growth per open intent, second half (${f.secondHalfIntents.toLocaleString('en')} intents; past the warm-up)`, fundkit: f.perIntentSecondHalf, unit: 'B' });
+  rows.push({ area: 'soak', figure: 'RSS over open intents, least-squares slope of the samples under load, second half', fundkit: f.slopeSecondHalf, unit: 'B', peer: 'whole soak', peerValue: f.slopeAll, higher: false });
+  rows.push({ area: 'soak', figure: 'GET /v1/assets right after the load stops (target ≤ 50 ms; issue\'s before 1.3 s)', fundkit: f.assetsAfter, unit: 'ms', peer: `median of ${f.assetsLater.length} more at 1 s intervals`, peerValue: medianAfter(f), higher: false });
+});
+
 await section('webhooks', async () => {
   const w = await benchWebhooks();
   const label = `verify a ${w.bytes} B event`;
@@ -213,7 +262,7 @@ function merged(): string {
   const areas = new Set(rows.map((r) => r.area));
   const lines = file.split('\n');
   const stale = (line: string) => [...areas].some((area) => line.startsWith(`- ${area}: re-run alone on `));
-  const kept = lines.filter((line) => (!/^\| [a-z]+ \| /.test(line) || !areas.has(line.split(' | ')[0]!.slice(2)) || line.startsWith('| area |')) && !stale(line));
+  const kept = lines.filter((line) => (!/^\| [a-z][a-z-]* \| /.test(line) || !areas.has(line.split(' | ')[0]!.slice(2)) || line.startsWith('| area |')) && !stale(line));
   // at the end of the first table (the full run's), where every area's rows are
   let last = kept.findIndex((line) => line.startsWith('| area |')) + 1;
   while (kept[last + 1]?.startsWith('| ')) last++;

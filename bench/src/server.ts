@@ -115,7 +115,7 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
   // At a real ledger's pace (5 s closes, 1,000 operations a ledger): the embedded ledger then does
   // the chain's work for deposit accounts at the rate a network would take them, as Horizon does
   // in its own process in production. The instant ledger (the default, for tests) is measured
-  // too, on creates, below.
+  // on creates by benchInstantCreate.
   const paced = { ...seeded.env, FUNDKIT_SANDBOX_LEDGER_SECONDS: String(PACED_LEDGER_SECONDS) };
   const fundkit = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], { ...paced, PORT: String(ports.fundkit) }, ports.fundkit, '/v1/assets');
   const express = await startChild(process.execPath, ['--import', 'tsx', 'bench/src/peers/express-hello.ts'], { PORT: String(ports.express) }, ports.express);
@@ -126,7 +126,7 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
     notes.push(`Prism did not start: ${(error as Error).message.split('\n')[0]}`);
   }
   const commands = [
-    `node packages/server/bin/fundkit-server.js  (FUNDKIT_DB=<file>, FUNDKIT_SANDBOX_LEDGER_SECONDS=${PACED_LEDGER_SECONDS}, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn; the instant-ledger create row: the same without FUNDKIT_SANDBOX_LEDGER_SECONDS)`,
+    `node packages/server/bin/fundkit-server.js  (FUNDKIT_DB=<file>, FUNDKIT_SANDBOX_LEDGER_SECONDS=${PACED_LEDGER_SECONDS}, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn)`,
     'node --import tsx bench/src/peers/express-hello.ts',
     `prism mock spec/openapi.yaml -p ${ports.prism}`,
     `autocannon: ${SERVER_CONNECTIONS} connections × ${SECONDS} s per run, ${RUNS} runs, median`,
@@ -143,25 +143,41 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
       // last: creates add rows the lists would otherwise see
       { name: 'create intent (req/s)', load: CREATE },
     ];
-    notes.push(`server: the reference server runs on a sandbox ledger closing every ${PACED_LEDGER_SECONDS} s (FUNDKIT_SANDBOX_LEDGER_SECONDS=${PACED_LEDGER_SECONDS}), the pace of a real network: creates that find the deposit pool empty answer CREATED and their accounts are created in batches at the ledger's pace, as against testnet or pubnet, where that chain work happens in Horizon and stellar-core, not in this process. The instant sandbox ledger (the default, for tests and the quickstart) applies every deposit account's transaction in this process as soon as it is submitted: its create row measures that`);
+    notes.push(`server: the reference server runs on a sandbox ledger closing every ${PACED_LEDGER_SECONDS} s (FUNDKIT_SANDBOX_LEDGER_SECONDS=${PACED_LEDGER_SECONDS}), the pace of a real network: creates that find the deposit pool empty answer CREATED and their accounts are created in batches at the ledger's pace, as against testnet or pubnet, where that chain work happens in Horizon and stellar-core, not in this process. The instant sandbox ledger (the default, for tests and the quickstart) is measured on creates in its own section (create-instant)`);
     const figures: ServerFigure[] = [];
     for (const { name, load } of loads) figures.push(await measure(name, load, fundkit.url, express.url, prism?.url ?? null, notes));
     notes.push(await classesFloor(express.url));
-    // the same creates on the instant ledger: every deposit account's transaction applied in this process at once
-    await fundkit.stop();
-    // its own database: the paced server's creates left tens of thousands of accounts waiting,
-    // which the instant ledger would provision during the measurement
-    const fresh = await seed(mkdtempSync(join(tmpdir(), 'fundkit-bench-instant-')));
-    const instant = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], { ...fresh.env, PORT: String(ports.fundkit) }, ports.fundkit, '/v1/assets');
-    try {
-      figures.push(await measure('create intent, instant sandbox ledger (req/s)', CREATE, instant.url, express.url, prism?.url ?? null, notes));
-    } finally {
-      await instant.stop();
-    }
     return { figures, notes, commands };
   } finally {
     await fundkit.stop();
     await express.stop();
     await prism?.stop();
+  }
+}
+
+/**
+ * Creates on the default sandbox (the instant ledger: every deposit account's transaction applied
+ * as soon as it is submitted) at saturation, beside the Express hello-world in the same run: the
+ * built server over its own file database of SEED seeded intents, autocannon at SERVER_CONNECTIONS.
+ */
+export async function benchInstantCreate(): Promise<{ figure: ServerFigure; notes: string[]; commands: string[] }> {
+  const notes: string[] = [];
+  const seeded = await seed(mkdtempSync(join(tmpdir(), 'fundkit-bench-instant-')));
+  const ports = { fundkit: await freePort(), express: await freePort() };
+  const instant = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], { ...seeded.env, PORT: String(ports.fundkit) }, ports.fundkit, '/v1/assets');
+  const express = await startChild(process.execPath, ['--import', 'tsx', 'bench/src/peers/express-hello.ts'], { PORT: String(ports.express) }, ports.express);
+  try {
+    const figure = await measure('create intent, instant sandbox ledger (req/s)', CREATE, instant.url, express.url, null, notes);
+    notes.push(`create-instant: the built server on the default sandbox (no FUNDKIT_SANDBOX_LEDGER_SECONDS: the instant ledger, whose deposit-account transactions are applied in the API's own process as they are submitted), its own file database of ${SEED.toLocaleString('en')} seeded intents (seeded in ${seeded.seconds.toFixed(1)} s), FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn; autocannon ${SERVER_CONNECTIONS} connections × ${SECONDS} s, ${RUNS} runs taking turns with the Express hello-world, medians; before figures (the sandbox ledger still in the API's process), 2 shared cores with the load generator and another engineer's tests: noisy. The row moved here from the server section (a merged run leaves the server section's old instant row until the next full run)`);
+    return {
+      figure, notes,
+      commands: [
+        'cd bench && npx tsx src/run.ts --only create-instant --merge',
+        'node packages/server/bin/fundkit-server.js  (create-instant: FUNDKIT_DB=<file>, no FUNDKIT_SANDBOX_LEDGER_SECONDS, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn) beside node --import tsx bench/src/peers/express-hello.ts',
+      ],
+    };
+  } finally {
+    await instant.stop();
+    await express.stop();
   }
 }
