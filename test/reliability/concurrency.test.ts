@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../packages/server/test/helpers/server.js';
 import { createIntent, idem, KEYS, must, pay, send, startServer, until } from './harness.js';
+import { chainAt } from '../../packages/server/test/crash/invariants.js';
 import { checkDatabase } from './invariants.js';
 import { rows, value } from '../../packages/server/test/helpers/raw-sql.js';
 
@@ -61,7 +62,7 @@ describe('concurrency', () => {
     expect(all.filter((r) => r.status !== 201).every((r) => r.status === 409 || r.status === 422)).toBe(true);
     expect(await count('SELECT COUNT(*) FROM refunds WHERE payment_id = ?', payment.id)).toBe(1);
     await until(() => send(t, { method: 'GET', path: `/v1/refunds?payment_id=${payment.id}`, key }), (g) => g.body.data[0]?.status === 'COMPLETED');
-    expect(await checkDatabase(t.server.sql)).toEqual([]);
+    expect(await checkDatabase(t.server.sql, chainAt(`${t.url}/sandbox/horizon`))).toEqual([]);
   });
 
   it('competing accepts of an intent\'s quotes leave exactly one locked', async () => {
@@ -116,6 +117,6 @@ describe('concurrency', () => {
         expect(cancel.status, id).toBe(409);
       }
     }
-    expect(await checkDatabase(t.server.sql)).toEqual([]);
+    expect(await checkDatabase(t.server.sql, chainAt(`${t.url}/sandbox/horizon`))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * foreign keys and the undeclared links between rows (application, environment, intent).
  */
 import type { Sql } from '../../packages/server/src/db/sql.js';
-import { checkInvariants as pipelineInvariants } from '../../packages/server/test/crash/invariants.js';
+import { checkInvariants as pipelineInvariants, type ChainReader } from '../../packages/server/test/crash/invariants.js';
 import { bigRows } from '../../packages/server/test/helpers/raw-sql.js';
 
 /** Plain SQL both engines accept, 64-bit integers as BigInt. */
@@ -44,8 +44,8 @@ const CHECKS: Record<string, string> = {
     GROUP BY p.id HAVING SUM(r.amount) > MAX(p.amount)`,
 };
 
-/** The server's database, either engine (`server.sql`). */
-export async function checkDatabase(sql: Sql): Promise<string[]> {
+/** The server's database, either engine (`server.sql`), and the sandbox's chain it reconciles against. */
+export async function checkDatabase(sql: Sql, chain: ChainReader): Promise<string[]> {
   const problems: string[] = [];
   // SQLite checks foreign keys on request; PostgreSQL refuses an orphan at the write already
   if (sql.dialect === 'sqlite') {
@@ -55,7 +55,7 @@ export async function checkDatabase(sql: Sql): Promise<string[]> {
     const bad = await rows<Record<string, unknown>>(sql, text);
     if (bad.length > 0) problems.push(`${name}: ${JSON.stringify(bad.slice(0, 3), (_, v) => (typeof v === 'bigint' ? String(v) : v))}`);
   }
-  problems.push(...await pipelineInvariants(sql));
+  problems.push(...await pipelineInvariants(sql, chain));
   return problems;
 }
 

@@ -10,11 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../packages/server/src/config.js';
 import type { Sql } from '../../packages/server/src/db/sql.js';
 import { openDataStore } from '../../packages/server/src/db/store.js';
 import { kill } from '../../packages/server/test/crash/child.js';
+import { chainIn } from '../../packages/server/test/crash/invariants.js';
 import { rows } from '../../packages/server/test/helpers/raw-sql.js';
 import { KEYS } from '../../packages/server/test/helpers/server.js';
 import { checkDatabase } from './invariants.js';
@@ -103,7 +105,13 @@ describe('webhook deliveries across kill -9', () => {
     expect((await events()).length).toBeGreaterThanOrEqual(ROUNDS * 3 * 2);
     await kill9(child);
     try {
-      expect(await withDatabase(checkDatabase)).toEqual([]);
+      // the sandbox network ran in each server's thread, on its own file beside the database
+      const chainFile = new Database(join(dir, 'fundkit.sandbox.db'), { readonly: true });
+      try {
+        expect(await withDatabase((sql) => checkDatabase(sql, chainIn(chainFile)))).toEqual([]);
+      } finally {
+        chainFile.close();
+      }
     } finally {
       await receiver.close();
     }

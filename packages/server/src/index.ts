@@ -1,3 +1,4 @@
+import type { SandboxLink } from './stellar/sandbox/link.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -43,6 +44,12 @@ export interface ServerOptions {
   webhooks?: Partial<WebhookOptions>;
   /** base URL for links in responses; default http://localhost:<port> */
   publicUrl?: string;
+  /**
+   * A sandbox network already running (its thread, say) for this server to reach over HTTP,
+   * instead of starting its own: several servers share one, as they share testnet. The server
+   * never closes it. Sandbox mode only.
+   */
+  sandbox?: SandboxLink;
 }
 
 export interface FundkitServer {
@@ -87,7 +94,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   const instance = await ServerInstance.start(cluster, instanceTimeoutMs(options.env ?? process.env), logger);
   let baseUrl = options.publicUrl ?? `http://localhost:${config.port}`;
   const telemetry = new Telemetry(logger, config.metrics);
-  const services = await createServices({ config, sql, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks,
+  const services = await createServices({ config, sql, logger, masterKey, publicBaseUrl: () => baseUrl, provisionDepositAccount: options.provisionDepositAccount, webhooks: options.webhooks, sandbox: options.sandbox,
     pipeline: pipelineSettings(options.env ?? process.env), instance, telemetry });
   await services.idempotency.releaseAbandoned(isoNow());
   await bootstrap(sql, services, config, options, logger);

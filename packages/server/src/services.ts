@@ -30,6 +30,7 @@ import { QuotesRepo } from './resources/quotes/repo.js';
 import { ExecutionsRepo } from './resources/route-executions/repo.js';
 import type { Sql } from './db/sql.js';
 import type { Telemetry } from './ops/telemetry.js';
+import type { SandboxLink } from './stellar/sandbox/link.js';
 
 /**
  * The service registry handed to route factories and workers. Later issues add their services
@@ -67,6 +68,8 @@ export interface ServiceDeps {
   instance: ServerInstance;
   /** metrics and notable-event logs (ops/telemetry.ts) */
   telemetry: Telemetry;
+  /** a sandbox network to share instead of starting one (ServerOptions.sandbox) */
+  sandbox?: SandboxLink;
 }
 
 /** Stellar testnet and pubnet close a ledger about every 5 s. */
@@ -81,7 +84,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const assets = new AssetsService(new AssetsRepo(sql), config.stellar, config.network);
   const pipeline = await createPipeline({
     sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
-    fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance), telemetry: deps.telemetry,
+    fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance), telemetry: deps.telemetry, ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
   });
   const { repos } = pipeline;
   const executions = new ExecutionsRepo(sql);

@@ -39,6 +39,7 @@ import { SandboxTools } from './sandbox-tools.js';
 import { Settler } from './settlement.js';
 import { StateMachine } from './state-machine.js';
 import { checkNetwork, setupNetwork, setupSandboxMode, type StellarSetup } from './stellar.js';
+import type { SandboxLink } from '../stellar/sandbox/link.js';
 import { meteredNetwork } from '../ops/network-meter.js';
 import type { Telemetry } from '../ops/telemetry.js';
 import { TreasurySigner } from './tx.js';
@@ -87,6 +88,8 @@ export interface PipelineDeps {
   fence?: () => Promise<void>;
   /** metrics and the log lines of notable events */
   telemetry: Telemetry;
+  /** a running sandbox network to share (ServerOptions.sandbox) */
+  sandbox?: SandboxLink;
 }
 
 export interface Pipeline {
@@ -151,7 +154,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const expirer = new Expirer(sql, repos.intents, machine);
   // testnet, pubnet and custom networks: over Stellar RPC or Horizon (see setupNetwork)
   const setup = deps.config.stellar === 'sandbox' || !deps.config.network
-    ? await setupSandboxMode(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config, `${deps.publicBaseUrl()}/sandbox/horizon`, logger)
+    ? await setupSandboxMode(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config, `${deps.publicBaseUrl()}/sandbox/horizon`, logger, deps.sandbox)
     : await setupNetwork(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.network);
   if (setup && deps.config.network) await checkNetwork(setup.network, deps.config.network, logger);
   // every request to the network is counted (ops/network-meter.ts)

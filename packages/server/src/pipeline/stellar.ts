@@ -111,6 +111,8 @@ export interface WiredSandboxSettings extends SandboxSettings {
   dbPath: string;
   /** a `fundkit sandbox` to use instead of starting a thread */
   url?: string;
+  /** a sandbox network already running, shared with other servers */
+  link?: SandboxLink;
   logger: Logger;
 }
 
@@ -118,10 +120,12 @@ export interface WiredSandboxSettings extends SandboxSettings {
  * Sandbox mode: the sandbox in its own thread by default, reached over HTTP; a `fundkit sandbox`
  * at a URL; or in this process (FUNDKIT_SANDBOX_NETWORK, sandboxPlacement).
  */
-export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, horizonUrl: string, logger: Logger): Promise<StellarSetup> {
+export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, horizonUrl: string, logger: Logger, shared?: SandboxLink): Promise<StellarSetup> {
   const settings = { rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps };
   const placement = await sandboxPlacement(sql, config.sandboxNetwork);
   if (placement.mode === 'in-process') return setupSandbox(sql, secretsKey, horizonUrl, settings);
+  // a shared one stands in for the thread this server would start (never for a configured URL)
+  if (shared && config.sandboxNetwork.mode === 'default') return setupWiredSandbox(sql, secretsKey, { ...settings, dbPath: config.sandboxDbPath, logger, link: borrowed(shared) });
   return setupWiredSandbox(sql, secretsKey, { ...settings, dbPath: config.sandboxDbPath, logger, ...(placement.mode === 'url' ? { url: placement.url } : {}) });
 }
 
@@ -140,10 +144,10 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
     treasury = NativeKeypair.random();
     await saveTreasury(sql, secretsKey, 'sandbox', treasury);
   }
-  const link = settings.url ? await remoteSandbox(settings.url) : await startSandboxThread({
+  const link = settings.link ?? (settings.url ? await remoteSandbox(settings.url) : await startSandboxThread({
     dbPath: settings.dbPath, ledgerSeconds: settings.ledgerSeconds ?? 0, rates: settings.rates ?? null,
     ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
-  }, (error) => settings.logger.error({ err: error }, 'the sandbox thread failed'));
+  }, (error) => settings.logger.error({ err: error }, 'the sandbox thread failed')));
   try {
     const url = link.url!;
     const profile: NetworkProfile = {
@@ -157,6 +161,23 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
     await link.close();
     throw error;
   }
+}
+
+/** A shared sandbox as this server sees it: its ledger hints until the server closes, which leaves the sandbox running. */
+function borrowed(shared: SandboxLink): SandboxLink {
+  const unsubscribe: Array<() => void> = [];
+  return {
+    ...shared,
+    onLedger: (listener) => {
+      const off = shared.onLedger(listener);
+      unsubscribe.push(off);
+      return off;
+    },
+    start: () => undefined,
+    close: async () => {
+      for (const off of unsubscribe.splice(0)) off();
+    },
+  };
 }
 
 /** A `fundkit sandbox` at `url`: its passphrase and clock from GET /sandbox/info. */

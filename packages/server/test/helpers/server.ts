@@ -1,3 +1,6 @@
+import { loadConfig } from '../../src/config.js';
+import type { SandboxLink } from '../../src/stellar/sandbox/link.js';
+import { startSandboxThread } from '../../src/stellar/sandbox/thread.js';
 import { createServer, type FundkitServer, type ServerOptions } from '../../src/index.js';
 import type { BootstrapFile } from '../../src/bootstrap.js';
 import { checkResponse } from '../../src/spec/contract.js';
@@ -70,13 +73,35 @@ function encodeBody(body: unknown): { payload?: string | Buffer; json: boolean }
 }
 
 /**
+ * The sandbox network the test servers of this test process share, one per ledger setting, each
+ * in its own thread and reached over HTTP, as servers share testnet (a thread a server would cost
+ * every test a second of start-up). A test that names FUNDKIT_SANDBOX_NETWORK gets what it names.
+ */
+async function sharedSandbox(env: Record<string, string | undefined>): Promise<SandboxLink | null> {
+  if (env.FUNDKIT_SANDBOX_NETWORK || (env.FUNDKIT_STELLAR && env.FUNDKIT_STELLAR !== 'sandbox')) return null;
+  const config = loadConfig({ ...env, FUNDKIT_DB: ':memory:' });
+  const key = JSON.stringify([config.sandboxLedgerSeconds, config.sandboxLedgerMaxOps, config.sandboxRates]);
+  const shared = ((globalThis as { fundkitTestSandboxes?: Map<string, Promise<SandboxLink>> }).fundkitTestSandboxes ??= new Map());
+  if (!shared.has(key)) {
+    const started = startSandboxThread({
+      dbPath: ':memory:', ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps, rates: config.sandboxRates,
+    }, (error) => { throw error; }, { unref: true });
+    shared.set(key, started);
+    started.catch(() => shared.delete(key));
+  }
+  return shared.get(key)!;
+}
+
+/**
  * A real server on an ephemeral port with an in-memory database. Contract checking is on for every
  * response: an undocumented status, a missing X-Request-ID or a body off the schema fails the test.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const logs: Record<string, unknown>[] = [];
+  const sandbox = options.sandbox ?? await sharedSandbox(options.env ?? {});
   const server = await createServer({
     ...options,
+    ...(sandbox ? { sandbox } : {}),
     env: {
       FUNDKIT_DB: ':memory:',
       // FUNDKIT_TEST_ENGINE=postgres: the same test on a fresh PostgreSQL database of the run's cluster

@@ -17,8 +17,8 @@ export interface SandboxLink {
   readonly clocked: boolean;
   /** whether onLedger is ever called: a remote sandbox says nothing, and the follower polls it */
   readonly announcesLedgers: boolean;
-  /** called after each ledger closes, where the sandbox says so */
-  onLedger(listener: () => void): void;
+  /** called after each ledger closes, where the sandbox says so; returns the unsubscribe */
+  onLedger(listener: () => void): () => void;
   /** credits `amount` (creating the account, with a trustline for an issued asset) */
   fund(address: string, asset: AssetRef, amount: bigint): Promise<void>;
   /** the account and its trustline to `asset` exist afterwards (a merchant's settlement address) */
@@ -34,7 +34,10 @@ export function inProcessLink(ledger: SandboxLedger): SandboxLink {
     url: null,
     clocked: ledger.clock !== null,
     announcesLedgers: true,
-    onLedger: (listener) => ledger.events.on('ledger', listener),
+    onLedger: (listener) => {
+      ledger.events.on('ledger', listener);
+      return () => ledger.events.off('ledger', listener);
+    },
     fund: (address, asset, amount) => ledger.fund(address, asset, amount),
     async ensure(address, asset) {
       const key = assetKey(asset);
@@ -51,7 +54,7 @@ export function inProcessLink(ledger: SandboxLedger): SandboxLink {
 
 export interface HttpLinkOptions {
   clocked: boolean;
-  onLedger?: (listener: () => void) => void;
+  onLedger?: (listener: () => void) => () => void;
   close?: () => Promise<void>;
 }
 
@@ -67,7 +70,7 @@ export function httpLink(url: string, options: HttpLinkOptions): SandboxLink {
     url,
     clocked: options.clocked,
     announcesLedgers: options.onLedger !== undefined,
-    onLedger: options.onLedger ?? (() => undefined),
+    onLedger: options.onLedger ?? (() => () => undefined),
     fund: (address, asset, amount) => faucet(address, asset, amount),
     async ensure(address, asset) {
       // settlements to one address repeat: one request for it a process

@@ -25,9 +25,11 @@ function spawn(data: SandboxThreadData): Worker {
   return new Worker(boot, { eval: true, workerData: data });
 }
 
-export function startSandboxThread(data: SandboxThreadData, onError: (error: Error) => void): Promise<SandboxThread> {
+/** `unref`: the thread does not keep the process alive (a sandbox shared by whatever runs in it). */
+export function startSandboxThread(data: SandboxThreadData, onError: (error: Error) => void, { unref = false } = {}): Promise<SandboxThread> {
   const worker = spawn(data);
-  const listeners: Array<() => void> = [];
+  if (unref) worker.unref();
+  const listeners = new Set<() => void>();
   let exited = false;
   const ended = new Promise<void>((resolve) => worker.once('exit', () => {
     exited = true;
@@ -46,7 +48,10 @@ export function startSandboxThread(data: SandboxThreadData, onError: (error: Err
         ready = true;
         const link = httpLink(message.url, {
           clocked: message.clocked,
-          onLedger: (listener) => listeners.push(listener),
+          onLedger: (listener) => {
+            listeners.add(listener);
+            return () => listeners.delete(listener);
+          },
           async close() {
             if (exited) return;
             worker.postMessage({ type: 'close' });
