@@ -5,7 +5,7 @@ export default defineConfig({
     // fails a file whose event loop stops, with its stack, instead of hanging the run
     setupFiles: ['test/helpers/hang-guard.ts'],
     // one throwaway PostgreSQL cluster for the run; each test makes its own database in it
-    globalSetup: ['test/helpers/postgres-global.ts'],
+    globalSetup: ['test/helpers/postgres-global.ts', 'test/helpers/sandbox-thread-global.ts'],
     // work polled for goes over HTTP, a database and ledger closes: 1 s (vitest's default) is too
     // short on two loaded cores
     expect: { poll: { timeout: 10_000 } } },
