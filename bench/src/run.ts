@@ -261,13 +261,26 @@ function merged(): string {
   const file = readFileSync(join(ROOT, 'bench/RESULTS.md'), 'utf8');
   const areas = new Set(rows.map((r) => r.area));
   const lines = file.split('\n');
-  const stale = (line: string) => [...areas].some((area) => line.startsWith(`- ${area}: re-run alone on `));
+  // an earlier subset's note is stale once every area it names has been re-run
+  const stale = (line: string) => {
+    const named = /^- ([a-z, -]+): re-run alone on /.exec(line)?.[1]?.split(', ');
+    return named !== undefined && named.every((area) => areas.has(area));
+  };
   const kept = lines.filter((line) => (!/^\| [a-z][a-z-]* \| /.test(line) || !areas.has(line.split(' | ')[0]!.slice(2)) || line.startsWith('| area |')) && !stale(line));
   // at the end of the first table (the full run's), where every area's rows are
   let last = kept.findIndex((line) => line.startsWith('| area |')) + 1;
   while (kept[last + 1]?.startsWith('| ')) last++;
   const fresh = table.split('\n').slice(2);
   kept.splice(last + 1, 0, ...fresh);
+  // the weakest row: the old one if its row survived and is still the weakest, else the fresh one
+  const weakestAt = kept.findIndex((line) => line.startsWith('Weakest against its peer: '));
+  if (weakestAt !== -1) {
+    const old = /^Weakest against its peer: \*\*(.+)\*\* vs .+ \(([\d.]+)×\)\.$/.exec(kept[weakestAt]!);
+    const survives = old !== null && kept.some((line) => line.includes(`| ${old[1]} |`) && !fresh.includes(line) && !areas.has(line.split(' | ')[0]!.slice(2)));
+    const weakestFresh = worst && (!survives || relative(worst)! < Number(old![2])) ? worst : null;
+    if (weakestFresh) kept[weakestAt] = `Weakest against its peer: **${weakestFresh.figure}** vs ${weakestFresh.peer} (${ratio(weakestFresh)!.toFixed(3)}×).`;
+    else if (!survives) kept.splice(weakestAt, 1);
+  }
   const notesAt = kept.indexOf('## Notes');
   const stamp = `- ${[...areas].join(', ')}: re-run alone on ${machine().date} (\`pnpm bench --only ${[...areas].join(',')} --merge\`), ${notes.join('; ')}`;
   kept.splice(notesAt + 1, 0, stamp);
