@@ -4,9 +4,12 @@
  * against it, the way it would against testnet. Wallets are plain stellar-sdk keypairs funded by
  * the friendbot, paying over the same HTTP as any wallet.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { Asset, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import type { BootstrapFile } from '../../src/index.js';
 import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '../../src/stellar/index.js';
+import { freePort, kill } from '../crash/child.js';
 import { KEYS } from '../helpers/server.js';
 
 export const USDC = new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!);
@@ -69,5 +72,39 @@ export class Wallets {
 export function bootstrapWith(settlementAddress: string): BootstrapFile {
   return {
     applications: [{ name: 'Over the wire', settlement_address: settlementAddress, secret_keys: [KEYS.alphaSecretTest], publishable_keys: [KEYS.alphaPublishableTest] }],
+  };
+}
+
+const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
+const CLI = "import('./packages/server/src/cli/index.ts').then(async (m) => { process.exitCode = await m.runCli(process.argv.slice(1)); })";
+
+/** `fundkit <args>` from source, as its own process. */
+export function fundkitCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', '-e', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export interface SandboxProcess {
+  /** its root: Horizon at `/`, RPC at `/rpc`, friendbot at `/friendbot` (and the /sandbox/* paths a server in sandbox mode serves) */
+  url: string;
+  process: ChildProcess;
+  /** the network's latest closed ledger, from its Horizon root */
+  tip(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** `fundkit sandbox --ledger-seconds N --db <dir>/network.db` as its own process, once its banner says it is ready. */
+export async function startSandboxProcess(dir: string, ledgerSeconds: number): Promise<SandboxProcess> {
+  const port = await freePort();
+  const child = fundkitCli(['sandbox', '--port', String(port), '--ledger-seconds', String(ledgerSeconds), '--db', join(dir, 'network.db')], { FUNDKIT_DATA_DIR: dir });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => { out += c.toString(); if (out.includes('ready in')) resolve(); });
+    child.once('exit', (code) => reject(new Error(`fundkit sandbox exited (${code}): ${out}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url, process: child,
+    tip: async () => ((await (await fetch(`${url}/`)).json()) as { history_latest_ledger: number }).history_latest_ledger,
+    stop: () => kill({ process: child, url, stderr: [] }, 'SIGTERM'),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The payment flow with the server on FUNDKIT_STELLAR=custom, reaching a sandbox network over
- * HTTP only (at 1 s ledgers), as it would reach testnet: the treasury funded by the network's
+ * The payment flow with the server on FUNDKIT_STELLAR=custom, reaching a separate `fundkit sandbox`
+ * process over HTTP only (at 1 s ledgers), as it would reach testnet: the treasury funded by the network's
  * friendbot, the pool filled, intents paid by stellar-sdk wallets, settled on chain to the
  * settlement address, an overpayment refunded on chain. Observed by the ledger follower.
  */
@@ -8,19 +8,22 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, KEYS, OPERATOR_KEY, type TestServer } from '../helpers/server.js';
 import { FAST_ENV, waitFor } from '../pipeline/helpers.js';
-import { bootstrapWith, customEnv, Wallets } from './helpers.js';
+import { bootstrapWith, customEnv, startSandboxProcess, Wallets, type SandboxProcess } from './helpers.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const key = KEYS.alphaSecretTest;
 
 describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)', (api) => {
-  let network: TestServer;
+  let network: SandboxProcess;
   let t: TestServer;
   let wallets: Wallets;
   const settlement = Keypair.random();
 
   beforeAll(async () => {
-    // the network: a sandbox-mode server at 1 s ledgers, of which only HTTP is used
-    network = await startTestServer({ env: { FUNDKIT_SANDBOX_LEDGER_SECONDS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
+    // the network: `fundkit sandbox` at 1 s ledgers, a process of its own
+    network = await startSandboxProcess(mkdtempSync(join(tmpdir(), 'fundkit-flow-')), 1);
     wallets = new Wallets(network.url);
     await wallets.fund(settlement, '0');
     t = await startTestServer({
@@ -33,7 +36,7 @@ describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)'
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    await network?.close();
+    await network?.stop();
   });
 
   const intentOf = async (id: string) => (await t.request('GET', `/v1/funding-intents/${id}`, { key })).body;
@@ -85,7 +88,7 @@ describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)'
       byMethod = Object.fromEntries(Object.entries(counts).map(([method, n]) => [method, n - (byMethod[method] ?? 0)]));
       return Object.values(counts).reduce((sum, n) => sum + n, 0);
     };
-    const tip = () => network.server.services.pipeline.pipeline.stellar!.network.latestLedger();
+    const tip = () => network.tip();
     const [before, from] = [await requests(), await tip()];
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     const [after, to] = [await requests(), await tip()];

@@ -5,7 +5,6 @@
  * SIGKILL while they land, restarted: every intent CREDITED once, the settlement address paid
  * exactly once per intent on chain.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,19 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '../../src/stellar/index.js';
 import { freePort, kill, startChild, type Child } from '../crash/child.js';
 import { KEYS } from '../helpers/server.js';
-import { bootstrapWith, Wallets } from './helpers.js';
+import { bootstrapWith, fundkitCli, startSandboxProcess, Wallets, type SandboxProcess } from './helpers.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
-const CLI = "import('./packages/server/src/cli/index.ts').then(async (m) => { process.exitCode = await m.runCli(process.argv.slice(1)); })";
 const key = KEYS.alphaSecretTest;
 const BURST = 8;
 
-function cli(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', '-e', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
 async function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const child = cli(args, env);
+  const child = fundkitCli(args, env);
   let out = '';
   child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
   child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
@@ -36,7 +29,7 @@ async function run(args: string[], env: Record<string, string>): Promise<{ code:
 
 describe('a separate fundkit sandbox, fundkit treasury --fund, and a server killed mid-burst (Stellar RPC)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-standalone-'));
-  let network: ChildProcess;
+  let network: SandboxProcess;
   let server: Child;
   let env: Record<string, string>;
   let port: number;
@@ -44,14 +37,8 @@ describe('a separate fundkit sandbox, fundkit treasury --fund, and a server kill
   const settlement = Keypair.random();
 
   beforeAll(async () => {
-    const netPort = await freePort();
-    network = cli(['sandbox', '--port', String(netPort), '--ledger-seconds', '1', '--db', join(dir, 'network.db')], { FUNDKIT_DATA_DIR: dir });
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      network.stdout!.on('data', (c: Buffer) => { out += c.toString(); if (out.includes('ready in')) resolve(); });
-      network.once('exit', (code) => reject(new Error(`fundkit sandbox exited (${code}): ${out}`)));
-    });
-    const url = `http://127.0.0.1:${netPort}`;
+    network = await startSandboxProcess(dir, 1);
+    const { url } = network;
     wallets = new Wallets({ horizonUrl: url, friendbotUrl: `${url}/friendbot` });
     await wallets.fund(settlement, '0');
     writeFileSync(join(dir, 'bootstrap.json'), JSON.stringify(bootstrapWith(settlement.publicKey())));
@@ -65,7 +52,7 @@ describe('a separate fundkit sandbox, fundkit treasury --fund, and a server kill
   }, 120_000);
   afterAll(async () => {
     if (server) await kill(server, 'SIGTERM');
-    network?.kill('SIGTERM');
+    await network?.stop();
   });
 
   const api = async (method: string, path: string, body?: unknown) => {
