@@ -15,6 +15,7 @@ export class SandboxTools {
   private readonly fakeIssuer = NativeKeypair.random();
   /** wrong-asset trustlines, added one at a time: they share the issuer's sequence number */
   private trustTurn: Promise<void> = Promise.resolve();
+  /** the lookalike issuer is this object's own random key, so only this object funds it: a flag, not a read */
   private fakeIssuerFunded = false;
   /** lookalike lines added by this process ("address/CODE:ISSUER") */
   private readonly trusted = new Set<string>();

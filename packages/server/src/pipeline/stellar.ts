@@ -1,7 +1,8 @@
 /**
- * Wires a StellarNetwork into the server: the embedded sandbox by default (its ledger lives in
- * the server's own database, its Horizon router is mounted at /sandbox/horizon), and the
- * platform's treasury key, persisted encrypted under the master key.
+ * Wires a StellarNetwork into the server: in sandbox mode the sandbox network (in its own thread
+ * by default, reached over HTTP like testnet; a shared `fundkit sandbox`; or, for a database that
+ * already holds its chain, in this process), or a real network; and the platform's treasury key,
+ * persisted encrypted under the master key.
  */
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Router } from 'express';
@@ -41,15 +42,15 @@ const KEY = prepared<{ secret_encrypted: string }, { role: string; network: stri
 const INSERT_KEY = prepared<never, { role: string; network: string; public_key: string; secret_encrypted: string; created_at: string }>((k, p) =>
   k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
 
-async function loadTreasury(sql: Sql, key: Buffer, network: string): Promise<Keypair | null> {
+/** The server's treasury key on `network`: the one kept encrypted under the master key, made and kept on first start. */
+async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keypair> {
   const row = await sql.get(KEY, { role: 'treasury', network });
-  return row ? NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted)) : null;
-}
-
-async function saveTreasury(sql: Sql, key: Buffer, network: string, keypair: Keypair): Promise<void> {
+  if (row) return NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted));
+  const keypair = NativeKeypair.random();
   await sql.run(INSERT_KEY, {
     role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
   });
+  return keypair;
 }
 
 /** Sandbox: genesis (idempotent) with a treasury whose secret we keep encrypted. */
@@ -76,11 +77,7 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
   const ledger = new SandboxLedger(sql, {
     ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   });
-  let treasury = await loadTreasury(sql, secretsKey, 'sandbox');
-  if (!treasury) {
-    treasury = NativeKeypair.random();
-    await saveTreasury(sql, secretsKey, 'sandbox', treasury);
-  }
+  const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
   const fresh = !(await ledger.store.getKey('market_maker'));
   if (fresh && settings.unfundedTreasury) await ledger.store.putKey(UNFUNDED_TREASURY, treasury.publicKey(), null);
   const unfunded = (await ledger.store.getKey(UNFUNDED_TREASURY))?.publicKey === treasury.publicKey();
@@ -139,11 +136,7 @@ const sandboxPoll = (attempt: number) => Math.min(250, 5 * 2 ** attempt);
  * treasury key is this server's; the sandbox's faucet gives it what genesis gave it in process.
  */
 export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: WiredSandboxSettings): Promise<StellarSetup> {
-  let treasury = await loadTreasury(sql, secretsKey, 'sandbox');
-  if (!treasury) {
-    treasury = NativeKeypair.random();
-    await saveTreasury(sql, secretsKey, 'sandbox', treasury);
-  }
+  const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
   const link = settings.link ?? (settings.url ? await remoteSandbox(settings.url) : await startSandboxThread({
     dbPath: settings.dbPath, ledgerSeconds: settings.ledgerSeconds ?? 0, rates: settings.rates ?? null,
     ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
@@ -210,11 +203,7 @@ async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, a
  * friendbot exists.
  */
 export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: NetworkProfile): Promise<StellarSetup> {
-  let treasury = await loadTreasury(sql, secretsKey, profile.kind);
-  if (!treasury) {
-    treasury = NativeKeypair.random();
-    await saveTreasury(sql, secretsKey, profile.kind, treasury);
-  }
+  const treasury = await treasuryKey(sql, secretsKey, profile.kind);
   const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
   return { network, ledger: null, sandbox: null, treasury, horizonRouter: null };
 }

@@ -16,13 +16,10 @@ import { StrKey } from '@stellar/stellar-sdk';
 import express, { type Request, type Response, type Router } from 'express';
 import { AmountError, toStroops } from '../../lib/money.js';
 import { assetKey, type AssetRef } from '../assets.js';
-import { ensureAccount, ensureTrustline, FaucetError } from './faucet.js';
+import { FaucetError } from './faucet.js';
 import { badRequest } from './horizon/render.js';
 import type { SandboxLedger } from './ledger.js';
 import { SANDBOX_ASSETS } from './sandbox-assets.js';
-
-/** What a new account gets when only its existence was asked for: the 1 XLM minimum balance. */
-const MINIMUM_XLM = 10_000_000n;
 
 function parseAsset(raw: unknown): AssetRef | null {
   if (raw === undefined || raw === 'XLM' || raw === 'native') return SANDBOX_ASSETS.XLM;
@@ -51,12 +48,7 @@ async function handle(ledger: SandboxLedger, req: Request, res: Response): Promi
   const key = assetKey(asset);
   try {
     if (amount > 0n) await ledger.fund(addr, asset, amount);
-    else {
-      await ledger.directWrite(async (clock) => {
-        await ensureAccount(ledger.store, clock, addr, MINIMUM_XLM);
-        if (key !== 'native') await ensureTrustline(ledger.store, clock, addr, key);
-      });
-    }
+    else await ledger.ensure(addr, asset);
   } catch (error) {
     if (error instanceof FaucetError) return badRequest(res, 'amount', error.message);
     throw error;

@@ -28,11 +28,26 @@ export async function ensureTrustline(store: SandboxStore, clock: Clock, address
   return created;
 }
 
+/** What an account gets when only its existence was asked for: the 1 XLM minimum balance. */
+export const MINIMUM_XLM = 10_000_000n;
+
+/** The account (with its 1 XLM minimum) and, for an issued asset, its trustline exist afterwards. */
+export async function ensureAccountAndTrustline(store: SandboxStore, clock: Clock, address: string, asset: string): Promise<void> {
+  await ensureAccount(store, clock, address, MINIMUM_XLM);
+  if (asset !== 'native') await ensureTrustline(store, clock, address, asset);
+}
+
+/** Whether ensureAccountAndTrustline would write nothing: lets a caller skip the ledger write. */
+export async function hasAccountAndTrustline(store: SandboxStore, address: string, asset: string): Promise<boolean> {
+  if (!(await store.getAccount(address))) return false;
+  return asset === 'native' || (await store.getTrustline(address, asset)) !== undefined;
+}
+
 export async function fundAccount(store: SandboxStore, clock: Clock, address: string, asset: string, amount: bigint): Promise<void> {
   if (amount <= 0n) throw new FaucetError('amount must be positive');
   // Funding XLM creates the account with exactly that amount; funding an issued asset gives a
   // new account its 1 XLM minimum (and ensureTrustline the trustline's 0.5 XLM) on top.
-  const account = await ensureAccount(store, clock, address, asset === 'native' ? 0n : 10_000_000n);
+  const account = await ensureAccount(store, clock, address, asset === 'native' ? 0n : MINIMUM_XLM);
   if (asset === 'native') {
     if (account.balance + amount > MAX_STROOPS) throw new FaucetError('balance would overflow');
     await store.putAccount({ ...account, balance: account.balance + amount, lastModifiedLedger: clock.ledger });

@@ -25,7 +25,7 @@ import { rejectedResult, txResult } from './results-xdr.js';
 import { ensureSandboxTables } from './schema.js';
 import { SandboxStore } from './store.js';
 import { checkTransaction, type Rejected } from './validate.js';
-import { fundAccount } from './faucet.js';
+import { ensureAccountAndTrustline, fundAccount, hasAccountAndTrustline } from './faucet.js';
 
 /** Stellar quickstart's local-network passphrase; wallets and the SDK know it (Networks.STANDALONE). */
 export const SANDBOX_PASSPHRASE = Networks.STANDALONE;
@@ -227,6 +227,13 @@ export class SandboxLedger {
    */
   async fund(address: string, asset: AssetRef, amount: bigint): Promise<void> {
     await this.directWrite((clock) => fundAccount(this.store, clock, address, assetKey(asset), amount));
+  }
+
+  /** The account and its trustline to `asset` exist afterwards (idempotent; no write when they do). */
+  async ensure(address: string, asset: AssetRef): Promise<void> {
+    const key = assetKey(asset);
+    if (await hasAccountAndTrustline(this.store, address, key)) return;
+    await this.directWrite((clock) => ensureAccountAndTrustline(this.store, clock, address, key));
   }
 
   /**

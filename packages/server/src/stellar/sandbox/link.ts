@@ -7,7 +7,6 @@
  */
 import { assetKey, type AssetRef } from '../assets.js';
 import { fromStroops } from '../../lib/money.js';
-import { ensureAccount, ensureTrustline } from './faucet.js';
 import type { SandboxLedger } from './ledger.js';
 
 export interface SandboxLink {
@@ -39,14 +38,7 @@ export function inProcessLink(ledger: SandboxLedger): SandboxLink {
       return () => ledger.events.off('ledger', listener);
     },
     fund: (address, asset, amount) => ledger.fund(address, asset, amount),
-    async ensure(address, asset) {
-      const key = assetKey(asset);
-      if (await ledger.store.getAccount(address) && (key === 'native' || await ledger.store.getTrustline(address, key))) return;
-      await ledger.directWrite(async (clock) => {
-        await ensureAccount(ledger.store, clock, address, 10_000_000n);
-        if (key !== 'native') await ensureTrustline(ledger.store, clock, address, key);
-      });
-    },
+    ensure: (address, asset) => ledger.ensure(address, asset),
     start: () => ledger.start(),
     close: () => ledger.stop(),
   };
@@ -83,3 +75,4 @@ export function httpLink(url: string, options: HttpLinkOptions): SandboxLink {
     close: options.close ?? (async () => undefined),
   };
 }
+
