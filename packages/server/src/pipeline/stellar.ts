@@ -19,7 +19,7 @@ import { createHorizonNetwork } from '../stellar/horizon/index.js';
 import type { NetworkProfile } from '../stellar/networks.js';
 import { createRpcNetwork } from '../stellar/rpc/index.js';
 import { NativeKeypair } from '../stellar/keypair.js';
-import { httpLink, inProcessLink, type SandboxLink } from '../stellar/sandbox/link.js';
+import { httpLink, inProcessLink, ledgerStream, type SandboxLink } from '../stellar/sandbox/link.js';
 import { SANDBOX_PASSPHRASE } from '../stellar/sandbox/ledger.js';
 import { startSandboxThread } from '../stellar/sandbox/thread.js';
 
@@ -173,7 +173,7 @@ function borrowed(shared: SandboxLink): SandboxLink {
   };
 }
 
-/** A `fundkit sandbox` at `url`: its passphrase and clock from GET /sandbox/info. */
+/** A `fundkit sandbox` at `url`: its passphrase and clock from GET /sandbox/info, its ledger closes from its Horizon's stream. */
 async function remoteSandbox(url: string): Promise<SandboxLink> {
   let info: { passphrase?: string; ledger_seconds?: number };
   try {
@@ -184,7 +184,8 @@ async function remoteSandbox(url: string): Promise<SandboxLink> {
     throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK=${url} is not a reachable \`fundkit sandbox\` (${error instanceof Error ? error.message : String(error)}): start one with \`pnpm fundkit sandbox\``);
   }
   if (info.passphrase !== SANDBOX_PASSPHRASE) throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK=${url} serves "${info.passphrase}", not the sandbox: for another network use FUNDKIT_STELLAR=custom`);
-  return httpLink(url, { clocked: (info.ledger_seconds ?? 0) > 0 });
+  const ledgers = ledgerStream(url);
+  return httpLink(url, { clocked: (info.ledger_seconds ?? 0) > 0, onLedger: ledgers.onLedger, close: async () => ledgers.close() });
 }
 
 /** What genesis gives the treasury on an in-process sandbox: 1,000,000 XLM, and the USDC and EURC float. */

@@ -12,6 +12,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { createServer } from '../../src/index.js';
+import { startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
 import { value } from '../helpers/raw-sql.js';
 import { OPERATOR_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, pay, waitForIntent } from '../pipeline/helpers.js';
@@ -73,6 +74,37 @@ describe('the sandbox network in its own thread', () => {
     expect(await bad.json()).toMatchObject({ extras: { invalid_field: 'addr' } });
     // not forwarded by the API: it writes what no transaction could
     expect((await fetch(`${t.url}/sandbox/faucet`, { method: 'POST' })).status).toBe(404);
+  });
+});
+
+/** Every request this server made to its network so far, whatever the method. */
+async function networkRequests(t: TestServer): Promise<number> {
+  const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } })).text();
+  return [...metrics.matchAll(/^fundkit_network_requests_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+describe('a server on a `fundkit sandbox` at a URL (FUNDKIT_SANDBOX_NETWORK=<url>)', () => {
+  let net: StandaloneSandbox;
+  let t: TestServer;
+  beforeAll(async () => {
+    net = await startStandaloneSandbox({ dbPath: ':memory:', port: 0 });
+    // no idle reads: between ledgers the follower only reads when the sandbox says one closed
+    t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_BACKFILL_INTERVAL_MS: '600000', FUNDKIT_SANDBOX_NETWORK: net.url } });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await net?.close();
+  });
+
+  it('follows its ledger closes on its Horizon\'s stream: no polling at rest, and a payment is read as its ledger closes', async () => {
+    const intent = await createIntent(t, { amount: '3' });
+    await new Promise((r) => setTimeout(r, 300));
+    const before = await networkRequests(t);
+    await new Promise((r) => setTimeout(r, 2_000));
+    // polling the tip every 500 ms would have made four requests or more by now
+    expect(await networkRequests(t) - before).toBeLessThanOrEqual(1);
+    await pay(t, intent.id, '3');
+    await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED', 15_000);
   });
 });
 

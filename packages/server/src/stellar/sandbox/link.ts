@@ -5,6 +5,7 @@
  * thread (the default), in another process (`fundkit sandbox`, shared by several servers), or,
  * for a database that already holds its chain, in the server's own process.
  */
+import { Horizon } from '@stellar/stellar-sdk';
 import { assetKey, type AssetRef } from '../assets.js';
 import { fromStroops } from '../../lib/money.js';
 import type { SandboxLedger } from './ledger.js';
@@ -14,7 +15,7 @@ export interface SandboxLink {
   readonly url: string | null;
   /** its ledgers close on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS), not one per transaction */
   readonly clocked: boolean;
-  /** whether onLedger is ever called: a remote sandbox says nothing, and the follower polls it */
+  /** whether onLedger is ever called (every link here does; the follower would poll one that does not) */
   readonly announcesLedgers: boolean;
   /** called after each ledger closes, where the sandbox says so; returns the unsubscribe */
   onLedger(listener: () => void): () => void;
@@ -76,3 +77,37 @@ export function httpLink(url: string, options: HttpLinkOptions): SandboxLink {
   };
 }
 
+/**
+ * The ledger closes of a sandbox at `url` (a `fundkit sandbox`), followed on its Horizon's
+ * /ledgers stream, as any Horizon client can: one connection, open while anyone listens, so
+ * servers sharing one sandbox read each ledger as it closes instead of polling for it.
+ */
+export function ledgerStream(url: string): { onLedger(listener: () => void): () => void; close(): void } {
+  const listeners = new Set<() => void>();
+  let stop: (() => void) | null = null;
+  const close = () => {
+    stop?.();
+    stop = null;
+  };
+  return {
+    onLedger(listener) {
+      listeners.add(listener);
+      stop ??= new Horizon.Server(url, { allowHttp: true }).ledgers().cursor('now').stream({
+        onmessage: () => {
+          for (const l of listeners) l();
+        },
+        // the stream reconnects by itself (the sandbox asks for 1 s); a close missed meanwhile is
+        // read at the next one, or at the follower's idle read
+        onerror: () => undefined,
+      });
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) close();
+      };
+    },
+    close() {
+      listeners.clear();
+      close();
+    },
+  };
+}
