@@ -48,12 +48,27 @@ export class Wallets {
     if (!paid.ok) throw new Error(`friendbot USDC: ${paid.status} ${await paid.text()}`);
   }
 
-  async submit(keypair: Keypair, operations: ReturnType<typeof Operation.payment>[]): Promise<string> {
+  /**
+   * `payers` funded at once, each with 10 XLM, a trustline to USDC and `usdc` of it, by one
+   * transaction of a wallet the friendbot funded: one ledger, where a friendbot grant each (one a
+   * ledger, in turn, as on testnet) would take three ledgers a payer.
+   */
+  async fundMany(payers: Keypair[], usdc: string): Promise<void> {
+    const funder = Keypair.random();
+    await this.fund(funder, (Number(usdc) * payers.length).toFixed(7));
+    await this.submit(funder, payers.flatMap((payer) => [
+      Operation.createAccount({ destination: payer.publicKey(), startingBalance: '10' }),
+      Operation.changeTrust({ asset: USDC, source: payer.publicKey() }),
+      Operation.payment({ destination: payer.publicKey(), asset: USDC, amount: usdc }),
+    ]), payers);
+  }
+
+  async submit(keypair: Keypair, operations: ReturnType<typeof Operation.payment>[], cosigners: Keypair[] = []): Promise<string> {
     const account = await this.horizon.loadAccount(keypair.publicKey());
     const builder = new TransactionBuilder(account, { fee: '1000', networkPassphrase: SANDBOX_PASSPHRASE }).setTimeout(60);
     for (const op of operations) builder.addOperation(op);
     const tx = builder.build();
-    tx.sign(keypair);
+    tx.sign(keypair, ...cosigners);
     return (await this.horizon.submitTransaction(tx)).hash;
   }
 

@@ -15,7 +15,9 @@ import { join } from 'node:path';
 
 const key = KEYS.alphaSecretTest;
 
-describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)', (api) => {
+// the two APIs side by side, each against its own `fundkit sandbox` (their tests in order): most of
+// this suite is waiting for 1 s ledgers, and the two share nothing
+describe.concurrent.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)', (api) => {
   let network: SandboxProcess;
   let t: TestServer;
   let wallets: Wallets;
@@ -41,7 +43,7 @@ describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)'
 
   const intentOf = async (id: string) => (await t.request('GET', `/v1/funding-intents/${id}`, { key })).body;
 
-  it('fills the pool over the network, then a wallet\'s payment is CREDITED and settled on chain', async () => {
+  it.sequential('fills the pool over the network, then a wallet\'s payment is CREDITED and settled on chain', async () => {
     const created = await t.request('POST', '/v1/funding-intents', { key, body: { amount: '25', asset: 'USDC' } });
     expect(created.status).toBe(201);
     const intent = await waitFor(() => intentOf(created.body.id), (i) => i.status === 'AWAITING_PAYMENT', 30_000);
@@ -61,7 +63,7 @@ describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)'
     expect(settlements[0]).toMatchObject({ status: 'CONFIRMED' });
   }, 90_000);
 
-  it('refunds an overpayment on chain, back to the payer', async () => {
+  it.sequential('refunds an overpayment on chain, back to the payer', async () => {
     const created = await t.request('POST', '/v1/funding-intents', { key, body: { amount: '10', asset: 'USDC' } });
     const intent = await waitFor(() => intentOf(created.body.id), (i) => i.status === 'AWAITING_PAYMENT', 30_000);
     const payer = Keypair.random();
@@ -77,7 +79,7 @@ describe.each(['rpc', 'horizon'] as const)('the payment flow over the wire (%s)'
     expect(await wallets.usdc(payer.publicKey())).toBe('90.0000000');
   }, 90_000);
 
-  it('at rest reads the network at most 3 times a ledger, whatever the open intents, and keeps within a few ledgers of its tip', async () => {
+  it.sequential('at rest reads the network at most 3 times a ledger, whatever the open intents, and keeps within a few ledgers of its tip', async () => {
     // open intents: their accounts are watched, and must cost no request
     for (let i = 0; i < 5; i += 1) expect((await t.request('POST', '/v1/funding-intents', { key, body: { amount: '1', asset: 'USDC' } })).status).toBe(201);
     await t.server.services.pipeline.pipeline.drain();

@@ -87,7 +87,7 @@ describe('a separate fundkit sandbox, fundkit treasury --fund, and a server kill
     const intents = await Promise.all(created.map((c) => until(() => api('GET', `/v1/funding-intents/${c.id}`).then((r) => r.body),
       (i) => i.status === 'AWAITING_PAYMENT', 60_000)));
     const payers = intents.map(() => Keypair.random());
-    for (const payer of payers) await wallets.fund(payer, '10');
+    await wallets.fundMany(payers, '10');
     const paying = intents.map((intent, i) => wallets.pay(payers[i]!, intent.deposit_account.address, '3'));
     // killed while the payments land and the pipeline observes them
     await new Promise((r) => setTimeout(r, 1500));
