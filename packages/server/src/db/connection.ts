@@ -45,7 +45,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * to their defaults so each call site sees a fresh statement. Nothing here uses `iterate()`,
  * which would make a shared statement busy. Least recently used statements are dropped past 500.
  */
-function cachePreparedStatements(db: Db): void {
+export function cachePreparedStatements(db: Db): void {
   const compile = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
   db.prepare = ((sql: string) => {

@@ -43,8 +43,8 @@ export function decodeEnvelope(envelopeXdr: string, passphrase: string): { tx: T
 }
 
 /** The transaction as Horizon joins it to a payment record (what the observer reads of it: ledger, memo). */
-export function transactionOf(t: RpcTransaction, passphrase: string): HorizonTransaction {
-  const { tx, feeSource } = decodeEnvelope(t.envelopeXdr, passphrase);
+export function transactionOf(t: RpcTransaction, passphrase: string, decoded = decodeEnvelope(t.envelopeXdr, passphrase)): HorizonTransaction {
+  const { tx, feeSource } = decoded;
   const createdAt = new Date(Number(t.createdAt) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const id = toid(t.ledger, t.applicationOrder, 0).toString();
   return {
@@ -89,8 +89,10 @@ function paymentRecord(op: OperationRecord, head: Head, t: RpcTransaction, index
 /** The payment-type operations of a SUCCESSFUL transaction, as Horizon's /payments records (joined with the transaction). */
 export function paymentRecords(t: RpcTransaction, passphrase: string): HorizonPaymentRecord[] {
   if (t.status !== 'SUCCESS') return [];
-  const { tx } = decodeEnvelope(t.envelopeXdr, passphrase);
-  const transaction = transactionOf(t, passphrase);
+  // decoded once: a ledger of the instant sandbox carries a batch of deposit accounts' creations
+  const decoded = decodeEnvelope(t.envelopeXdr, passphrase);
+  const { tx } = decoded;
+  const transaction = transactionOf(t, passphrase, decoded);
   const records: HorizonPaymentRecord[] = [];
   tx.operations.forEach((op, index) => {
     const id = toid(t.ledger, t.applicationOrder, index + 1).toString();
