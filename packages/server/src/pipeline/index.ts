@@ -139,9 +139,6 @@ const CONFIRMATIONS_IN_FLIGHT = 8;
 /** A real network closes a ledger about every 5 s: the follower reads about then. */
 const NETWORK_LEDGER_MS = 5000;
 
-/** A `fundkit sandbox` elsewhere does not say when it closes a ledger: the follower asks this often. */
-const SANDBOX_POLL_MS = 500;
-
 /** A free channel's wait for more work before it sends less than a full transaction (see EngineOptions). */
 const TREASURY_LINGER_MS = 250;
 
@@ -193,7 +190,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       network: stellar.network, networkName, cursors: new CursorRepo(sql), watch: repos.watch, logger,
       handle: (address, record) => recorder.handle(address, record),
       // the sandbox says when it closes a ledger (below); a real network is read about once a ledger
-      ledgerMs: stellar.sandbox?.announcesLedgers ? 0 : stellar.sandbox ? SANDBOX_POLL_MS : NETWORK_LEDGER_MS, idleMs: deps.settings.backfillIntervalMs,
+      ledgerMs: stellar.sandbox ? 0 : NETWORK_LEDGER_MS, idleMs: deps.settings.backfillIntervalMs,
     });
     const reader = follower;
     // the cursor before any deposit account exists (a payment to one is then never older than

@@ -15,9 +15,7 @@ export interface SandboxLink {
   readonly url: string | null;
   /** its ledgers close on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS), not one per transaction */
   readonly clocked: boolean;
-  /** whether onLedger is ever called (every link here does; the follower would poll one that does not) */
-  readonly announcesLedgers: boolean;
-  /** called after each ledger closes, where the sandbox says so; returns the unsubscribe */
+  /** called after each ledger closes (its thread's message, a remote sandbox's Horizon stream); returns the unsubscribe */
   onLedger(listener: () => void): () => void;
   /** credits `amount` (creating the account, with a trustline for an issued asset) */
   fund(address: string, asset: AssetRef, amount: bigint): Promise<void>;
@@ -33,7 +31,6 @@ export function inProcessLink(ledger: SandboxLedger): SandboxLink {
   return {
     url: null,
     clocked: ledger.clock !== null,
-    announcesLedgers: true,
     onLedger: (listener) => {
       ledger.events.on('ledger', listener);
       return () => ledger.events.off('ledger', listener);
@@ -47,7 +44,7 @@ export function inProcessLink(ledger: SandboxLedger): SandboxLink {
 
 export interface HttpLinkOptions {
   clocked: boolean;
-  onLedger?: (listener: () => void) => () => void;
+  onLedger: (listener: () => void) => () => void;
   close?: () => Promise<void>;
 }
 
@@ -62,8 +59,7 @@ export function httpLink(url: string, options: HttpLinkOptions): SandboxLink {
   return {
     url,
     clocked: options.clocked,
-    announcesLedgers: options.onLedger !== undefined,
-    onLedger: options.onLedger ?? (() => () => undefined),
+    onLedger: options.onLedger,
     fund: (address, asset, amount) => faucet(address, asset, amount),
     async ensure(address, asset) {
       // settlements to one address repeat: one request for it a process
