@@ -16,7 +16,8 @@ import type { RouteDef } from './http/route.js';
 import { validateRequest } from './http/validate.js';
 import { composed, directDispatch, directSegments, skippable, type DirectRoute } from './http/direct-dispatch.js';
 import { sandboxDocsKey } from './sandbox-keys.js';
-import { createFriendbotRouter, createSandboxRpcRouter, ensureFriendbot } from './stellar/index.js';
+import { createFriendbotRouter, ensureFriendbot } from './stellar/index.js';
+import { sandboxApiPaths } from './stellar/sandbox/api-paths.js';
 import { sandboxProxy } from './http/sandbox-proxy.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
@@ -130,8 +131,7 @@ function mountRoutes(app: Express, ctx: AppContext): void {
 /**
  * The sandbox network's Horizon, Stellar RPC and friendbot, for wallets, the checkout and the SDK
  * (sandbox mode only): forwarded to its thread or process, or served here when it runs in this
- * process. The friendbot is also at /sandbox/horizon/friendbot, where the SDK's
- * `server.friendbot(addr)` looks, mounted before Horizon so the more specific path wins.
+ * process (stellar/sandbox/api-paths.ts).
  */
 async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
   const stellar = ctx.services.pipeline.pipeline.stellar;
@@ -141,12 +141,8 @@ async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
     return;
   }
   const ledger = stellar?.ledger;
-  if (!ledger) return;
-  const friendbot = createFriendbotRouter(ledger, await ensureFriendbot(ledger));
-  app.use('/sandbox/friendbot', friendbot);
-  app.use('/sandbox/horizon/friendbot', friendbot);
-  if (ctx.services.pipeline.pipeline.horizonRouter) app.use('/sandbox/horizon', ctx.services.pipeline.pipeline.horizonRouter);
-  app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/sandbox/friendbot` }));
+  if (!ledger || !stellar.horizonRouter) return;
+  app.use(sandboxApiPaths(ledger, createFriendbotRouter(ledger, await ensureFriendbot(ledger)), stellar.horizonRouter));
 }
 
 /** Builds the Express app; never listens (see index.ts and main.ts). */

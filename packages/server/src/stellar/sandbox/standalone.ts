@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import express from 'express';
 import { cachePreparedStatements } from '../../db/connection.js';
 import { assetKey } from '../assets.js';
+import { sandboxApiPaths } from './api-paths.js';
 import { createFaucetRouter } from './faucet-router.js';
 import { createFriendbotRouter } from './friendbot.js';
 import { bootstrapSandbox, type SandboxKeys } from './genesis.js';
@@ -98,15 +99,12 @@ export async function startStandaloneSandbox(options: StandaloneOptions): Promis
     const horizon = createSandboxHorizonRouter(ledger);
     // and the paths a Fundkit server in sandbox mode serves (it forwards them here unchanged);
     // the friendbot's answer links its transaction under /sandbox/horizon
-    app.use('/sandbox/friendbot', friendbot);
-    app.use('/sandbox/horizon/friendbot', friendbot);
-    app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl: (req) => `${req.protocol}://${req.get('host')}/sandbox/friendbot` }));
+    app.use(sandboxApiPaths(ledger, friendbot, horizon));
     app.use('/sandbox/faucet', createFaucetRouter(ledger));
     // what a Fundkit server pointed here (FUNDKIT_SANDBOX_NETWORK=<url>) checks and adapts to
     app.get('/sandbox/info', (_req, res) => {
       res.json({ passphrase: ledger.passphrase, ledger_seconds: options.ledgerSeconds ?? 0, assets: (['USDC', 'EURC'] as const).map((code) => assetKey(SANDBOX_ASSETS[code])) });
     });
-    app.use('/sandbox/horizon', horizon);
     app.use('/', horizon);
     server = app.listen(options.port, host);
     await once(server, 'listening');
