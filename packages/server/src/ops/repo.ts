@@ -11,10 +11,12 @@ export interface QueueRow {
 const ping = prepared<{ one: number }>((k) => k.selectNoFrom(kysql<number>`1`.as('one')));
 const latestMigration = prepared<{ version: number | null }>((k) => k.selectFrom('schema_migrations').select((eb) => eb.fn.max('version').as('version')));
 
-const queue = (table: 'settlements' | 'refunds' | 'webhook_deliveries', statuses: string[]) => prepared<QueueRow>((k) =>
+const queue = (table: 'deposit_accounts' | 'settlements' | 'refunds' | 'webhook_deliveries', statuses: string[]) => prepared<QueueRow>((k) =>
   k.selectFrom(table).select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')]).where('status', 'in', statuses));
 
 const QUEUES = {
+  // accounts of intents that found the deposit pool empty, not yet on chain (a burst's backlog)
+  deposit_accounts: queue('deposit_accounts', ['PROVISIONING']),
   settlements: queue('settlements', ['PENDING', 'SUBMITTED']),
   refunds: queue('refunds', ['PENDING', 'PROCESSING']),
   webhook_deliveries_pending: queue('webhook_deliveries', ['PENDING']),

@@ -31,7 +31,7 @@ function metrics(registry: Registry) {
     networkErrors: new Counter({ name: 'fundkit_network_errors_total', help: 'Requests to the Stellar network that failed (unreachable, 5xx, 429)', labelNames: ['method'], registers }),
     latestLedger: new Gauge({ name: 'fundkit_network_latest_ledger', help: 'The network\'s latest closed ledger, as last read', registers }),
     ledgersBehind: new Gauge({ name: 'fundkit_ledgers_behind', help: 'Ledgers between the network\'s tip and the last ledger the observer caught up to (pipeline server only)', registers }),
-    queueDepth: new Gauge({ name: 'fundkit_queue_depth', help: 'Work waiting: settlements, refunds, treasury submissions, webhook deliveries (pending), webhook deliveries given up (failed)', labelNames: ['queue'], registers }),
+    queueDepth: new Gauge({ name: 'fundkit_queue_depth', help: 'Work waiting: deposit accounts to create, settlements, refunds, treasury submissions, webhook deliveries (pending), webhook deliveries given up (failed)', labelNames: ['queue'], registers }),
     queueOldest: new Gauge({ name: 'fundkit_queue_oldest_age_seconds', help: 'Age of the oldest item waiting in each queue (0 when empty)', labelNames: ['queue'], registers }),
     poolSize: new Gauge({ name: 'fundkit_deposit_pool_ready', help: 'Deposit accounts ready in the warm pool, per asset', labelNames: ['asset'], registers }),
     treasuryBalance: new Gauge({ name: 'fundkit_treasury_balance', help: 'The treasury\'s balance per asset (units of the asset)', labelNames: ['asset'], registers }),

@@ -6,7 +6,7 @@
  * is still PENDING and its stored envelope is looked up or resubmitted unchanged (TreasurySigner.run),
  * so no account is ever created on chain whose key is lost.
  */
-import { decryptSecret, encryptSecret } from '../lib/crypto.js';
+import { decryptSecret } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
 import { toSdkAsset, type StellarNetwork } from '../stellar/index.js';
@@ -16,6 +16,7 @@ import type { StateMachine } from './state-machine.js';
 import type { TreasurySigner, TxOutcome } from './tx.js';
 import type { WatchRepo } from './watch-repo.js';
 import { NativeKeypair } from '../stellar/keypair.js';
+import { sealNewKey } from '../stellar/key-reserve.js';
 import type { Sql } from '../db/sql.js';
 import { assess, shortfallMessage } from '../treasury/assess.js';
 import { inspectTreasury } from '../treasury/inspect.js';
@@ -44,10 +45,15 @@ export interface DepositPoolDeps {
   wake?: () => void;
   /** how long demand gathers before batches are planned (see plan); GATHER_MS by default */
   gatherMs?: number;
+  /** requests keep the API's event loop saturated: new batches wait (see mayPlan) */
+  saturated?: () => boolean;
 }
 
 /** How long demand gathers before batches are planned, on an instant ledger (see plan). */
 export const GATHER_MS = 20;
+
+/** While requests saturate the API, one new batch this often (see mayPlan). */
+export const SATURATED_BATCH_MS = 1_000;
 
 type Code = 'USDC' | 'EURC' | 'XLM';
 
@@ -69,20 +75,49 @@ export class DepositPool {
   private gatheringSince: number | null = null;
   /** the last failure was the treasury's lack of funds: retried at least every ~30 s (attempts) until funded */
   private treasuryShort = false;
+  /** when the last new batch was planned, and a wake-up already set for the next (see mayPlan) */
+  private plannedAt = 0;
+  private wakeSet = false;
 
   constructor(private readonly deps: DepositPoolDeps) {}
 
   /** A PENDING batch that is due (a restart, a network error), else a new one; undefined when nothing is missing. */
   async claim(partialNow = false): Promise<DepositBatch | undefined> {
+    if (!this.mayPlan(partialNow)) return undefined;
     let pending = await this.deps.repo.nextPending(this.deps.networkName, isoNow(), [...this.busy]);
     // never built, so never submitted: safe to drop, and intents that started waiting since go first
     if (pending && !pending.envelope_xdr && (await this.deps.repo.waiting(this.deps.environment, 1)).length > 0) {
       await this.superseded(pending);
       pending = undefined;
     }
-    const batch = pending ?? (Date.now() >= this.pausedUntil ? await this.plan(partialNow) : undefined);
+    const planned = pending ? undefined : Date.now() >= this.pausedUntil ? await this.plan(partialNow) : undefined;
+    if (planned) this.plannedAt = Date.now();
+    const batch = pending ?? planned;
     if (batch) this.busy.add(batch.id);
     return batch;
+  }
+
+  /**
+   * Requests first: while they keep the API's event loop saturated, one new batch a
+   * SATURATED_BATCH_MS at most, and the rest once the burst has passed. A batch costs the API more
+   * than the creates it serves (a key loaded and a signature per account, the transaction built,
+   * its confirmation and the ledger's records read), so at saturation on the instant sandbox,
+   * batches made as fast as creates asked for them held creates to a quarter of their rate. On a
+   * real network a burst outruns the ledgers' room anyway. Checked before any query: every create
+   * that finds the pool empty nudges the worker.
+   */
+  private mayPlan(partialNow: boolean): boolean {
+    if (partialNow || !this.deps.saturated?.()) return true;
+    const due = this.plannedAt + SATURATED_BATCH_MS;
+    if (Date.now() >= due) return true;
+    if (!this.wakeSet) {
+      this.wakeSet = true;
+      setTimeout(() => {
+        this.wakeSet = false;
+        this.deps.wake?.();
+      }, due - Date.now()).unref();
+    }
+    return false;
   }
 
   /** What is missing per asset, one asset after the other so none waits behind another's deficit. */
@@ -124,9 +159,9 @@ export class DepositPool {
       await repo.insertBatch(batch);
       for (const account of waiting) await repo.assignToBatch(account.id, batch.id);
       for (const asset of topUps) {
-        const keypair = NativeKeypair.random();
+        const key = sealNewKey(this.deps.secretsKey);
         await repo.insertPoolAccount({
-          network, environment, asset, address: keypair.publicKey(), secret_encrypted: encryptSecret(this.deps.secretsKey, keypair.secret()),
+          network, environment, asset, address: key.address, secret_encrypted: key.sealed,
           batch_id: batch.id, transaction_hash: null, created_at: at, activated_at: null, claimed_at: null,
         });
       }

@@ -43,6 +43,7 @@ import type { SandboxLink } from '../stellar/sandbox/link.js';
 import { meteredNetwork } from '../ops/network-meter.js';
 import type { Telemetry } from '../ops/telemetry.js';
 import { TreasurySigner } from './tx.js';
+import { LoopLoad } from '../lib/loop-load.js';
 import { WatchRepo } from './watch-repo.js';
 
 export interface PipelineSettings {
@@ -214,11 +215,13 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     const followAddress = () => nudgeOf('ledger-follower')();
     // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
     const served = stellar.network.kind === 'pubnet' ? 'live' : 'test';
+    const loopLoad = new LoopLoad();
     pool = new DepositPool({
       sql, network: stellar.network, networkName, environment: served, size: deps.config.depositPoolSize, repo: poolRepo, watch: repos.watch,
       machine, signer, secretsKey, onActivated: followAddress, beforeSubmit: () => reader.init(), wake: nudgeOf('deposit-pool'),
       // as long as the treasury lingers on a ledger that closes every few seconds; briefly on the instant sandbox
       gatherMs: stellar.sandbox && !stellar.sandbox.clocked ? undefined : TREASURY_LINGER_MS,
+      saturated: () => loopLoad.saturated(),
     });
     deposits = poolDepositSource({
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,

@@ -1,7 +1,7 @@
 import { rows, value } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeHash } from '../../src/pipeline/tx.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { OPERATOR_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, history, key, pay, waitFor, waitForIntent } from './helpers.js';
 
 const horizon = async (t: TestServer, path: string) => (await fetch(`${t.url}/sandbox/horizon${path}`)).json() as Promise<any>;
@@ -103,6 +103,13 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
     pool.pausedUntil = Date.now() + 60_000;
     const created = await Promise.all(Array.from({ length: 25 }, (_, n) => createIntent(t, { asset: n % 2 ? 'XLM' : 'USDC', amount: '3' })));
     expect(created.every((i) => i.status === 'CREATED')).toBe(true);
+    // the operator sees the accounts waiting, and since when
+    const queue = async () => {
+      const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } })).text();
+      const line = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name}{queue="deposit_accounts"}`))?.split(' ')[1]);
+      return { depth: line('fundkit_queue_depth'), age: line('fundkit_queue_oldest_age_seconds') };
+    };
+    expect(await queue()).toMatchObject({ depth: 25, age: expect.any(Number) });
     pool.pausedUntil = 0;
     t.server.services.pipeline.pipeline.nudgeJob('deposit-pool');
     // what is asserted is how the accounts were batched, not how fast: two batches of 18 accounts'
@@ -110,11 +117,39 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
     await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT', 20_000)));
     const used = (await batches(t)).slice(before);
     expect(used.map((b) => b.status)).toEqual(['APPLIED', 'APPLIED']);
+    expect(await queue()).toEqual({ depth: 0, age: 0 });
     const sizes = await Promise.all(used.map(async (b) => Number(await value(t.server.sql, 'SELECT COUNT(*) FROM deposit_accounts WHERE provision_batch_id = ?', b.id))));
     expect(sizes).toEqual([18, 7]);
     const tx = await horizon(t, `/transactions/${used[0].transaction_hash}`);
     expect(tx.operation_count).toBeGreaterThanOrEqual(18 * 3);
     expect(tx.signatures).toHaveLength(20);
+  });
+
+  it('while requests saturate the API, new deposit batches wait: one a second at most, the rest after the burst', async () => {
+    // the event loop's load as the pool reads it, set by the test: real saturation would starve the test too
+    const pool = t.server.services.pipeline.pipeline.pool! as unknown as { deps: { saturated?: () => boolean } };
+    const measured = pool.deps.saturated;
+    const gapsBetweenBatches = async (saturated: boolean) => {
+      pool.deps.saturated = () => saturated;
+      const before = (await batches(t)).length;
+      const created: any[] = [];
+      for (let wave = 0; wave < 4; wave++) {
+        created.push(...await Promise.all(Array.from({ length: 4 }, () => createIntent(t, { amount: '2' }))));
+        await new Promise((r) => setTimeout(r, 400));
+      }
+      await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT', 20_000)));
+      const used = (await batches(t)).slice(before);
+      return used.slice(1).map((b, n) => Date.parse(b.created_at) - Date.parse(used[n]!.created_at));
+    };
+    try {
+      const calm = await gapsBetweenBatches(false);
+      expect(Math.min(...calm)).toBeLessThan(1000);
+      const busy = await gapsBetweenBatches(true);
+      expect(busy.length).toBeGreaterThan(0);
+      for (const gap of busy) expect(gap).toBeGreaterThanOrEqual(1000);
+    } finally {
+      pool.deps.saturated = measured;
+    }
   });
 
   it('a crash after submission finds the stored envelope on chain: no account created twice, no key lost', async () => {
