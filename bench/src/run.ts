@@ -148,11 +148,12 @@ await section('create-pace', async () => {
 });
 
 await section('create-instant', async () => {
-  const { figure: f, notes: instantNotes, commands: instantCommands } = await benchInstantCreate();
+  const { figure: f, drains, notes: instantNotes, commands: instantCommands } = await benchInstantCreate();
   notes.push(...instantNotes);
   commands.push(...instantCommands);
   rows.push({ area: 'create-instant', figure: `create intent, instant sandbox ledger, ${SERVER_CONNECTIONS} connections (req/s; target ≥ 0.3× Express)`, fundkit: f.fundkit, unit: 'req/s', peer: 'Express hello-world', peerValue: f.express, higher: true });
   rows.push({ area: 'create-instant', figure: 'create intent, instant sandbox ledger p99 latency (target ≤ 50 ms)', fundkit: f.fundkitP99, unit: 'ms' });
+  rows.push({ area: 'create-instant', figure: 'deposit accounts of those creates created after each run, instant sandbox ledger (accounts/s, median of runs)', fundkit: median(drains.map((d) => d.accounts / d.seconds)), unit: 'accounts/s' });
 });
 
 await section('sandbox', async () => {

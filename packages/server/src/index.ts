@@ -167,6 +167,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       }
       // after the requests in flight: a POST /transactions waiting for its close gets its answer
       await services.pipeline.pipeline.stellar?.sandbox?.close();
+      await services.pipeline.pipeline.deposits?.close?.();
       // the request logs still buffered (at most REQUEST_LOG_FLUSH_MS of them)
       await services.requestLogs.flush();
       await instance.close();

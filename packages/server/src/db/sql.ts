@@ -117,13 +117,22 @@ export function bindAll<Args, K extends keyof Args & string>(p: Params<Args>, co
   return Object.fromEntries(columns.map((c) => [c, p(c)])) as { [C in K]: Args[C] };
 }
 
+/** Drawn 512 at a time: a CSPRNG call per row cost ~2.5 % of a create at saturation (profiled). */
+const versions = new BigInt64Array(512);
+let versionsLeft = 0;
+
 /**
  * A new row version (migration 019): random, 53 bits, signed like SQLite's `random() >> 11`.
  * Written by the code rather than by SQL so both engines make them the same way.
  */
 export function newRowVersion(): bigint {
-  return crypto.getRandomValues(new BigInt64Array(1))[0]! >> 11n;
+  if (versionsLeft === 0) {
+    crypto.getRandomValues(versions);
+    versionsLeft = versions.length;
+  }
+  return versions[--versionsLeft]! >> 11n;
 }
+
 
 /** A query built per call (its shape depends on its input); `prepared` for everything else. */
 export function dynamic<Row>(build: (k: Kysely<any>, d: DialectHelpers) => Compilable, options: QueryOptions = {}): Prepared<Row, Record<string, never>> {

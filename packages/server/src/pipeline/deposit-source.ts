@@ -3,12 +3,11 @@
  * account already active on chain, claimed in the create's own transaction), else a fresh
  * keypair left PROVISIONING for the pool worker. Never a chain call inside the request.
  */
-import { decryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { randomAccount, type DepositAccountSource } from '../resources/funding-intents/deposit-accounts.js';
 import type { DepositPoolRepo } from './deposit-pool-repo.js';
 import type { WatchRepo } from './watch-repo.js';
-import { KeyReserve } from '../stellar/keypair.js';
+import { KeyReserve } from '../stellar/key-reserve.js';
 
 export interface PoolSourceDeps {
   pool: DepositPoolRepo;
@@ -24,23 +23,25 @@ export interface PoolSourceDeps {
 }
 
 export function poolDepositSource(deps: PoolSourceDeps): DepositAccountSource {
-  const keys = new KeyReserve();
+  const keys = new KeyReserve(deps.secretsKey);
   return {
     async take(request) {
       if (!deps.serves(request.environment)) return randomAccount();
       const row = await deps.pool.claim(deps.networkName, request.environment, request.asset, isoNow());
       if (!row) {
-        const keypair = keys.take();
-        return { address: keypair.publicKey(), secret: keypair.secret(), status: 'PROVISIONING' };
+        const key = keys.take();
+        return { address: key.address, sealed: key.sealed, status: 'PROVISIONING' };
       }
       // watched in the same transaction, with the transaction that created it (protocol evidence)
       await deps.watch.add(row.address, deps.networkName, row.transaction_hash);
-      return { address: row.address, secret: decryptSecret(deps.secretsKey, row.secret_encrypted), status: 'ACTIVE' };
+      // sealed with the same key as deposit_accounts.secret_encrypted (migration 014): stored as it is
+      return { address: row.address, sealed: row.secret_encrypted, status: 'ACTIVE' };
     },
     taken(request, account) {
       if (!deps.serves(request.environment)) return;
       if (account.status === 'ACTIVE') deps.watchAddress(account.address);
       deps.nudge();
     },
+    close: () => keys.close(),
   };
 }

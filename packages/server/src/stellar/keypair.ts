@@ -45,38 +45,3 @@ export class NativeKeypair extends Keypair {
     return cryptoSign(null, data, this.privateKey);
   }
 }
-
-/**
- * Keys made ahead, between requests: a create that found the deposit pool empty takes one instead
- * of computing it inside the request. A key never handed out is never used anywhere, so one lost
- * with the process costs nothing.
- *
- * Made in small slices (setImmediate) between requests: an Ed25519 key (random seed, imported)
- * takes well under 0.1 ms here, so a slice of 16 holds the event loop about 1 ms at most.
- */
-export class KeyReserve {
-  private readonly keys: NativeKeypair[] = [];
-  private filling = false;
-
-  constructor(private readonly size = 256) {}
-
-  take(): NativeKeypair {
-    const key = this.keys.pop() ?? NativeKeypair.random();
-    this.refill();
-    return key;
-  }
-
-  private refill(): void {
-    if (this.filling || this.keys.length > this.size / 2) return;
-    this.filling = true;
-    const slice = () => {
-      for (let n = 0; n < SLICE && this.keys.length < this.size; n++) this.keys.push(NativeKeypair.random());
-      if (this.keys.length < this.size) setImmediate(slice);
-      else this.filling = false;
-    };
-    setImmediate(slice);
-  }
-}
-
-/** keys made per turn of the event loop */
-const SLICE = 16;

@@ -8,12 +8,12 @@ export interface ProvisionRequest {
   asset: string;
 }
 
-export interface ProvisionedAccount {
+/** The account's secret as it comes (`secret`), or already sealed with the deposit secrets key (`sealed`, as stored). */
+export type ProvisionedAccount = {
   address: string;
-  secret: string;
   /** ACTIVE: on chain and trust-lined (taken from the warm pool); PROVISIONING: a worker creates it */
   status: 'PROVISIONING' | 'ACTIVE';
-}
+} & ({ secret: string } | { sealed: string });
 
 /**
  * Where a new intent's deposit account comes from. `take` runs INSIDE the create's transaction and
@@ -26,6 +26,8 @@ export interface DepositAccountSource {
   take(request: ProvisionRequest, prepared: ProvisionedAccount | undefined): Promise<ProvisionedAccount> | ProvisionedAccount;
   /** after the commit: watch the account, wake the worker */
   taken?(request: ProvisionRequest, account: ProvisionedAccount): void;
+  /** the server closes: threads of the source end */
+  close?(): Promise<void>;
 }
 
 /** An asynchronous stand-in (tests): its answer is taken as is. */

@@ -119,7 +119,7 @@ export class FundingIntentsService {
       const account: DepositAccountRecord = {
         id: newId('deposit_account'), application_id: caller.applicationId, environment: caller.environment, network: 'stellar',
         stellar_network: this.deps.assets.network(caller.environment), address: taken.address, asset,
-        secret_encrypted: encryptSecret(this.deps.secretsKey, taken.secret), status: taken.status,
+        secret_encrypted: 'sealed' in taken ? taken.sealed : encryptSecret(this.deps.secretsKey, taken.secret), status: taken.status,
         created_at: createdAt, activated_at: taken.status === 'ACTIVE' ? createdAt : null, retired_at: null,
       };
       await this.deps.repo.insertDepositAccount(account);

@@ -3,9 +3,7 @@
  * ledger, SQLite file and loopback HTTP, so a ledger close never holds the API's event loop. The
  * server then reaches it like any network, over Stellar RPC and Horizon.
  */
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { packageRoot } from '../../package-root.js';
+import { spawnThread } from '../../lib/thread.js';
 import type { SandboxThreadData, SandboxThreadMessage } from '../../sandbox-thread.js';
 import { httpLink, type SandboxLink } from './link.js';
 
@@ -15,23 +13,11 @@ export interface SandboxThread extends SandboxLink {
 }
 
 /**
- * The entry: the bundle's in dist/; under tests and `tsx src/…` the source, through tsx's loader
- * registered in the thread first (a worker does not inherit the parent's loaders).
- */
-function spawn(data: SandboxThreadData, entry?: string): Worker {
-  if (entry) return new Worker(entry, { workerData: data });
-  if (!import.meta.url.endsWith('.ts')) return new Worker(join(packageRoot(), 'dist', 'sandbox-thread.js'), { workerData: data });
-  const source = new URL('../../sandbox-thread.ts', import.meta.url).href;
-  const boot = `(async () => { (await import('tsx/esm/api')).register(); await import(${JSON.stringify(source)}); })()`;
-  return new Worker(boot, { eval: true, workerData: data });
-}
-
-/**
  * `unref`: the thread does not keep the process alive (a sandbox shared by whatever runs in it);
  * `entry`: a bundle of src/sandbox-thread.ts to run (the tests build one for their run).
  */
 export function startSandboxThread(data: SandboxThreadData, onError: (error: Error) => void, { unref = false, entry }: { unref?: boolean; entry?: string } = {}): Promise<SandboxThread> {
-  const worker = spawn(data, entry);
+  const worker = spawnThread('sandbox-thread', data, entry);
   if (unref) worker.unref();
   const listeners = new Set<() => void>();
   let exited = false;
