@@ -45,7 +45,8 @@ export class KeyReserve {
   /** the thread failed to start or died: keys are made here again */
   private threadFailed = false;
   private closed = false;
-  private fromThreadSoFar = 0;
+  /** keys the thread has sent (tests) */
+  private fromThread = 0;
 
   constructor(private readonly secretsKey: Buffer, options: KeyReserveOptions = {}) {
     this.size = options.size ?? 256;
@@ -66,7 +67,7 @@ export class KeyReserve {
 
   /** Keys come from the key thread (tests). */
   get threaded(): boolean {
-    return this.thread !== null && this.fromThreadSoFar > 0;
+    return this.fromThread > 0;
   }
 
   /** Ends the key thread, if one runs. */
@@ -84,7 +85,7 @@ export class KeyReserve {
 
   /** The rest of a refill: from the thread once enough keys were handed out (also in the middle of a refill), else a slice here. */
   private next(): void {
-    if (this.handedOut >= this.threadAfter && !this.threadFailed) this.fromThread();
+    if (this.handedOut >= this.threadAfter && !this.threadFailed) this.askThread();
     else setImmediate(() => this.slice());
   }
 
@@ -94,7 +95,7 @@ export class KeyReserve {
     else this.filling = false;
   }
 
-  private fromThread(): void {
+  private askThread(): void {
     this.thread ??= this.startThread();
     this.thread.postMessage(this.size - this.keys.length);
   }
@@ -105,7 +106,7 @@ export class KeyReserve {
     worker.unref();
     worker.on('message', (keys: SealedKey[]) => {
       for (const key of keys) this.keys.push(key);
-      this.fromThreadSoFar += keys.length;
+      this.fromThread += keys.length;
       this.filling = false;
       this.refill();
     });
