@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { cspNonce } from '../../http/security-headers.js';
 import { packageRoot } from '../../package-root.js';
 import { ClientBuckets } from './page-limit.js';
 import type { CheckoutService } from './service.js';
@@ -16,7 +17,7 @@ import type { CheckoutService } from './service.js';
  * reuses the intent's one link session (a fresh short-lived token each time); the page is never
  * cached, and each client may load pages at a bounded rate.
  */
-export function hostedCheckoutRouter(checkout: CheckoutService, limits = new ClientBuckets()): Router {
+export function hostedCheckoutRouter(checkout: CheckoutService, headers: RequestHandler, limits = new ClientBuckets()): Router {
   const router = Router();
   const page = (req: Request, res: Response, next: NextFunction) => {
     const wait = limits.take(req.ip ?? 'unknown');
@@ -24,7 +25,10 @@ export function hostedCheckoutRouter(checkout: CheckoutService, limits = new Cli
       res.setHeader('Retry-After', String(wait));
       return void res.status(429).type('html').send(shell('Too many requests', '<p class="msg">Too many requests from this address. Wait a moment, then reload the page.</p>'));
     }
-    void hostedPage(checkout, String(req.params.id), req, res).catch(next);
+    headers(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      void hostedPage(checkout, String(req.params.id), req, res).catch(next);
+    });
   };
   router.get('/checkout/:id', (req, res, next) => {
     if (String(req.params.id).endsWith('.js')) return serveScript(String(req.params.id), res);
@@ -54,6 +58,7 @@ function serveScript(name: string, res: Response): void {
   }
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Cache-Control', 'public, max-age=300');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.type('application/javascript').send(readFileSync(file));
 }
 
@@ -66,7 +71,7 @@ async function hostedPage(checkout: CheckoutService, intentId: string, req: Requ
   if (opened.expired) return void res.status(410).type('html').send(shell('Payment expired', '<p class="msg">This payment request has expired. Ask the merchant for a new link.</p>'));
   const options = { sessionToken: opened.session.session_token };
   const script = `FundkitCheckout.mount(document.getElementById('checkout'), Object.assign(${safeJson(options)}, { baseUrl: location.origin }));`;
-  res.type('html').send(shell('Pay', `<div id="checkout"></div><script src="/checkout/fundkit-checkout.js"></script><script>${script}</script>`));
+  res.type('html').send(shell('Pay', `<div id="checkout"></div><script src="/checkout/fundkit-checkout.js"></script><script nonce="${cspNonce(res)}">${script}</script>`));
 }
 
 /** JSON inside a <script>: no `</script>` or `<!--` can break out. */
