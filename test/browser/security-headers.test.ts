@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,5 +100,25 @@ describe('browser pages work under their CSP', () => {
     const zodProbe = /^CSP script-src blocked eval \(.*\/docs\/assets\/standalone\.js:\d+\)$/;
     expect(problems.filter((p) => !zodProbe.test(p))).toEqual([]);
     await page.context().close();
+  });
+
+  it('the script-tag example (a demo page on another origin) shows its intent with no CSP violation', async () => {
+    const intent = await api.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '9', asset: 'USDC' } });
+    const serve = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'examples', 'script-tag', 'serve.js')], {
+      env: { ...process.env, PORT: '0', FUNDKIT_API_BASE: api.url, FUNDKIT_PUBLISHABLE_KEY: KEYS.alphaPublishableTest, FUNDKIT_INTENT_ID: intent.body.id },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const [line] = await once(serve.stdout!, 'data') as [Buffer];
+      const url = /on (http:\/\/localhost:\d+)/.exec(line.toString())![1]!.replace('localhost', '127.0.0.1');
+      const { page, problems } = await watchedPage();
+      const response = await page.goto(url);
+      expectHeaders(response!.headers(), "'none'");
+      await expect.poll(() => page.locator('fundkit-checkout').locator('[data-testid=amount]').textContent(), { timeout: 30_000 }).toContain('9.00');
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      serve.kill();
+    }
   });
 });
