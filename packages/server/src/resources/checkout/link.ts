@@ -12,7 +12,23 @@ import { randomToken } from '../../lib/ids.js';
  * derived from the master key (never in clear), because every read of the intent shows the link.
  */
 export class CheckoutLinks {
-  constructor(private readonly key: Buffer) {}
+  /**
+   * Opened secrets by sealed form: a paid or quoted intent is presented afresh on every read (a
+   * list of them too), and opening a secret costs ~15 µs; bounded, the oldest forgotten first.
+   */
+  private readonly opened = new Map<string, string>();
+
+  constructor(private readonly key: Buffer, private readonly remembered = 20_000) {}
+
+  private open(sealed: string): string {
+    let secret = this.opened.get(sealed);
+    if (secret === undefined) {
+      secret = decryptSecret(this.key, sealed);
+      if (this.opened.size >= this.remembered) this.opened.delete(this.opened.keys().next().value!);
+      this.opened.set(sealed, secret);
+    }
+    return secret;
+  }
 
   /** The sealed secret of a new intent's link. */
   mint(): string {
@@ -22,13 +38,13 @@ export class CheckoutLinks {
   /** The payer-facing link; an intent made before links had secrets gets the bare path, which opens nothing. */
   url(baseUrl: string, intent: { id: string; checkout_secret: string | null }): string {
     const path = `${baseUrl}/checkout/${intent.id}`;
-    return intent.checkout_secret ? `${path}?k=${decryptSecret(this.key, intent.checkout_secret)}` : path;
+    return intent.checkout_secret ? `${path}?k=${this.open(intent.checkout_secret)}` : path;
   }
 
   /** Whether `given` is the intent's link secret (compared in constant time). */
   opens(sealed: string | null, given: unknown): boolean {
     if (!sealed || typeof given !== 'string' || given.length === 0 || given.length > 128) return false;
     const digest = (text: string) => createHash('sha256').update(text).digest();
-    return timingSafeEqual(digest(decryptSecret(this.key, sealed)), digest(given));
+    return timingSafeEqual(digest(this.open(sealed)), digest(given));
   }
 }
