@@ -37,11 +37,23 @@ async function intentId() {
 
 const id = await intentId();
 const config = `window.FUNDKIT = ${JSON.stringify({ apiBase, publishableKey, intentId: id })};`;
+// What the page loads: its own scripts, the widget's script, logos and calls from the API, the
+// hosted Horizons the wallet submits to; styles inline (the page's and the widget's own)
+const api = new URL(apiBase).origin;
+const headers = {
+  'content-security-policy': [
+    "default-src 'none'", "base-uri 'none'", "object-src 'none'", "frame-ancestors 'none'", `script-src 'self' ${api}`,
+    "style-src 'self' 'unsafe-inline'", `img-src 'self' data: ${api}`, `connect-src 'self' ${api} https://horizon-testnet.stellar.org https://horizon.stellar.org`,
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?')[0];
-  if (path === '/config.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(config);
-  if (path === '/' || path === '/index.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(join(here, 'index.html')));
-  res.writeHead(404).end('not found');
+  if (path === '/config.js') return void res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(config);
+  if (path === '/mount.js') return void res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(readFileSync(join(here, 'mount.js')));
+  if (path === '/' || path === '/index.html') return void res.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(join(here, 'index.html')));
+  res.writeHead(404, headers).end('not found');
 });
 server.listen(port, () => {
   console.log(`Checkout by script tag on http://localhost:${server.address().port}  (intent ${id}, ${publishableKey.slice(0, 12)}…, API ${apiBase})`);

@@ -1,3 +1,27 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The security headers of a page: a CSP that allows only what the page loads (its own origin, the
+ * API's widget script, logos and calls, the hosted Horizons the wallet submits to, one inline
+ * script by nonce; styles inline, as the widget injects its own), never framed, nosniff, and no
+ * referrer. Returns the nonce for the page's inline script.
+ */
+export function pageHeaders(res, apiBase) {
+  const nonce = randomBytes(16).toString('base64');
+  const api = new URL(apiBase).origin;
+  res.set({
+    'Content-Security-Policy': [
+      "default-src 'none'", "base-uri 'none'", "object-src 'none'", "form-action 'self'", "frame-ancestors 'none'",
+      `script-src 'self' ${api} 'nonce-${nonce}'`, "style-src 'self' 'unsafe-inline'", `img-src 'self' data: ${api}`,
+      `connect-src 'self' ${api} https://horizon-testnet.stellar.org https://horizon.stellar.org`,
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+  });
+  return nonce;
+}
+
 /** HTML of the shop. Plain strings: the example is about the integration, not a template engine. */
 
 const style = `<style>body{font-family:system-ui,sans-serif;background:#f6f7f9;margin:0;color:#1b1f24}
@@ -23,13 +47,13 @@ const safe = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
  * session token, and the order status as the BACKEND sees it (polled): the widget showing "paid"
  * is the payer's view; the order is paid only once our webhook handler verified the event.
  */
-export function orderPage({ order, sessionToken, apiBase }) {
+export function orderPage({ order, sessionToken, apiBase, nonce }) {
   return layout(`Order ${order.id}`, `<h1>Order ${order.id}</h1>
 <div class="card">${order.item}: ${order.amount} ${order.asset}<br>Order status: <span class="status" id="order-status">${order.status}</span>
 <p id="sandbox-hint"><small>Sandbox: pay it from a terminal with <code>pnpm fundkit pay ${order.fundingIntentId} --amount ${order.amount}</code></small></p></div>
 <div id="pay"></div>
 <script src="${apiBase}/checkout/fundkit-checkout.js"></script>
-<script>
+<script nonce="${nonce}">
   FundkitCheckout.mount('#pay', {
     sessionToken: ${safe(sessionToken)},
     baseUrl: ${safe(apiBase)},

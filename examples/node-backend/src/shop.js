@@ -2,7 +2,7 @@ import { createResumeHandler, Fundkit } from '@fundkit/sdk';
 import { fundkitWebhooks } from '@fundkit/webhooks/express';
 import express from 'express';
 import { Orders } from './orders.js';
-import { orderPage, shopPage } from './pages.js';
+import { orderPage, pageHeaders, shopPage } from './pages.js';
 
 const WEBHOOK_PATH = '/webhooks/fundkit';
 const ENDPOINT_DESCRIPTION = 'example-node-backend';
@@ -27,7 +27,10 @@ export function createShop({ apiKey, apiBase, logger = console }) {
     res.json({ received: true });
   });
 
-  app.get('/', (_req, res) => res.type('html').send(shopPage()));
+  app.get('/', (_req, res) => {
+    pageHeaders(res, apiBase);
+    res.type('html').send(shopPage());
+  });
 
   // Buy: an intent for the order (the order id is the idempotency key: a double click makes one intent)
   app.post('/orders', async (_req, res, next) => {
@@ -50,7 +53,8 @@ export function createShop({ apiKey, apiBase, logger = console }) {
     if (!order) return res.status(404).send('no such order');
     try {
       const session = await fk.checkoutSessions.create({ funding_intent_id: order.fundingIntentId });
-      res.type('html').send(orderPage({ order, sessionToken: session.session_token, apiBase }));
+      const nonce = pageHeaders(res, apiBase);
+      res.type('html').send(orderPage({ order, sessionToken: session.session_token, apiBase, nonce }));
     } catch (error) {
       next(error);
     }

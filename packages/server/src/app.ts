@@ -7,6 +7,7 @@ import { bodyParser } from './http/body.js';
 import { locals } from './http/context.js';
 import { cors, isBrowserFacing, preflight } from './http/cors.js';
 import { docsRouter } from './http/docs.js';
+import { pageHeaders } from './http/security-headers.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { rateLimit, type RateLimiter } from './http/rate-limit.js';
@@ -50,6 +51,8 @@ export interface AppContext {
   ops?: Router;
   /** HTTP metrics (null when FUNDKIT_METRICS=off) */
   telemetry?: Telemetry | null;
+  /** the server's public URL (HSTS when https; where logos are served from) */
+  publicBaseUrl: () => string;
 }
 
 /** The route table: one entry per implemented operationId. New resources add a line here. */
@@ -157,8 +160,11 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   if (ctx.ops) app.use(ctx.ops);
   await mountSandbox(app, ctx);
   mountRoutes(app, ctx);
-  app.use(hostedCheckoutRouter(ctx.services.checkout));
+  // browser-rendered pages: each with its CSP and the other security headers (http/security-headers.ts)
+  app.use(hostedCheckoutRouter(ctx.services.checkout, pageHeaders('checkout', ctx.publicBaseUrl)));
+  app.use('/dashboard', pageHeaders('dashboard', ctx.publicBaseUrl));
   app.use(dashboardRouter());
+  app.use('/docs', pageHeaders('docs', ctx.publicBaseUrl));
   app.use(docsRouter({ sandbox: ctx.config.stellar === 'sandbox', prefillKey: () => sandboxDocsKey(ctx.config.dataDir) }));
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger));

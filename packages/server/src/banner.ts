@@ -37,7 +37,7 @@ export async function prepareSandbox(server: FundkitServer, localUrl: string): P
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {
     const intent = await fk.fundingIntents.create({ amount: '25.00', asset: 'USDC', reference: `demo_${Date.now()}` });
-    return { url, keys, dashboard, demo: { id: intent.id, url: intent.hosted_funding_url ?? `${url}/checkout/${intent.id}` } };
+    return { url, keys, dashboard, demo: { id: intent.id, url: intent.hosted_funding_url } };
   } catch (error) {
     server.logger.warn({ err: error }, 'could not create the demo intent');
     return { url, keys, demo: null, dashboard };

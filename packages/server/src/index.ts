@@ -106,6 +106,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
     rateLimiter: new RateLimiter(config.rateLimit, cluster),
     checkoutKey: deriveKey(masterKey, 'checkout-session-tokens'),
     extraRoutes: options.extraRoutes,
+    publicBaseUrl: () => baseUrl,
   };
   const app = await createApp(context);
   let server: Server | null = null;

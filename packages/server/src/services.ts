@@ -18,7 +18,7 @@ import { KeysRepo } from './resources/keys/repo.js';
 import { KeysService } from './resources/keys/service.js';
 import { RequestLogsRepo } from './resources/request-logs/repo.js';
 import { RequestLogsService } from './resources/request-logs/service.js';
-import { createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
+import { CheckoutLinks, createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
 import { createWebhookServices, type WebhookOptions, type WebhookServices } from './resources/webhooks/index.js';
 import { deriveKey } from './lib/crypto.js';
 import { createPipelineServices, type PipelineServices } from './pipeline/services.js';
@@ -91,9 +91,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const quoteRows = new QuotesRepo(sql);
   // the read models: a page of payments or intents with all they show, in batched queries
   const paymentViews = new PaymentsReadModel({ intents: repos.fundingIntents, refunds: repos.refunds, remainders: executions });
+  const checkoutLinks = new CheckoutLinks(deriveKey(deps.masterKey, 'checkout-link-secrets'));
   const intentViews = new FundingIntentReadModel({
     intents: repos.fundingIntents, settlements: repos.settlements, payments: repos.payments, paymentViews,
-    quotes: quoteRows, executions, publicBaseUrl: deps.publicBaseUrl,
+    quotes: quoteRows, executions, publicBaseUrl: deps.publicBaseUrl, checkoutLinks,
   });
   // one feed of intent changes a process: open checkouts and waits for a payable intent
   const statusFeed = new StatusFeed({
@@ -112,6 +113,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     deposits: deps.provisionDepositAccount ? provisionerSource(deps.provisionDepositAccount) : pipeline.deposits,
     secretsKey: deriveKey(deps.masterKey, 'deposit-account-secrets'),
     publicBaseUrl: deps.publicBaseUrl,
+    checkoutLinks,
     assets,
     views: intentViews,
     machine: pipeline.machine,
@@ -134,7 +136,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
     idempotency: new IdempotencyRepo(sql, deps.instance),
-    checkout: createCheckoutService(deps, fundingIntents, statusFeed),
+    checkout: createCheckoutService(deps, fundingIntents, statusFeed, checkoutLinks),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
     quotes,

@@ -25,7 +25,7 @@ describe('checkout sessions', () => {
   it('creates a session bound to an intent of the application; others are 404, no key is 400', async () => {
     const id = await intent();
     const s = await session(id);
-    expect(s).toMatchObject({ object: 'checkout_session', funding_intent_id: id, url: expect.stringContaining(`/checkout/${id}`) });
+    expect(s).toMatchObject({ object: 'checkout_session', funding_intent_id: id, url: expect.stringContaining(`/checkout/${id}?k=`) });
     expect(s.id).toMatch(/^cst_/);
     expect(Date.parse(s.expires_at) - Date.now()).toBeLessThanOrEqual(30 * 60_000);
     const other = await t.request('POST', '/v1/checkout_sessions', { key: KEYS.betaSecretTest, body: { funding_intent_id: id }, headers: { 'idempotency-key': key() } });
@@ -109,12 +109,12 @@ describe('handoff and resume', () => {
 });
 
 describe('hosted page', () => {
-  it('serves the page for an intent and 404 for an unknown one', async () => {
-    const id = await intent();
-    const page = await fetch(`${t.url}/checkout/${id}`);
+  it('serves the page for the intent\'s link and 404 for an unknown intent', async () => {
+    const created = (await t.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } })).body;
+    const page = await fetch(created.hosted_funding_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(await page.text()).toContain('FundkitCheckout.mount');
-    expect((await fetch(`${t.url}/checkout/fi_unknown`)).status).toBe(404);
+    expect((await fetch(`${t.url}/checkout/fi_unknown?k=${new URL(created.hosted_funding_url).searchParams.get('k')}`)).status).toBe(404);
   });
 });

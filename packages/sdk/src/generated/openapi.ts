@@ -2385,7 +2385,7 @@ export interface components {
             failure: components["schemas"]["Failure"] | null;
             /**
              * Format: uri
-             * @description A page that shows the checkout for this intent.
+             * @description The payer's link to the hosted checkout for this intent. It carries a secret of its own (192 random bits, `?k=`): share it only with the payer. The intent id alone opens nothing.
              */
             hosted_funding_url: string;
             /** @description True in production (live keys). */
@@ -2515,7 +2515,7 @@ export interface components {
             expires_at: components["schemas"]["Timestamp"];
             /**
              * Format: uri
-             * @description The hosted checkout page for this session's intent.
+             * @description The hosted checkout page for this session's intent: the intent's `hosted_funding_url`, with its secret.
              */
             url: string;
         };

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import { defaultSpecPath } from '../spec/operations.js';
 import { ApiError } from './api-error.js';
+import { cspNonce } from './security-headers.js';
 import { sendError } from './errors.js';
 
 export interface DocsOptions {
@@ -43,7 +44,7 @@ export function docsRouter(options: DocsOptions): Router {
     res.type('application/yaml').send(readFileSync(specPath, 'utf8'));
   });
   if (assets) router.use('/docs/assets', express.static(assets, { maxAge: '1h', index: false }));
-  router.get('/docs', (req, res) => void res.type('html').setHeader('Cache-Control', 'no-store').send(page(req, options, assets !== null)));
+  router.get('/docs', (req, res) => void res.type('html').setHeader('Cache-Control', 'no-store').send(page(req, options, assets !== null).replace('<script>', `<script nonce="${cspNonce(res)}">`)));
   if (options.sandbox) router.all('/docs/proxy', express.raw({ type: () => true, limit: '2mb' }), (req, res, next) => void proxy(req, res).catch(next));
   return router;
 }

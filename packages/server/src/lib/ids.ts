@@ -2,7 +2,11 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 
 /**
  * Prefixed, time-ordered ids (ULID layout: 48-bit ms time + 80 random bits, Crockford base32).
- * Monotonic within a millisecond so ids sort in creation order, which keyset pagination relies on.
+ * Monotonic within a millisecond so ids sort in creation order, which keyset pagination relies on;
+ * but an id never reveals its neighbours: within a millisecond each id steps past the last one by
+ * a fresh random amount of 1 to 2^64 (not by one, as plain monotonic ULIDs do), so knowing one id
+ * leaves 2^64 candidates for the next. The first id of a millisecond starts below 2^79, which
+ * leaves room for 2^15 such steps; past that the id borrows the next millisecond.
  */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -59,16 +63,17 @@ function encodeRandom(bytes: Uint8Array): string {
   return out;
 }
 
-function increment(bytes: Uint8Array): Uint8Array {
+/** bytes (80 bits, big-endian) + a random step in [1, 2^64]; null when it would pass 2^80. */
+function stepRandomly(bytes: Uint8Array, step: Uint8Array): Uint8Array | null {
   const next = Uint8Array.from(bytes);
-  for (let i = next.length - 1; i >= 0; i--) {
-    if (next[i]! < 255) {
-      next[i]! += 1;
-      return next;
-    }
-    next[i] = 0;
+  // the step is the 8 random bytes plus one, added into the low 8 bytes of the 10
+  let carry = 1;
+  for (let i = 9; i >= 0; i--) {
+    const sum = next[i]! + (i >= 2 ? step[i - 2]! : 0) + carry;
+    next[i] = sum & 0xff;
+    carry = sum >> 8;
   }
-  return next;
+  return carry ? null : next;
 }
 
 /** Random bytes drawn 10 at a time from one CSPRNG fill of 4 KB (a fill per id cost more than the rest of the id). */
@@ -85,13 +90,23 @@ function random10(): Uint8Array {
   return Uint8Array.prototype.slice.call(pool, poolOffset - 10, poolOffset);
 }
 
+/** The first random part of a millisecond: random, top bit clear (room for 2^15 steps). */
+function firstOfMillisecond(): Uint8Array {
+  const bytes = random10();
+  bytes[0] = bytes[0]! & 0x7f;
+  return bytes;
+}
+
 export function ulid(now = Date.now()): string {
-  if (now <= lastTime) {
-    lastRandom = increment(lastRandom);
+  const stepped = now <= lastTime ? stepRandomly(lastRandom, random10()) : null;
+  if (stepped) {
+    lastRandom = stepped;
     now = lastTime;
   } else {
-    lastTime = now;
-    lastRandom = random10();
+    // a new millisecond, or one whose ids used up the room for steps: borrow the next
+    lastTime = now <= lastTime ? lastTime + 1 : now;
+    now = lastTime;
+    lastRandom = firstOfMillisecond();
   }
   return encodeTime(now) + encodeRandom(lastRandom);
 }

@@ -1,3 +1,4 @@
+import { LOGO_HEADERS } from './logo.js';
 import type { Response } from 'express';
 import { ApiError } from '../../http/api-error.js';
 import { auth, type Environment } from '../../http/context.js';
@@ -51,6 +52,7 @@ export function applicationRoutes(service: ApplicationsService, keys: KeysServic
       operationId: 'retrieveApplicationLogo',
       handler: async (_req, res) => {
         const logo = await service.logo(id(res));
+        res.set({ ...LOGO_HEADERS, 'Content-Disposition': `inline; filename="${logo.file}"` });
         res.type(logo.contentType).sendFile(logo.path, { dotfiles: 'allow' });
       },
     },

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { ApplicationsRepo } from './repo.js';
 import { join } from 'node:path';
-import { checkLogo, storeLogo } from './logo.js';
+import { checkLogo, rasteriseSvg, removeLogo, storeLogo } from './logo.js';
 
 export interface ApplicationInput {
   name?: string;
@@ -82,20 +82,23 @@ export class ApplicationsService {
     return (await this.repo.findById(id))!;
   }
 
+  /** An SVG is stored as the PNG it renders to; the replaced logo's file is deleted. */
   async uploadLogo(owner: Owner, id: string, bytes: Buffer): Promise<ApplicationRecord> {
-    await this.get(owner, id);
-    const logo = checkLogo(bytes);
-    const file = storeLogo(this.logoDir, id, bytes, logo.extension);
+    const previous = (await this.get(owner, id)).logo_file;
+    const checked = checkLogo(bytes);
+    const logo = checked.extension === 'svg' ? { bytes: await rasteriseSvg(bytes), extension: 'png', contentType: 'image/png' } : { bytes, ...checked };
+    const file = storeLogo(this.logoDir, id, logo.bytes, logo.extension);
     const url = `${this.publicBaseUrl()}/v1/applications/${id}/logo`;
     await this.repo.update(id, { logo_url: url, logo_file: file, logo_content_type: logo.contentType }, isoNow());
+    if (previous && previous !== file) removeLogo(this.logoDir, previous);
     return (await this.repo.findById(id))!;
   }
 
   /** Public (the checkout shows it): the stored image, or 404. */
-  async logo(id: string): Promise<{ path: string; contentType: string }> {
+  async logo(id: string): Promise<{ path: string; file: string; contentType: string }> {
     const app = await this.repo.findById(id);
     if (!app?.logo_file || !app.logo_content_type) throw notFound('logo');
-    return { path: join(this.logoDir, app.logo_file), contentType: app.logo_content_type };
+    return { path: join(this.logoDir, app.logo_file), file: app.logo_file, contentType: app.logo_content_type };
   }
 
   /** Bootstrap: the unowned application of that name, created when missing. */

@@ -1,27 +1,40 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { cspNonce } from '../../http/security-headers.js';
 import { packageRoot } from '../../package-root.js';
+import { ClientBuckets } from './page-limit.js';
 import type { CheckoutService } from './service.js';
 
 /**
  * The hosted checkout page (`hosted_funding_url`, the session `url`) and the widget's script.
  *
- * The page mints a checkout session server-side for the intent on every load. A publishable key
- * would not do: keys are stored hashed, so the server cannot put one in a page. The link itself is
- * the capability (as a hosted invoice link is): the intent id carries 80 random bits, and the
- * session it yields may only read the public view, pick a quote and hand off, never move money
- * elsewhere. The token is short-lived and the page is never cached.
+ * A page opens only with the link's secret (`?k=`, resources/checkout/link.ts): the bare intent
+ * id, a wrong secret and an unknown intent all get the same page, which says the link is
+ * incomplete and shows nothing of any intent. A publishable key would not do for the page's
+ * session: keys are stored hashed, so the server cannot put one in a page. Every load of one link
+ * reuses the intent's one link session (a fresh short-lived token each time); the page is never
+ * cached, and each client may load pages at a bounded rate.
  */
-export function hostedCheckoutRouter(checkout: CheckoutService): Router {
+export function hostedCheckoutRouter(checkout: CheckoutService, headers: RequestHandler, limits = new ClientBuckets()): Router {
   const router = Router();
-  router.get('/checkout/:name', (req, res, next) => {
-    const name = String(req.params.name);
-    if (name.endsWith('.js')) return serveScript(name, res);
-    void hostedPage(checkout, name, req, res).catch(next);
+  const page = (req: Request, res: Response, next: NextFunction) => {
+    const wait = limits.take(req.ip ?? 'unknown');
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      return void res.status(429).type('html').send(shell('Too many requests', '<p class="msg">Too many requests from this address. Wait a moment, then reload the page.</p>'));
+    }
+    headers(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      void hostedPage(checkout, String(req.params.id), req, res).catch(next);
+    });
+  };
+  router.get('/checkout/:id', (req, res, next) => {
+    if (String(req.params.id).endsWith('.js')) return serveScript(String(req.params.id), res);
+    page(req, res, next);
   });
-  router.get('/pay/:id', (req, res, next) => void hostedPage(checkout, String(req.params.id), req, res).catch(next));
+  router.get('/pay/:id', page);
   return router;
 }
 
@@ -45,19 +58,20 @@ function serveScript(name: string, res: Response): void {
   }
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Cache-Control', 'public, max-age=300');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.type('application/javascript').send(readFileSync(file));
 }
 
-async function hostedPage(checkout: CheckoutService, intentId: string, _req: Request, res: Response): Promise<void> {
+const INCOMPLETE = '<p class="msg">This payment link is incomplete or no longer valid. Open the full link you were sent, or ask the merchant for a new one.</p>';
+
+async function hostedPage(checkout: CheckoutService, intentId: string, req: Request, res: Response): Promise<void> {
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Frame-Options', 'DENY');
-  const minted = await checkout.createForHostedPage(intentId);
-  if (!minted) return void res.status(404).type('html').send(shell('Payment not found', '<p class="msg">This payment link does not exist.</p>'));
-  if (minted.expired) return void res.status(410).type('html').send(shell('Payment expired', '<p class="msg">This payment request has expired. Ask the merchant for a new link.</p>'));
-  const options = { sessionToken: minted.session.session_token };
+  const opened = await checkout.openHostedLink(intentId, req.query.k);
+  if (!opened) return void res.status(404).type('html').send(shell('Payment link incomplete', INCOMPLETE));
+  if (opened.expired) return void res.status(410).type('html').send(shell('Payment expired', '<p class="msg">This payment request has expired. Ask the merchant for a new link.</p>'));
+  const options = { sessionToken: opened.session.session_token };
   const script = `FundkitCheckout.mount(document.getElementById('checkout'), Object.assign(${safeJson(options)}, { baseUrl: location.origin }));`;
-  res.type('html').send(shell('Pay', `<div id="checkout"></div><script src="/checkout/fundkit-checkout.js"></script><script>${script}</script>`));
+  res.type('html').send(shell('Pay', `<div id="checkout"></div><script src="/checkout/fundkit-checkout.js"></script><script nonce="${cspNonce(res)}">${script}</script>`));
 }
 
 /** JSON inside a <script>: no `</script>` or `<!--` can break out. */

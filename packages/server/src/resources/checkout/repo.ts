@@ -8,6 +8,8 @@ export interface CheckoutSessionRecord {
   funding_intent_id: string;
   expires_at: string;
   created_at: string;
+  /** 1: the one session of the intent's hosted link, reused by every load of the page */
+  via_link: number;
 }
 
 export interface HandoffRecord {
@@ -26,13 +28,23 @@ export interface IntentHead {
   environment: Environment;
   expires_at: string;
   updated_at: string;
+  /** the hosted link's secret, sealed */
+  checkout_secret: string | null;
 }
 
 const INTENT_HEAD = prepared<IntentHead, { id: string }>((k, p) =>
-  k.selectFrom('funding_intents').select(['id', 'application_id', 'environment', 'expires_at', 'updated_at']).where('id', '=', p('id')));
+  k.selectFrom('funding_intents').select(['id', 'application_id', 'environment', 'expires_at', 'updated_at', 'checkout_secret']).where('id', '=', p('id')));
 
 const INSERT_SESSION = prepared<never, CheckoutSessionRecord>((k, p) =>
-  k.insertInto('checkout_sessions').values(bindAll(p, ['id', 'application_id', 'environment', 'funding_intent_id', 'expires_at', 'created_at'])));
+  k.insertInto('checkout_sessions').values(bindAll(p, ['id', 'application_id', 'environment', 'funding_intent_id', 'expires_at', 'created_at', 'via_link'])));
+
+// at most one link session an intent (a unique partial index): a second page load racing the first inserts nothing
+const INSERT_LINK_SESSION = prepared<never, CheckoutSessionRecord>((k, p) =>
+  k.insertInto('checkout_sessions').values(bindAll(p, ['id', 'application_id', 'environment', 'funding_intent_id', 'expires_at', 'created_at', 'via_link']))
+    .onConflict((oc) => oc.doNothing()));
+
+const LINK_SESSION = prepared<CheckoutSessionRecord, { intentId: string }>((k, p) =>
+  k.selectFrom('checkout_sessions').selectAll().where('funding_intent_id', '=', p('intentId')).where('via_link', '=', 1));
 
 const SESSION = prepared<CheckoutSessionRecord, { id: string }>((k, p) => k.selectFrom('checkout_sessions').selectAll().where('id', '=', p('id')));
 
@@ -61,6 +73,14 @@ export class CheckoutRepo {
 
   async insertSession(session: CheckoutSessionRecord): Promise<void> {
     await this.sql.run(INSERT_SESSION, session);
+  }
+
+  /** The intent's one hosted-link session, made by the first page load. */
+  async linkSession(session: CheckoutSessionRecord): Promise<CheckoutSessionRecord> {
+    const existing = await this.sql.get(LINK_SESSION, { intentId: session.funding_intent_id });
+    if (existing) return existing;
+    await this.sql.run(INSERT_LINK_SESSION, session);
+    return (await this.sql.get(LINK_SESSION, { intentId: session.funding_intent_id }))!;
   }
 
   async findSession(id: string): Promise<CheckoutSessionRecord | undefined> {

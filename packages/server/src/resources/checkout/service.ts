@@ -6,6 +6,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { FundingIntentsService } from '../funding-intents/service.js';
+import type { CheckoutLinks } from './link.js';
 import type { CheckoutRepo, CheckoutSessionRecord, IntentHead } from './repo.js';
 import type { StatusFeed, StatusListener } from '../funding-intents/status-feed.js';
 
@@ -19,6 +20,8 @@ export interface CheckoutDeps {
   /** HS256 key of checkout session tokens (the same derivation the auth middleware verifies with) */
   checkoutKey: Buffer;
   publicBaseUrl: () => string;
+  /** the secrets of hosted checkout links */
+  links: CheckoutLinks;
   /** which intents this process's status streams follow, polled together */
   statusFeed: StatusFeed;
 }
@@ -75,18 +78,27 @@ export class CheckoutService {
     const now = isoNow();
     const session: CheckoutSessionRecord = {
       id: newId('checkout_session'), application_id: intent.application_id, environment: intent.environment,
-      funding_intent_id: intent.id, expires_at: now, created_at: now,
+      funding_intent_id: intent.id, expires_at: now, created_at: now, via_link: 0,
     };
     await this.deps.repo.insertSession(session);
     return this.issue(session, intent);
   }
 
-  /** For the hosted page: a session for any existing, unexpired intent (the URL is the payer's link). */
-  async createForHostedPage(fundingIntentId: string) {
+  /**
+   * For the hosted page: the session of an unexpired intent whose link secret `key` is, the same
+   * session on every load (a fresh token each time). null when the intent is unknown or the key
+   * is missing or wrong: one answer, so the page shows nothing of the intent either way.
+   */
+  async openHostedLink(fundingIntentId: string, key: unknown) {
     const intent = await this.deps.repo.intentHead(fundingIntentId);
-    if (!intent) return null;
-    if (Date.parse(intent.expires_at) <= Date.now()) return { expired: true as const, intent };
-    return { expired: false as const, session: await this.create(intentCaller(intent), intent.id) };
+    if (!intent || !this.deps.links.opens(intent.checkout_secret, key)) return null;
+    if (Date.parse(intent.expires_at) <= Date.now()) return { expired: true as const };
+    const now = isoNow();
+    const session = await this.deps.repo.linkSession({
+      id: newId('checkout_session'), application_id: intent.application_id, environment: intent.environment,
+      funding_intent_id: intent.id, expires_at: now, created_at: now, via_link: 1,
+    });
+    return { expired: false as const, session: await this.issue(session, intent) };
   }
 
   async handoff(caller: HandoffCaller, sessionId: string, input: HandoffInput) {
@@ -166,13 +178,9 @@ export class CheckoutService {
       session_token: token,
       funding_intent_id: intent.id,
       expires_at: expiresAt,
-      url: `${this.deps.publicBaseUrl()}/checkout/${intent.id}`,
+      url: this.deps.links.url(this.deps.publicBaseUrl(), intent),
     };
   }
-}
-
-function intentCaller(intent: IntentHead): KeyCaller {
-  return { applicationId: intent.application_id, environment: intent.environment };
 }
 
 function toPublic(intent: PresentedIntent, application: Viewer['application']) {

@@ -68,7 +68,8 @@ export interface IntentRelations {
 }
 
 /** The wire shape of a funding intent (spec: FundingIntent), from its row and its relations. */
-export function presentFundingIntent(intent: FundingIntentRecord, related: IntentRelations, publicBaseUrl: string) {
+/** hostedFundingUrl: the intent's payer-facing link, with its secret (resources/checkout/link.ts). */
+export function presentFundingIntent(intent: FundingIntentRecord, related: IntentRelations, hostedFundingUrl: string) {
   const { account } = related;
   const amount = fromStroops(intent.requirement_amount);
   const linked = intent as Partial<IntentSource> & FundingIntentRecord;
@@ -94,7 +95,7 @@ export function presentFundingIntent(intent: FundingIntentRecord, related: Inten
     payment: related.payment,
     settlement: related.settlement,
     failure: related.failure,
-    hosted_funding_url: `${publicBaseUrl}/checkout/${intent.id}`,
+    hosted_funding_url: hostedFundingUrl,
     livemode: intent.environment === 'live',
     expires_at: intent.expires_at,
     created_at: intent.created_at,

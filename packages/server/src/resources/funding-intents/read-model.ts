@@ -11,6 +11,7 @@ import type { QuoteRecord } from '../quotes/repo.js';
 import type { ExecutionRecord } from '../route-executions/repo.js';
 import { presentSettlement } from '../settlements/present.js';
 import type { SettlementRecord } from '../settlements/repo.js';
+import type { CheckoutLinks } from '../checkout/link.js';
 import { presentFundingIntent } from './present.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo } from './repo.js';
 
@@ -22,6 +23,8 @@ export interface IntentReadDeps {
   quotes: { findByIds(ids: string[]): Promise<Map<string, QuoteRecord>> };
   executions: { byQuotes(quoteIds: string[]): Promise<Map<string, ExecutionRecord>> };
   publicBaseUrl: () => string;
+  /** the hosted checkout link of an intent (its secret is sealed in the row) */
+  checkoutLinks: Pick<CheckoutLinks, 'url'>;
 }
 
 export type FundingIntentView = ReturnType<typeof presentFundingIntent>;
@@ -160,7 +163,7 @@ export class FundingIntentReadModel {
         protocol: intentProtocol(intent, registration, settlement),
         failure: failureOf(intent, settlement),
         quote: quote ? presentQuote(quote, executions.get(quote.id)) : null,
-      }, baseUrl);
+      }, deps.checkoutLinks.url(baseUrl, intent));
       if (!cacheable) return view;
       // copies of the rows: a caller may change its own objects after this read
       const entry: PresentedEntry = { intent: { ...intent }, account: { ...account }, registration, baseUrl, view: freezeParts(view), json: Buffer.from(JSON.stringify(view)) };

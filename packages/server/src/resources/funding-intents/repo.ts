@@ -21,6 +21,8 @@ export interface FundingIntentRecord {
   expires_at: string;
   created_at: string;
   updated_at: string;
+  /** the hosted checkout link's secret, sealed (resources/checkout/link.ts); null for intents made before links had one */
+  checkout_secret: string | null;
   /** changes whenever the row does (migration 019's triggers); random, so never reused */
   row_version: bigint;
 }
@@ -58,7 +60,7 @@ const DEPOSIT_ACCOUNT_COLUMNS = ['id', 'application_id', 'environment', 'network
 
 const INTENT_COLUMNS = ['id', 'application_id', 'environment', 'status', 'requirement_amount', 'requirement_asset', 'destination_network',
   'destination_asset', 'destination_address', 'received_amount', 'reference', 'metadata', 'deposit_account_id', 'expires_at',
-  'created_at', 'updated_at', 'row_version'] as const;
+  'created_at', 'updated_at', 'checkout_secret', 'row_version'] as const;
 
 const INSERT_DEPOSIT_ACCOUNT = prepared<never, DepositAccountRecord>((k, p) =>
   k.insertInto('deposit_accounts').values(bindAll(p, DEPOSIT_ACCOUNT_COLUMNS)));

@@ -1,3 +1,4 @@
+import type { CheckoutLinks } from '../checkout/link.js';
 import { StrKey } from '@stellar/stellar-sdk';
 import { GroupCommit } from '../../db/group-commit.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
@@ -45,6 +46,8 @@ export interface FundingIntentsDeps {
   /** AES-256-GCM key for deposit-account secrets */
   secretsKey: Buffer;
   publicBaseUrl: () => string;
+  /** mints the sealed secret of each new intent's hosted checkout link */
+  checkoutLinks: Pick<CheckoutLinks, 'mint'>;
   assets: AssetsService;
   /** the intent's wire shape, a page at a time */
   views: FundingIntentReadModel;
@@ -128,6 +131,7 @@ export class FundingIntentsService {
         requirement_amount: amount, requirement_asset: asset, destination_network: 'stellar', destination_asset: asset,
         destination_address: destinationAddress, received_amount: 0n, reference: input.reference ?? null,
         metadata: JSON.stringify(input.metadata ?? {}), deposit_account_id: account.id, expires_at: expiresAt, created_at: createdAt, updated_at: createdAt,
+        checkout_secret: this.deps.checkoutLinks.mint(),
       });
       await this.deps.repo.insertHistory(intentId, null, 'CREATED', null, createdAt);
       // a pooled account is already active on chain; a PROVISIONING one moves the intent when its worker created it
