@@ -133,7 +133,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     assets,
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
-    idempotency: new IdempotencyRepo(sql, deps.instance),
+    idempotency: new IdempotencyRepo(sql, deps.instance, deriveKey(deps.masterKey, 'idempotency-replies')),
     checkout: createCheckoutService(deps, fundingIntents, statusFeed),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
