@@ -8,6 +8,7 @@ import { newId } from '../../lib/ids.js';
 import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
+import { currentSettlementAddress } from '../applications/repo.js';
 import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.js';
 import type { PayableWait } from './payable-wait.js';
 import type { FundingIntentReadModel } from './read-model.js';
@@ -29,7 +30,7 @@ export interface CreateIntentInput {
 export interface Caller {
   applicationId: string;
   environment: Environment;
-  /** the application's default destination */
+  /** the application's default destination as authentication cached it (create reads the current one) */
   settlementAddress?: string | null;
 }
 
@@ -107,7 +108,9 @@ export class FundingIntentsService {
     const now = Date.now();
     const amount = parseAmountInput(() => toStroops(input.amount));
     const asset = await this.checkAsset(input.asset, caller.environment);
-    const destinationAddress = checkDestination(input.destination_address ?? caller.settlementAddress);
+    // the default destination read now, not from a cache: a settlement address just changed on
+    // another server (perhaps away from a compromised one) applies to the very next intent
+    const destinationAddress = checkDestination(input.destination_address ?? await currentSettlementAddress(this.deps.sql, caller.applicationId));
     const expiresAt = parseExpiry(input.expires_at, now);
     const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
     const prepared = await this.deps.deposits.prepare?.(request);
