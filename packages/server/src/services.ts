@@ -116,6 +116,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     views: intentViews,
     machine: pipeline.machine,
     payable,
+    maxOpenIntents: config.maxOpenIntents,
   });
   const quotes = createQuoteServices({
     sql, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-secrets-'));
   dbFile = join(dir, 'fundkit.db');
   t = await startTestServer({ env: { FUNDKIT_DB: dbFile, FUNDKIT_DATA_DIR: dir } });
-});
+}, 60_000);
 afterAll(() => t.close());
 
 /** Where the secret is found in clear text: the SQLite file and WAL bytes, or any PostgreSQL row. */

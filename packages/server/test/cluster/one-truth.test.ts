@@ -57,7 +57,8 @@ beforeAll(async () => {
   const app = await a.request('POST', '/v1/applications', { key: session, body: { name: 'Shop', settlement_address: SETTLEMENT_ADDRESS } });
   expect(app.status).toBe(201);
   appId = app.body.id;
-});
+  // two whole servers and a sign-up (scrypt): slow on a loaded machine
+}, 60_000);
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
 });

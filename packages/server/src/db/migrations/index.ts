@@ -17,6 +17,7 @@ import { migration as eventSequence } from './024_event_sequence.js';
 import { migration as sandboxPending } from './025_sandbox_pending.js';
 import { migration as networkCursors } from './026_network_cursors.js';
 import { migration as cacheGenerations } from './027_cache_generations.js';
+import { migration as openIntentsIndex } from './028_open_intents_index.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -27,5 +28,5 @@ import type { Migration } from './migration.js';
 export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
   waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases, deliveryClaims,
-  eventSequence, sandboxPending, networkCursors, cacheGenerations,
+  eventSequence, sandboxPending, networkCursors, cacheGenerations, openIntentsIndex,
 ];
