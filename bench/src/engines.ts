@@ -81,7 +81,7 @@ async function seedPostgres(clusterUrl: string, name: string): Promise<Record<st
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-bench-pg-'));
   const env = {
     FUNDKIT_DATABASE_URL: url.toString(), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'), FUNDKIT_MASTER_KEY: 'cd'.repeat(32),
-    LOG_LEVEL: 'warn', FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000',
+    LOG_LEVEL: 'warn', FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000', FUNDKIT_MAX_OPEN_INTENTS: '10000000',
   };
   writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], publishable_keys: [PUBLISHABLE_KEY], settlement_address: ADDRESS }] }));
   const [first] = await startProcesses(env, 1);

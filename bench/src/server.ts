@@ -38,6 +38,8 @@ export async function seed(dir: string, count = SEED): Promise<{ env: Record<str
     FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn',
     // the bench measures the server, not the limiter
     FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000',
+    // the seeded intents are open and unpaid: above the default cap (10,000), which still counts them
+    FUNDKIT_MAX_OPEN_INTENTS: '10000000',
   };
   writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], settlement_address: ADDRESS }] }));
   const started = performance.now();

@@ -118,6 +118,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     views: intentViews,
     machine: pipeline.machine,
     payable,
+    maxOpenIntents: config.maxOpenIntents,
   });
   const quotes = createQuoteServices({
     sql, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },
@@ -135,7 +136,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     assets,
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
-    idempotency: new IdempotencyRepo(sql, deps.instance),
+    idempotency: new IdempotencyRepo(sql, deps.instance, deriveKey(deps.masterKey, 'idempotency-replies')),
     checkout: createCheckoutService(deps, fundingIntents, statusFeed, checkoutLinks),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,

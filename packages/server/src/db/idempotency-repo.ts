@@ -1,6 +1,15 @@
 import type { DeleteQueryBuilder } from 'kysely';
 import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from '../cluster/liveness.js';
+import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { prepared, sqlOf, type Params, type Sql, type SqlSource } from './sql.js';
+
+/**
+ * A stored reply is sealed (AES-256-GCM under a key derived from the master key): replies carry
+ * secrets shown once (a webhook's `whsec_`, an API key, a checkout session or handoff token), and
+ * none may sit in clear text in the database, its WAL or a backup. Rows from before sealing (no
+ * prefix) are read as they are until they expire (24 h).
+ */
+const SEALED = 'sealed:v1:';
 
 export interface StoredIdempotency {
   request_hash: string;
@@ -48,8 +57,18 @@ const PURGE_EXPIRED = prepared<never, { now: string }>((k, p) => k.deleteFrom('i
 export class IdempotencyRepo {
   private readonly sql: Sql;
 
-  constructor(db: SqlSource, private readonly owner: ClaimOwner) {
+  constructor(db: SqlSource, private readonly owner: ClaimOwner, private readonly sealKey: Buffer) {
     this.sql = sqlOf(db);
+  }
+
+  private seal(body: string | null): string | null {
+    return body === null ? null : SEALED + encryptSecret(this.sealKey, body);
+  }
+
+  private unseal(row: StoredIdempotency): StoredIdempotency {
+    const body = row.response_body;
+    if (body === null || !body.startsWith(SEALED)) return row;
+    return { ...row, response_body: decryptSecret(this.sealKey, body.slice(SEALED.length)) };
   }
 
   /**
@@ -69,13 +88,13 @@ export class IdempotencyRepo {
         const inserted = await this.sql.run(INSERT_CLAIM, { scope, key, requestHash, now, expiresAt, owner: this.owner.id });
         if (inserted === 1) return null;
         const existing = await this.sql.get(BY_KEY, { scope, key });
-        if (existing) return existing;
+        if (existing) return this.unseal(existing);
       }
     }, { selfLocking: true });
   }
 
   async complete(scope: string, key: string, status: number, body: string | null): Promise<void> {
-    await this.sql.run(COMPLETE, { scope, key, status, body, owner: this.owner.id });
+    await this.sql.run(COMPLETE, { scope, key, status, body: this.seal(body), owner: this.owner.id });
   }
 
   /** Frees the key (5xx, aborted request) so a retry can run again. */

@@ -8,9 +8,14 @@ import { locals, type AuthContext } from './context.js';
 
 const RETENTION_MS = 24 * 3_600_000;
 
-/** Keys are scoped to the application and environment (DESIGN §7); other callers to themselves. */
+/**
+ * Keys are scoped to the application and environment (DESIGN §7); other callers to themselves. A
+ * checkout session token to its own session: a payer's key never replays another session's reply
+ * (a handoff token, a quote accepted for another payer).
+ */
 function scopeOf(context: AuthContext | undefined): string {
   if (!context) return 'public';
+  if (context.kind === 'checkout') return `checkout:${context.sessionId}`;
   if ('application' in context) return `app:${context.application.id}:${context.environment}`;
   if (context.kind === 'account') return `account:${context.accountId}`;
   return context.kind;

@@ -35,9 +35,10 @@ export class RateLimiter {
 
   /**
    * Takes one token; 0 when allowed, else the seconds to wait. Synchronous while this process
-   * holds tokens (most requests); a promise only when it must ask the shared bucket.
+   * holds tokens (most requests); a promise only when it must ask the shared bucket. `scale`
+   * multiplies the rate and burst of this bucket (an application's bucket is larger than a key's).
    */
-  take(key: string): number | Promise<number> {
+  take(key: string, scale = 1): number | Promise<number> {
     const now = this.now();
     let allowance = this.allowances.get(key);
     if (!allowance) this.allowances.set(key, allowance = { tokens: 0, emptyUntil: 0 });
@@ -46,7 +47,7 @@ export class RateLimiter {
       return 0;
     }
     if (now < allowance.emptyUntil) return Math.max(1, Math.ceil((allowance.emptyUntil - now) / 1000));
-    return this.refillThenTake(key, allowance, now);
+    return this.refillThenTake(key, allowance, now, scale);
   }
 
   /**
@@ -54,18 +55,18 @@ export class RateLimiter {
    * share what it brought, instead of each taking a share of the bucket (with 32 at once, the
    * first 20 shares emptied it and the others were refused while this process held plenty).
    */
-  private async refillThenTake(key: string, allowance: Allowance, now: number): Promise<number> {
+  private async refillThenTake(key: string, allowance: Allowance, now: number, scale: number): Promise<number> {
     let inFlight = this.refilling.get(key);
     if (!inFlight) {
-      inFlight = this.refill(key, allowance, now).finally(() => this.refilling.delete(key));
+      inFlight = this.refill(key, allowance, now, scale).finally(() => this.refilling.delete(key));
       this.refilling.set(key, inFlight);
     }
     await inFlight;
-    return this.take(key);
+    return this.take(key, scale);
   }
 
-  private async refill(key: string, allowance: Allowance, now: number): Promise<void> {
-    const { granted, waitMs } = await this.shared.takeTokens(key, now, this.share, this.config.ratePerSecond, this.config.burst);
+  private async refill(key: string, allowance: Allowance, now: number, scale: number): Promise<void> {
+    const { granted, waitMs } = await this.shared.takeTokens(key, now, this.share * scale, this.config.ratePerSecond * scale, this.config.burst * scale);
     if (granted === 0) allowance.emptyUntil = now + waitMs;
     else allowance.tokens += granted;
   }
@@ -80,15 +81,33 @@ function bucketKey(context: AuthContext | undefined, req: Request): string | nul
   return `ip:${req.ip ?? 'unknown'}`;
 }
 
+/** An application's bucket holds this many times a credential's rate and burst. */
+export const APPLICATION_RATE_FACTOR = 4;
+
+/**
+ * One bucket per application and environment besides the credential's: an account minting many
+ * keys (or signing in many sessions) still shares its application's limit. Not checkout sessions:
+ * payers' browsers must not use up the merchant's own limit.
+ */
+function applicationBucketKey(context: AuthContext | undefined): string | null {
+  if (!context || !('application' in context) || context.kind === 'checkout') return null;
+  return `app:${context.application.id}:${context.environment}`;
+}
+
 export function rateLimit(limiter: RateLimiter) {
-  const decide = (wait: number, next: NextFunction): void => {
-    if (wait > 0) throw new ApiError('RATE_LIMITED', `too many requests with this credential; retry after ${wait} s`, { retryAfterSeconds: wait });
+  const decide = (wait: number, next: NextFunction, what: string): void => {
+    if (wait > 0) throw new ApiError('RATE_LIMITED', `too many requests ${what}; retry after ${wait} s`, { retryAfterSeconds: wait });
     next();
   };
+  const then = (wait: number | Promise<number>, on: (seconds: number) => void | Promise<void>) => (typeof wait === 'number' ? on(wait) : wait.then(on));
   return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
-    const key = bucketKey(locals(res).auth, req);
+    const context = locals(res).auth;
+    const key = bucketKey(context, req);
     if (!key) return next();
-    const wait = limiter.take(key);
-    return typeof wait === 'number' ? decide(wait, next) : wait.then((seconds) => decide(seconds, next));
+    const appKey = applicationBucketKey(context);
+    return then(limiter.take(key), (wait) => {
+      if (wait > 0 || !appKey) return decide(wait, next, 'with this credential');
+      return then(limiter.take(appKey, APPLICATION_RATE_FACTOR), (appWait) => decide(appWait, next, 'for this application'));
+    });
   };
 }

@@ -2,6 +2,10 @@
  * ACTIVE → RETIRED: once an intent is final, its watch window (7 days after expiry by default)
  * has passed and nothing in its deposit account is owed to anyone, the account removes its
  * (empty) trustlines and merges back into the treasury, which gets its sponsored reserves back.
+ * An intent that ended unpaid (EXPIRED or CANCELLED having received nothing) gives its account back
+ * at once: sign-ups that open intents and never pay must not keep the treasury's XLM locked for a
+ * week. A payment sent after the merge fails on the payer's side (the account no longer exists),
+ * so nothing is lost; one that landed before it is found on chain below and waits to be recorded.
  */
 import { Operation } from '@stellar/stellar-sdk';
 import { prepared, sqlOf, type Sql } from '../db/sql.js';
@@ -29,10 +33,17 @@ export interface RetireDeps {
 
 const FINAL = ['CREDITED', 'REFUNDED', 'CANCELLED', 'EXPIRED', 'FAILED'];
 
+/** Final and received nothing: no payment to watch for. */
+const ENDED_UNPAID = ['EXPIRED', 'CANCELLED'];
+
 const TO_RETIRE = prepared<{ id: string }, { cutoff: string }>((k, p) => k.selectFrom('funding_intents as fi')
   .innerJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id').innerJoin('deposit_watch as w', 'w.address', 'da.address')
   .select('fi.id').where('da.status', '=', 'ACTIVE').where('fi.status', 'in', FINAL)
-  .where('fi.expires_at', '<=', p('cutoff')).where('fi.updated_at', '<=', p('cutoff')).orderBy('fi.updated_at').limit(50));
+  .where((eb) => eb.or([
+    eb.and([eb('fi.expires_at', '<=', p('cutoff')), eb('fi.updated_at', '<=', p('cutoff'))]),
+    eb.and([eb('fi.status', 'in', ENDED_UNPAID), eb('fi.received_amount', '=', 0n)]),
+  ]))
+  .orderBy('fi.updated_at').limit(50));
 
 const MARK_RETIRED = prepared<never, { id: string; at: string }>((k, p) =>
   k.updateTable('deposit_accounts').set({ status: 'RETIRED', retired_at: p('at') }).where('id', '=', p('id')));
@@ -65,13 +76,23 @@ export class DepositRetirer {
     return true;
   }
 
+  /**
+   * A deposit account starts with 0 XLM (its reserves are sponsored): lumens in the account of an
+   * intent that has received nothing are a payment the follower has not recorded yet, not
+   * something to merge into the treasury.
+   */
+  private async unrecordedLumens(intentId: string, balances: Array<{ asset: { issuer: string | null }; balance: bigint }>): Promise<boolean> {
+    const lumens = balances.find((b) => b.asset.issuer === null)?.balance ?? 0n;
+    return lumens > 0n && (await this.deps.machine.load(intentId)).received_amount === 0n;
+  }
+
   async retire(intentId: string): Promise<void> {
     const deposit = await this.deps.depositKeys.forIntent(intentId);
     const view = await this.deps.network.loadAccount(deposit.address);
     // gone on chain: merged by an earlier run that crashed before recording it
     if (!view) return this.markRetired(deposit.accountId);
     const lines = view.balances.filter((b) => b.asset.issuer !== null);
-    if (!await this.settledUp(intentId) || lines.some((b) => b.balance > 0n)) {
+    if (!await this.settledUp(intentId) || lines.some((b) => b.balance > 0n) || await this.unrecordedLumens(intentId, view.balances)) {
       this.later.set(intentId, Date.now() + Math.min(Math.max(this.deps.watchWindowMs, 1000), 3_600_000));
       return;
     }

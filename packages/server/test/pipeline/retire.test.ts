@@ -9,7 +9,7 @@ let horizon: Horizon.Server;
 beforeAll(async () => {
   t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_DEPOSIT_WATCH: '0s' } });
   horizon = new Horizon.Server(`${t.url}/sandbox/horizon`, { allowHttp: true });
-});
+}, 60_000);
 afterAll(() => t.close());
 
 const expireNow = (id: string) => run(t.server.sql, 'UPDATE funding_intents SET expires_at = ? WHERE id = ?', new Date(Date.now() - 1000).toISOString(), id);
@@ -42,5 +42,52 @@ describe('deposit account retirement', () => {
     const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${credited.payment.id}/refunds`, { key, body: { reason: 'OVERPAYMENT' } });
     await waitFor(async () => (await t.request('GET', `/v1/refunds/${refund.body.id}`, { key })).body, (r) => r.status === 'COMPLETED');
     await waitForIntent(t, intent.id, (i) => i.deposit_account.status === 'RETIRED');
+  });
+});
+
+describe('deposit accounts of intents that end unpaid', () => {
+  // the default watch window (7 days): only an intent that ended unpaid is retired at once
+  let w: TestServer;
+  beforeAll(async () => {
+    w = await startTestServer({ env: FAST_ENV });
+  }, 60_000);
+  afterAll(() => w.close());
+
+  const wHorizon = () => new Horizon.Server(`${w.url}/sandbox/horizon`, { allowHttp: true });
+
+  it('are merged back at once when cancelled or expired; a paid one keeps its account for the watch window', async () => {
+    const cancelled = await createIntent(w);
+    await waitForIntent(w, cancelled.id, (i) => i.status === 'AWAITING_PAYMENT');
+    expect((await w.request('POST', `/v1/funding-intents/${cancelled.id}/cancel`, { key })).status).toBe(200);
+    const retired = await waitForIntent(w, cancelled.id, (i) => i.deposit_account.status === 'RETIRED', 15_000);
+    expect(retired.deposit_account.retired_at).not.toBeNull();
+    await expect(wHorizon().loadAccount(cancelled.deposit_account.address)).rejects.toThrow();
+
+    const expired = await createIntent(w);
+    await waitForIntent(w, expired.id, (i) => i.status === 'AWAITING_PAYMENT');
+    await run(w.server.sql, 'UPDATE funding_intents SET expires_at = ? WHERE id = ?', new Date(Date.now() - 1000).toISOString(), expired.id);
+    await waitForIntent(w, expired.id, (i) => i.status === 'EXPIRED' && i.deposit_account.status === 'RETIRED', 15_000);
+
+    // paid: its account stays for the watch window (a refund may still be asked for)
+    const paid = await createIntent(w);
+    await pay(w, paid.id, '25');
+    await waitForIntent(w, paid.id, (i) => i.status === 'CREDITED');
+    // a retirement pass has run since (the cancelled one above was retired by one), and another now
+    const later = await createIntent(w);
+    await waitForIntent(w, later.id, (i) => i.status === 'AWAITING_PAYMENT');
+    await w.request('POST', `/v1/funding-intents/${later.id}/cancel`, { key });
+    await waitForIntent(w, later.id, (i) => i.deposit_account.status === 'RETIRED', 15_000);
+    expect((await w.request('GET', `/v1/funding-intents/${paid.id}`, { key })).body.deposit_account.status).toBe('ACTIVE');
+  });
+
+  it('a late payment finds no account to pay (merged: it fails on the payer side); nothing is credited', async () => {
+    const intent = await createIntent(w);
+    await waitForIntent(w, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+    await w.request('POST', `/v1/funding-intents/${intent.id}/cancel`, { key });
+    await waitForIntent(w, intent.id, (i) => i.deposit_account.status === 'RETIRED', 15_000);
+    const late = await w.request('POST', `/v1/test_helpers/funding-intents/${intent.id}/payments`, { key, body: { amount: '25', asset: 'USDC' } });
+    expect(late.status).toBe(409);
+    await expect(wHorizon().loadAccount(intent.deposit_account.address)).rejects.toThrow();
+    expect((await w.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body).toMatchObject({ status: 'CANCELLED', received_amount: '0.0000000' });
   });
 });

@@ -16,6 +16,8 @@ import { migration as deliveryClaims } from './023_delivery_claims.js';
 import { migration as eventSequence } from './024_event_sequence.js';
 import { migration as sandboxPending } from './025_sandbox_pending.js';
 import { migration as networkCursors } from './026_network_cursors.js';
+import { migration as cacheGenerations } from './027_cache_generations.js';
+import { migration as openIntentsIndex } from './028_open_intents_index.js';
 import { migration as checkoutLinks } from './030_checkout_links.js';
 import type { Migration } from './migration.js';
 
@@ -27,5 +29,5 @@ import type { Migration } from './migration.js';
 export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
   waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases, deliveryClaims,
-  eventSequence, sandboxPending, networkCursors, checkoutLinks,
+  eventSequence, sandboxPending, networkCursors, cacheGenerations, openIntentsIndex, checkoutLinks,
 ];

@@ -1,27 +1,24 @@
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { ApplicationRecord } from '../../http/context.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
+import { freshnessOf } from './freshness.js';
 
 /**
- * Application rows by id, one map per database: every authenticated request needs its
- * application (status, settlement address), and only this repo writes the table, so `insert` and
- * `update` keep the map exact (a deactivation still applies to the next request).
+ * Application rows by id, one map per database connection: every authenticated request needs its
+ * application (status, settlement address). Every update bumps the database's cache generation
+ * (freshness.ts), so this server drops the map at once and every other server within a second.
  */
-interface RowCache {
-  rows: Map<string, ApplicationRecord>;
-  /**
-   * Bumped by every write: a read started before a write must not put back the row it read once
-   * the write has dropped it (reads are asynchronous; a write can land between read and fill).
-   */
-  generation: number;
-}
-const rowsBySql = new WeakMap<Sql, RowCache>();
+const rowsBySql = new WeakMap<Sql, Map<string, ApplicationRecord>>();
 const MAX_CACHED_APPLICATIONS = 10_000;
 
-function rowCache(sql: Sql): RowCache {
-  let cache = rowsBySql.get(sql);
-  if (!cache) rowsBySql.set(sql, cache = { rows: new Map(), generation: 0 });
-  return cache;
+function rowCache(sql: Sql): Map<string, ApplicationRecord> {
+  let rows = rowsBySql.get(sql);
+  if (!rows) {
+    rowsBySql.set(sql, rows = new Map());
+    const drop = rows;
+    freshnessOf(sql).onDrop(() => drop.clear());
+  }
+  return rows;
 }
 
 const BY_ID = prepared<ApplicationRecord, { id: string }>((k, p) => k.selectFrom('applications').selectAll().where('id', '=', p('id')));
@@ -33,22 +30,36 @@ const INSERT = prepared<never, ApplicationRecord>((k, p) => k.insertInto('applic
 const UNOWNED_BY_NAME = prepared<ApplicationRecord, { name: string }>((k, p) => k.selectFrom('applications').selectAll()
   .where('account_id', 'is', null).where('name', '=', p('name')).orderBy('created_at').limit(1));
 
-/** The application row by id, cached (see rowsByDb); shared by every repo that needs it. */
+const SETTLEMENT_ADDRESS = prepared<{ settlement_address: string | null }, { id: string }>((k, p) =>
+  k.selectFrom('applications').select('settlement_address').where('id', '=', p('id')));
+
+/** The application row by id, cached (see rowCache); shared by every repo that needs it. */
 export async function findApplicationRow(source: SqlSource, id: string): Promise<ApplicationRecord | undefined> {
   const sql = sqlOf(source);
-  const cache = rowCache(sql);
-  let app = cache.rows.get(id);
+  const freshness = freshnessOf(sql);
+  const due = freshness.fresh();
+  if (due) await due;
+  const rows = rowCache(sql);
+  let app = rows.get(id);
   if (!app) {
-    const generation = cache.generation;
+    const epoch = freshness.epoch;
     app = await sql.get(BY_ID, { id });
     if (!app) return undefined;
-    if (cache.generation === generation) {
-      if (cache.rows.size >= MAX_CACHED_APPLICATIONS) cache.rows.clear();
-      cache.rows.set(id, app);
+    if (freshness.epoch === epoch) {
+      if (rows.size >= MAX_CACHED_APPLICATIONS) rows.clear();
+      rows.set(id, app);
     }
   }
   // a copy: callers may hold or change their record without touching the cached row
   return { ...app };
+}
+
+/**
+ * The settlement address as the database holds it now, never cached: where a new intent's money
+ * goes must not be a second old (the previous address may be compromised).
+ */
+export async function currentSettlementAddress(source: SqlSource, id: string): Promise<string | null | undefined> {
+  return (await sqlOf(source).get(SETTLEMENT_ADDRESS, { id }))?.settlement_address;
 }
 
 export class ApplicationsRepo {
@@ -83,14 +94,10 @@ export class ApplicationsRepo {
   async update(id: string, fields: Partial<Pick<ApplicationRecord, 'name' | 'settlement_address' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): Promise<void> {
     const set = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     if (Object.keys(set).length === 0) return;
-    await this.sql.run(dynamic((k) => k.updateTable('applications').set({ ...set, updated_at: updatedAt }).where('id', '=', id)));
-    const cache = rowCache(this.sql);
-    const drop = () => {
-      cache.generation++;
-      cache.rows.delete(id);
-    };
-    drop();
-    // again after the commit: a read from outside the transaction may have cached the old row meanwhile
-    this.sql.afterCommit(drop);
+    // the generation in the same transaction: a server that sees it moved sees the new row
+    await this.sql.transaction(async () => {
+      await this.sql.run(dynamic((k) => k.updateTable('applications').set({ ...set, updated_at: updatedAt }).where('id', '=', id)));
+      await freshnessOf(this.sql).bump();
+    });
   }
 }

@@ -9,7 +9,9 @@ import { newId } from '../../lib/ids.js';
 import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
+import { currentSettlementAddress } from '../applications/repo.js';
 import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.js';
+import { OpenIntentsCap } from './open-intents.js';
 import type { PayableWait } from './payable-wait.js';
 import type { FundingIntentReadModel } from './read-model.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
@@ -30,7 +32,7 @@ export interface CreateIntentInput {
 export interface Caller {
   applicationId: string;
   environment: Environment;
-  /** the application's default destination */
+  /** the application's default destination as authentication cached it (create reads the current one) */
   settlementAddress?: string | null;
 }
 
@@ -55,6 +57,8 @@ export interface FundingIntentsDeps {
   machine: StateMachine;
   /** the bounded wait for a deposit account still being created */
   payable: PayableWait;
+  /** open unpaid intents an application may hold per environment (FUNDKIT_MAX_OPEN_INTENTS) */
+  maxOpenIntents: number;
 }
 
 function parseExpiry(expiresAt: string | undefined, now: number): string {
@@ -100,8 +104,10 @@ export type IntentAccess = Pick<FundingIntentsService, 'load' | 'get' | 'untilPa
 export class FundingIntentsService {
   /** creates commit in groups (one transaction per event-loop turn, a savepoint each) */
   private readonly writes: GroupCommit;
+  private readonly openIntents: OpenIntentsCap;
 
   constructor(private readonly deps: FundingIntentsDeps) {
+    this.openIntents = new OpenIntentsCap(deps.sql, deps.maxOpenIntents);
     // new rows, and a pool account claimed with SKIP LOCKED: no need to queue for the writer lock
     this.writes = new GroupCommit(deps.sql, { selfLocking: true });
   }
@@ -110,8 +116,12 @@ export class FundingIntentsService {
     const now = Date.now();
     const amount = parseAmountInput(() => toStroops(input.amount));
     const asset = await this.checkAsset(input.asset, caller.environment);
-    const destinationAddress = checkDestination(input.destination_address ?? caller.settlementAddress);
+    // the default destination read now, not from a cache: a settlement address just changed on
+    // another server (perhaps away from a compromised one) applies to the very next intent
+    const destinationAddress = checkDestination(input.destination_address ?? await currentSettlementAddress(this.deps.sql, caller.applicationId));
     const expiresAt = parseExpiry(input.expires_at, now);
+    // after the checks of the request itself: a refused create is not counted
+    await this.openIntents.admit(caller.applicationId, caller.environment);
     const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
     const prepared = await this.deps.deposits.prepare?.(request);
     const intentId = newId('funding_intent');

@@ -1,6 +1,7 @@
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
 import type { ApplicationRecord, Environment } from '../../http/context.js';
 import { findApplicationRow } from '../applications/repo.js';
+import { freshnessOf, type CacheFreshness } from '../applications/freshness.js';
 import { afterPosition, type PageRequest } from '../../http/pagination.js';
 
 export type KeyType = 'secret' | 'publishable';
@@ -27,19 +28,23 @@ const BY_HASH = prepared<ApiKeyRecord, { hash: string }>((k, p) => k.selectFrom(
 
 const BY_ID = prepared<ApiKeyRecord, { id: string }>((k, p) => k.selectFrom('api_keys').selectAll().where('id', '=', p('id')));
 
+// the first time only: a repeat changes nothing, so it does not make every server drop its caches
 const REVOKE = prepared<never, { id: string; at: string }>((k, p) =>
-  k.updateTable('api_keys').set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(p('at'))) })).where('id', '=', p('id')));
+  k.updateTable('api_keys').set({ revoked_at: p('at') }).where('id', '=', p('id')).where('revoked_at', 'is', null));
 
 const MARK_EXPOSED = prepared<never, { id: string; at: string }>((k, p) =>
-  k.updateTable('api_keys').set((eb) => ({ exposed_at: eb.fn.coalesce('exposed_at', eb.val(p('at'))) })).where('id', '=', p('id')));
+  k.updateTable('api_keys').set({ exposed_at: p('at') }).where('id', '=', p('id')).where('exposed_at', 'is', null));
 
 const TOUCH = prepared<never, { id: string; at: string }>((k, p) => k.updateTable('api_keys').set({ last_used_at: p('at') }).where('id', '=', p('id')));
 
 export class KeysRepo {
   private readonly sql: Sql;
+  /** Whether the cached key rows are still what the database holds (shared with the applications cache). */
+  readonly freshness: CacheFreshness;
 
   constructor(db: SqlSource) {
     this.sql = sqlOf(db);
+    this.freshness = freshnessOf(this.sql);
   }
 
   async insert(key: ApiKeyRecord): Promise<void> {
@@ -66,12 +71,17 @@ export class KeysRepo {
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
+  /** With the cache generation in the same transaction: every server refuses the key within a second. */
   async revoke(id: string, at: string): Promise<void> {
-    await this.sql.run(REVOKE, { id, at });
+    await this.sql.transaction(async () => {
+      if (await this.sql.run(REVOKE, { id, at }) > 0) await this.freshness.bump();
+    });
   }
 
   async markExposed(id: string, at: string): Promise<void> {
-    await this.sql.run(MARK_EXPOSED, { id, at });
+    await this.sql.transaction(async () => {
+      if (await this.sql.run(MARK_EXPOSED, { id, at }) > 0) await this.freshness.bump();
+    });
   }
 
   async touch(id: string, at: string): Promise<void> {

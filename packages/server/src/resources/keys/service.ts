@@ -30,7 +30,11 @@ const TOUCH_EVERY_MS = 60_000;
 const MAX_CACHED_KEYS = 10_000;
 
 export class KeysService {
-  /** Key rows by hash: every authenticated request needs one. Revocation and exposure drop the entry. */
+  /**
+   * Key rows by hash: every authenticated request needs one. Dropped whenever the database's cache
+   * generation moves (a revocation or exposure on any server: at once here, within a second on
+   * the others; freshness.ts).
+   */
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly touchedAt = new Map<string, number>();
   /**
@@ -40,7 +44,9 @@ export class KeysService {
    */
   private readonly hashOf = new Map<string, string>();
 
-  constructor(private readonly repo: KeysRepo, private readonly now: () => number = Date.now) {}
+  constructor(private readonly repo: KeysRepo, private readonly now: () => number = Date.now) {
+    repo.freshness.onDrop(() => this.byHash.clear());
+  }
 
   /** Stores only the SHA-256 of the key; the plaintext is returned once. */
   async create(applicationId: string, environment: Environment, type: KeyType): Promise<{ record: ApiKeyRecord; plaintext: string }> {
@@ -79,19 +85,24 @@ export class KeysService {
   }
 
   /**
-   * The key and its application. The key row is cached (a revoke or exposure in this process
-   * drops it, so a revoked key is refused at once); the application comes from the applications
-   * repo's row cache, which its updates keep exact, so a deactivation also applies at once.
+   * The key and its application. The key row is cached until the database's cache generation
+   * moves (checked at most every 250 ms, freshness.ts); the application comes from the
+   * applications repo's row cache, which follows the same generation.
    */
   async authenticate(plaintext: string): Promise<{ key: ApiKeyRecord; application: ApplicationRecord } | undefined> {
+    const freshness = this.repo.freshness;
+    const due = freshness.fresh();
+    if (due) await due;
     const hash = this.hashOf.get(plaintext) ?? sha256Hex(plaintext);
     let key = this.byHash.get(hash);
     let application: ApplicationRecord | undefined;
     if (!key) {
+      const epoch = freshness.epoch;
       const found = await this.repo.findByHash(hash);
       if (!found) return undefined;
       ({ key, application } = found);
-      if (!key.revoked_at) {
+      // not when the caches were dropped during the read: the row may be older than the drop
+      if (!key.revoked_at && freshness.epoch === epoch) {
         if (this.byHash.size >= MAX_CACHED_KEYS) this.byHash.clear();
         this.byHash.set(hash, key);
         if (this.hashOf.size >= MAX_CACHED_KEYS) this.hashOf.clear();
@@ -111,12 +122,7 @@ export class KeysService {
     await this.repo.touch(keyId, isoNow(now));
   }
 
-  private forget(keyId: string): void {
-    for (const [hash, key] of this.byHash) if (key.id === keyId) this.byHash.delete(hash);
-  }
-
   async markExposed(keyId: string): Promise<void> {
-    this.forget(keyId);
     await this.repo.markExposed(keyId, isoNow());
   }
 
@@ -128,7 +134,6 @@ export class KeysService {
     const key = await this.repo.findById(keyId);
     if (!key || key.application_id !== applicationId) throw notFound('api key');
     // revoking twice is a no-op that answers the revoked key (the spec's 200), not an error
-    this.forget(keyId);
     if (!key.revoked_at) await this.repo.revoke(keyId, isoNow());
     return presentKey((await this.repo.findById(keyId))!);
   }

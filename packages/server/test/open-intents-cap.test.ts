@@ -1,0 +1,41 @@
+/**
+ * The cap on an application's open unpaid intents (issue 38, item 9): every open intent holds a
+ * deposit account the treasury sponsors, so an application may hold at most
+ * FUNDKIT_MAX_OPEN_INTENTS of them per environment; past it a create answers 429 RATE_LIMITED
+ * naming the cap and what to do, and an intent that ends (here: cancelled) makes room again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from './helpers/server.js';
+
+const CAP = 3;
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ env: { FUNDKIT_MAX_OPEN_INTENTS: String(CAP) } });
+}, 60_000);
+afterAll(() => t.close());
+
+const create = (key: string = KEYS.alphaSecretTest) => t.request('POST', '/v1/funding-intents', { key, body: { amount: '10', asset: 'USDC', destination_address: SETTLEMENT_ADDRESS } });
+
+describe('open unpaid intents per application', () => {
+  it('are capped: the next create is 429 RATE_LIMITED naming the cap; a cancelled one makes room', async () => {
+    const open: string[] = [];
+    for (let i = 0; i < CAP; i++) {
+      const res = await create();
+      expect(res.status).toBe(201);
+      open.push(res.body.id);
+    }
+    const refused = await create();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect(refused.body.error.message).toContain('FUNDKIT_MAX_OPEN_INTENTS');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+    // another environment and another application have caps of their own
+    expect((await create(KEYS.alphaSecretLive)).status).toBe(201);
+    expect((await create(KEYS.betaSecretTest)).status).toBe(201);
+
+    expect((await t.request('POST', `/v1/funding-intents/${open[0]}/cancel`, { key: KEYS.alphaSecretTest })).status).toBe(200);
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(429);
+  });
+});
