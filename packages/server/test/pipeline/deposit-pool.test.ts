@@ -87,13 +87,24 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
   });
 
   it('the public checkout view has no address while provisioning', async () => {
-    const intent = await createIntent(t);
-    const res = await t.request('POST', '/v1/checkout_sessions', { key, body: { funding_intent_id: intent.id }, headers: { 'idempotency-key': `pool_${intent.id}` } });
-    const view = await t.request('GET', `/v1/public/funding-intents/${intent.id}`, { key: res.body.session_token });
-    expect(view.status).toBe(200);
-    expect(['CREATED', 'AWAITING_PAYMENT']).toContain(view.body.status);
-    if (view.body.status === 'CREATED') expect(view.body.funding_instructions.deposit.address).toBeNull();
-    await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+    // the pool's worker held, as a ledger close would: the instant sandbox could otherwise create
+    // the account before the view is read
+    const pool = t.server.services.pipeline.pipeline.pool! as unknown as { pausedUntil: number };
+    pool.pausedUntil = Date.now() + 60_000;
+    let intent: any;
+    try {
+      intent = await createIntent(t);
+      const res = await t.request('POST', '/v1/checkout_sessions', { key, body: { funding_intent_id: intent.id }, headers: { 'idempotency-key': `pool_${intent.id}` } });
+      const view = await t.request('GET', `/v1/public/funding-intents/${intent.id}`, { key: res.body.session_token });
+      expect(view.status).toBe(200);
+      expect(view.body.status).toBe('CREATED');
+      expect(view.body.funding_instructions.deposit.address).toBeNull();
+    } finally {
+      pool.pausedUntil = 0;
+      t.server.services.pipeline.pipeline.nudgeJob('deposit-pool');
+    }
+    const ready = await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+    expect(ready.funding_instructions.deposit.address).toMatch(/^G[A-Z2-7]{55}$/);
   });
 
   it('waiting intents share transactions (up to 18 accounts each: the channel, the treasury and 18 deposit keys sign)', async () => {
