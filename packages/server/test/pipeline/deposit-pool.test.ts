@@ -166,12 +166,18 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
         spinning = false;
       }
     };
+    // without the load, batches follow the creates: closer than the saturated pace
+    const calm = await gapsBetweenBatches(false);
+    expect(Math.min(...calm)).toBeLessThan(1000);
     const busy = await gapsBetweenBatches(true);
     expect(busy.length).toBeGreaterThan(0);
     for (const gap of busy) expect(gap).toBeGreaterThanOrEqual(1000);
-    // the load gone, batches follow the creates again: closer than the saturated pace
-    const calm = await gapsBetweenBatches(false);
-    expect(Math.min(...calm)).toBeLessThan(1000);
+    // the load gone, the rest are made: every intent of the burst got its account above (waited
+    // for while the loop was still busy), and creates after it get theirs. (Calm gaps measured
+    // right after the load were 1.6 s once on PostgreSQL on a loaded machine: the measure's first
+    // look after a quiet spell spans the load before it; not asserted in milliseconds here.)
+    const after = await Promise.all(Array.from({ length: 4 }, () => createIntent(t, { amount: '2' })));
+    await Promise.all(after.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT', 20_000)));
   }, 120_000);
 
   it('a crash after submission finds the stored envelope on chain: no account created twice, no key lost', async () => {
