@@ -272,7 +272,7 @@ export interface CreateRun {
 }
 
 /** A burst of `n` creates from `clients` clients; with `timeoutMs` (not null), then until every intent is payable. */
-async function createRun(url: string, n: number, clients: number, timeoutMs: number | null, asset = 'USDC'): Promise<{ run: CreateRun; created: Created[] }> {
+export async function createRun(url: string, n: number, clients: number, timeoutMs: number | null, asset = 'USDC'): Promise<{ run: CreateRun; created: Created[] }> {
   // warm-up: every client's keep-alive connection opened and the authenticated path run, without taking pool accounts
   for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: clients }, () => api(url, 'GET', '/v1/funding-intents?limit=1')));
   const t0 = performance.now();

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, percentile } from './lib.js';
-import { paceBursts, startServer, type CreateRun } from './network.js';
+import { createRun, paceBursts, startServer, type CreateRun } from './network.js';
 
 export const PACES = [2, 5];
 export const PACE_COUNTS = { creates: 100, clients: 25, warmUp: 500 };
@@ -61,4 +61,43 @@ export async function benchPace(): Promise<{ figures: PaceFigure[]; notes: strin
     `node packages/server/bin/fundkit-server.js  (create-pace: FUNDKIT_DB=<file>, FUNDKIT_SANDBOX_LEDGER_SECONDS=${PACES.join(' then ')}, FUNDKIT_RATE_LIMIT=1000000, LOG_LEVEL=warn)`,
   ];
   return { figures, notes, commands };
+}
+
+/** How long after a fresh server's spawn its burst is sent: its pool just filled, its keys not yet on their thread. */
+export const FRESH_AFTER_MS = 6_000;
+export const FRESH_SERVERS = 3;
+
+export interface FreshFigure extends PaceQuantiles {
+  ledgerSeconds: number;
+  /** per server: how long after its spawn the burst was sent (s), its p50/p95/p99 and answers */
+  servers: { afterS: number; p50: number; p95: number; p99: number; statuses: Record<string, number> }[];
+}
+
+/**
+ * The fresh-server case (issue 39): what a user meets first. A server spawned on a fresh database
+ * at 2 s ledgers, and ~6 s after its spawn (its start and the pool's first fill in that time) one
+ * burst of 100 creates from 25 clients, no warm-up creates; FRESH_SERVERS servers, one burst each,
+ * medians of each burst's percentiles.
+ */
+export async function benchFreshPace(ledgerSeconds = 2): Promise<{ figure: FreshFigure; notes: string[] }> {
+  const servers: FreshFigure['servers'] = [];
+  const runs: CreateRun[] = [];
+  for (let n = 0; n < FRESH_SERVERS; n++) {
+    const spawned = performance.now();
+    const server = await startServer(mkdtempSync(join(tmpdir(), `fundkit-bench-fresh${ledgerSeconds}-`)), ledgerSeconds, {});
+    try {
+      const wait = spawned + FRESH_AFTER_MS - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const afterS = (performance.now() - spawned) / 1000;
+      const { run } = await createRun(server.url, PACE_COUNTS.creates, PACE_COUNTS.clients, null);
+      runs.push(run);
+      servers.push({ afterS, p50: percentile(run.latency, 50), p95: percentile(run.latency, 95), p99: percentile(run.latency, 99), statuses: run.createdStatus });
+      console.log(`create-pace, fresh server (${ledgerSeconds} s ledgers): burst ${afterS.toFixed(1)} s after spawn, p50 ${servers.at(-1)!.p50.toFixed(1)} / p95 ${servers.at(-1)!.p95.toFixed(1)} / p99 ${servers.at(-1)!.p99.toFixed(1)} ms ${JSON.stringify(run.createdStatus)}`);
+    } finally {
+      await server.stop();
+    }
+  }
+  const figure = { ledgerSeconds, ...quantiles(runs), servers };
+  const notes = [`create-pace, fresh server: ${FRESH_SERVERS} servers, each spawned on a fresh database at ${ledgerSeconds} s ledgers; ${PACE_COUNTS.creates} creates from ${PACE_COUNTS.clients} clients (their connections opened by 3 rounds of GETs first, no warm-up creates), sent ${FRESH_AFTER_MS / 1000} s after the spawn or as soon as it answered: ${servers.map((s) => `${s.afterS.toFixed(1)} s after spawn → p50 ${s.p50.toFixed(0)} / p95 ${s.p95.toFixed(0)} / p99 ${s.p99.toFixed(0)} ms ${JSON.stringify(s.statuses)}`).join('; ')}; medians over the servers`];
+  return { figure, notes };
 }

@@ -11,7 +11,7 @@ import { machine, median, percentile, ROOT, RUNS, SECONDS } from './lib.js';
 import { benchNetwork, COUNTS, LEDGER_SECONDS, WARM_UP_CREATES } from './network.js';
 import { benchPipeline, summary } from './pipeline.js';
 import { benchSdk } from './sdk.js';
-import { benchPace, PACE_COUNTS } from './pace.js';
+import { benchFreshPace, benchPace, FRESH_AFTER_MS, PACE_COUNTS } from './pace.js';
 import { benchSandboxReady } from './sandbox.js';
 import { benchInstantCreate, benchServer, SERVER_CONNECTIONS } from './server.js';
 import { benchSoak, medianAfter } from './soak.js';
@@ -144,6 +144,11 @@ await section('create-pace', async () => {
     for (const q of ['p50', 'p95', 'p99'] as const) {
       rows.push({ area: 'create-pace', figure: `create latency ${q} at ${f.ledgerSeconds} s ledgers: ${PACE_COUNTS.creates} creates, ${PACE_COUNTS.clients} clients, burst at a random moment of the ledger${q === 'p95' ? ' (target p95 ≤ 50 ms)' : ''}`, fundkit: f.random[q], unit: 'ms', peer: 'the same bursts right after a close', peerValue: f.afterClose[q], higher: false });
     }
+  }
+  const fresh = await benchFreshPace();
+  notes.push(...fresh.notes);
+  for (const q of ['p50', 'p95', 'p99'] as const) {
+    rows.push({ area: 'create-pace', figure: `create latency ${q} on a fresh server at ${fresh.figure.ledgerSeconds} s ledgers: ${PACE_COUNTS.creates} creates, ${PACE_COUNTS.clients} clients, ${FRESH_AFTER_MS / 1000} s after its spawn${q === 'p95' ? ' (target p95 ≤ 50 ms)' : ''}`, fundkit: fresh.figure[q], unit: 'ms' });
   }
 });
 

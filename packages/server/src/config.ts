@@ -67,6 +67,8 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   /** deposit accounts kept active on chain per asset, ready for creates (FUNDKIT_DEPOSIT_POOL_SIZE; 0 = none) */
   depositPoolSize: number;
+  /** deposit keys a server hands out on its API thread before it makes the rest on a thread of their own (FUNDKIT_KEY_THREAD_AFTER; 0 = from the first) */
+  keyThreadAfter: number;
   rateLimit: RateLimitConfig;
   /** open unpaid funding intents per application and environment (each holds a sponsored deposit account) */
   maxOpenIntents: number;
@@ -258,6 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),
     // each pooled account locks 1.5 XLM of the treasury's reserves (1 XLM for an XLM one) on a real network
     depositPoolSize: positiveInt(env, 'FUNDKIT_DEPOSIT_POOL_SIZE', 20, 1000, 0),
+    keyThreadAfter: positiveInt(env, 'FUNDKIT_KEY_THREAD_AFTER', 256, 1_000_000, 0),
     rateLimit: { ratePerSecond: rate, burst: positiveInt(env, 'FUNDKIT_RATE_LIMIT_BURST', rate * 2) },
     maxOpenIntents: positiveInt(env, 'FUNDKIT_MAX_OPEN_INTENTS', 10_000, 100_000_000),
     logLevel: parseLogLevel(env.LOG_LEVEL),

@@ -40,10 +40,18 @@ describe('on the sandbox', () => {
   let receiver: Server;
   let receiverUrl = '';
   let failing = false;
+  // while failing, a retry (attempt 2 on) is answered only once the test has read the pending
+  // series: on a busy machine the retry a second later could otherwise fail before the scrape
+  let releaseRetries: () => void = () => {};
+  let retriesHeld: Promise<void> = Promise.resolve();
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(failing ? 500 : 200).end(failing ? 'receiver down' : 'ok'));
+      const retry = Number(req.headers['service-webhook-attempt'] ?? 1) > 1;
+      req.on('end', () => {
+        if (!failing) return void res.writeHead(200).end('ok');
+        void (retry ? retriesHeld : Promise.resolve()).then(() => res.writeHead(500).end('receiver down'));
+      });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
@@ -104,19 +112,22 @@ describe('on the sandbox', () => {
 
   it('a failing webhook shows in the pending series, then in the failed one', async () => {
     failing = true;
+    retriesHeld = new Promise((resolve) => { releaseRetries = resolve; });
     try {
       const endpoint = await t.request('POST', '/v1/webhooks', { key, body: { url: receiverUrl, events: ['payment.pending'] } });
       await createIntent(t, { amount: '3.00' });
-      // first attempt answered 500: pending, with its retry a second later
-      // (a delivery is pending from its event on; waited for until its first attempt was made too)
+      // first attempt answered 500: pending, with its retry a second later (held by the receiver
+      // until now, so the delivery is still pending whenever this scrape happens)
       const pending = await waitFor(() => scrape(t, OPERATOR_KEY),
         (m) => value(m, 'fundkit_webhook_attempts_total', { outcome: 'retrying' }) >= 1, 10_000, 50);
       expect(value(pending, 'fundkit_queue_depth', { queue: 'webhook_deliveries_pending' })).toBeGreaterThanOrEqual(1);
+      releaseRetries();
       // the last retry fails too: given up
       const failed = await waitFor(() => scrape(t, OPERATOR_KEY), (m) => value(m, 'fundkit_queue_depth', { queue: 'webhook_deliveries_failed' }) >= 1, 10_000, 100);
       expect(value(failed, 'fundkit_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
       expect(t.logs.some((l) => l.event === 'webhook.delivery_failed' && l.endpoint === endpoint.body.id)).toBe(true);
     } finally {
+      releaseRetries();
       failing = false;
     }
   });

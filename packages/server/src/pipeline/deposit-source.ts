@@ -20,11 +20,14 @@ export interface PoolSourceDeps {
   watchAddress: (address: string) => void;
   /** a PROVISIONING account, or a pool one fewer: wake the pool worker */
   nudge: () => void;
+  /** keys handed out before the rest are made on the key thread (config.keyThreadAfter) */
+  keyThreadAfter?: number;
 }
 
-export function poolDepositSource(deps: PoolSourceDeps): DepositAccountSource {
-  const keys = new KeyReserve(deps.secretsKey);
+export function poolDepositSource(deps: PoolSourceDeps): DepositAccountSource & { keys: KeyReserve } {
+  const keys = new KeyReserve(deps.secretsKey, { threadAfter: deps.keyThreadAfter });
   return {
+    keys,
     async take(request) {
       if (!deps.serves(request.environment)) return randomAccount();
       const row = await deps.pool.claim(deps.networkName, request.environment, request.asset, isoNow());

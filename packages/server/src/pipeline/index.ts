@@ -225,7 +225,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     });
     deposits = poolDepositSource({
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
-      watchAddress: followAddress, nudge: nudgeOf('deposit-pool'),
+      watchAddress: followAddress, nudge: nudgeOf('deposit-pool'), keyThreadAfter: deps.config.keyThreadAfter,
     });
     jobs.push(depositPoolJob(pool, deps.config.treasuryChannels));
     jobs.push(paymentConfirmationJob(confirmer, CONFIRMATIONS_IN_FLIGHT), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),

@@ -148,6 +148,16 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
       issuers: { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! }, api: 'rpc',
     };
     const network = createRpcNetwork(profile, { pollDelay: sandboxPoll });
+    // a thread that died says so where readiness reads the network (its requests would only say "fetch failed")
+    const stopped = link.stopped?.bind(link);
+    if (stopped) {
+      const latestLedger = network.latestLedger.bind(network);
+      network.latestLedger = async () => {
+        const why = stopped();
+        if (why) throw new Error(why);
+        return latestLedger();
+      };
+    }
     await fundSandboxTreasury(network, link, treasury.publicKey());
     return { network, ledger: null, sandbox: link, treasury, horizonRouter: null };
   } catch (error) {

@@ -19,7 +19,13 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     if (process.env.CI || process.env.FUNDKIT_TEST_POSTGRES === 'required') {
       throw new Error('PostgreSQL is not installed (apt-get install postgresql), and CI tests both engines');
     }
-    console.warn('\n  PostgreSQL is not installed: its tests are skipped (apt-get install postgresql to run them)\n');
+    // a PostgreSQL project (server-postgres, e2e-postgres) without PostgreSQL fails, saying why:
+    // skipped, it would pass having tested nothing (scripts/vitest-run.mjs fails it anyway)
+    if (project.config.env?.FUNDKIT_TEST_ENGINE === 'postgres') {
+      throw new Error(`PostgreSQL is not installed (apt-get install postgresql): the ${project.name} project runs the tests on it. `
+        + 'To run the SQLite half alone: node scripts/vitest-run.mjs --project server (and the other projects by name)');
+    }
+    console.warn(`\n  PostgreSQL is not installed: the ${project.name} project's tests of it are skipped (apt-get install postgresql to run them)\n`);
     project.provide('postgresUrl', null);
     return undefined;
   }

@@ -87,13 +87,24 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
   });
 
   it('the public checkout view has no address while provisioning', async () => {
-    const intent = await createIntent(t);
-    const res = await t.request('POST', '/v1/checkout_sessions', { key, body: { funding_intent_id: intent.id }, headers: { 'idempotency-key': `pool_${intent.id}` } });
-    const view = await t.request('GET', `/v1/public/funding-intents/${intent.id}`, { key: res.body.session_token });
-    expect(view.status).toBe(200);
-    expect(['CREATED', 'AWAITING_PAYMENT']).toContain(view.body.status);
-    if (view.body.status === 'CREATED') expect(view.body.funding_instructions.deposit.address).toBeNull();
-    await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+    // the pool's worker held, as a ledger close would: the instant sandbox could otherwise create
+    // the account before the view is read
+    const pool = t.server.services.pipeline.pipeline.pool! as unknown as { pausedUntil: number };
+    pool.pausedUntil = Date.now() + 60_000;
+    let intent: any;
+    try {
+      intent = await createIntent(t);
+      const res = await t.request('POST', '/v1/checkout_sessions', { key, body: { funding_intent_id: intent.id }, headers: { 'idempotency-key': `pool_${intent.id}` } });
+      const view = await t.request('GET', `/v1/public/funding-intents/${intent.id}`, { key: res.body.session_token });
+      expect(view.status).toBe(200);
+      expect(view.body.status).toBe('CREATED');
+      expect(view.body.funding_instructions.deposit.address).toBeNull();
+    } finally {
+      pool.pausedUntil = 0;
+      t.server.services.pipeline.pipeline.nudgeJob('deposit-pool');
+    }
+    const ready = await waitForIntent(t, intent.id, (i) => i.status === 'AWAITING_PAYMENT');
+    expect(ready.funding_instructions.deposit.address).toMatch(/^G[A-Z2-7]{55}$/);
   });
 
   it('waiting intents share transactions (up to 18 accounts each: the channel, the treasury and 18 deposit keys sign)', async () => {
@@ -126,32 +137,48 @@ describe('with the pool empty (FUNDKIT_DEPOSIT_POOL_SIZE=0)', () => {
     expect(tx.signatures).toHaveLength(20);
   });
 
-  it('while requests saturate the API, new deposit batches wait: one a second at most, the rest after the burst', async () => {
-    // the event loop's load as the pool reads it, set by the test: real saturation would starve the test too
-    const pool = t.server.services.pipeline.pipeline.pool! as unknown as { deps: { saturated?: () => boolean } };
-    const measured = pool.deps.saturated;
-    const gapsBetweenBatches = async (saturated: boolean) => {
-      pool.deps.saturated = () => saturated;
-      const before = (await batches(t)).length;
-      const created: any[] = [];
-      for (let wave = 0; wave < 4; wave++) {
-        created.push(...await Promise.all(Array.from({ length: 4 }, () => createIntent(t, { amount: '2' }))));
-        await new Promise((r) => setTimeout(r, 400));
-      }
-      await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT', 20_000)));
-      const used = (await batches(t)).slice(before);
-      return used.slice(1).map((b, n) => Date.parse(b.created_at) - Date.parse(used[n]!.created_at));
+  it('while the event loop is saturated (measured, not stubbed), new deposit batches wait: one a second at most; they resume once it is not', async () => {
+    // real load on this process's event loop (the server's too): a spin of 95 ms in every ~100,
+    // as a burst of requests keeps it; the server's own measure (lib/loop-load.ts, wired in
+    // pipeline/index.ts) is what the pool reads. Requests still run in the gaps, slowly.
+    let spinning = false;
+    const spin = () => {
+      if (!spinning) return;
+      const end = performance.now() + 95;
+      while (performance.now() < end) { /* the load */ }
+      setTimeout(spin, 5);
     };
-    try {
-      const calm = await gapsBetweenBatches(false);
-      expect(Math.min(...calm)).toBeLessThan(1000);
-      const busy = await gapsBetweenBatches(true);
-      expect(busy.length).toBeGreaterThan(0);
-      for (const gap of busy) expect(gap).toBeGreaterThanOrEqual(1000);
-    } finally {
-      pool.deps.saturated = measured;
-    }
-  });
+    const gapsBetweenBatches = async (load: boolean) => {
+      spinning = load;
+      if (load) spin();
+      try {
+        const before = (await batches(t)).length;
+        const created: any[] = [];
+        for (let wave = 0; wave < 4; wave++) {
+          created.push(...await Promise.all(Array.from({ length: 4 }, () => createIntent(t, { amount: '2' }))));
+          // waves apart, as requests come: not a wait for anything
+          await new Promise((r) => setTimeout(r, 400));
+        }
+        await Promise.all(created.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT', 40_000)));
+        const used = (await batches(t)).slice(before);
+        return used.slice(1).map((b, n) => Date.parse(b.created_at) - Date.parse(used[n]!.created_at));
+      } finally {
+        spinning = false;
+      }
+    };
+    // without the load, batches follow the creates: closer than the saturated pace
+    const calm = await gapsBetweenBatches(false);
+    expect(Math.min(...calm)).toBeLessThan(1000);
+    const busy = await gapsBetweenBatches(true);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const gap of busy) expect(gap).toBeGreaterThanOrEqual(1000);
+    // the load gone, the rest are made: every intent of the burst got its account above (waited
+    // for while the loop was still busy), and creates after it get theirs. (Calm gaps measured
+    // right after the load were 1.6 s once on PostgreSQL on a loaded machine: the measure's first
+    // look after a quiet spell spans the load before it; not asserted in milliseconds here.)
+    const after = await Promise.all(Array.from({ length: 4 }, () => createIntent(t, { amount: '2' })));
+    await Promise.all(after.map((i) => waitForIntent(t, i.id, (x) => x.status === 'AWAITING_PAYMENT', 20_000)));
+  }, 120_000);
 
   it('a crash after submission finds the stored envelope on chain: no account created twice, no key lost', async () => {
     const pool = t.server.services.pipeline.pipeline.pool! as any;

@@ -54,7 +54,10 @@ describe('at network speed (1 s ledgers)', () => {
     // the sandbox's close of 24 payments alone can take most of a 1 s ledger: 2 further ledgers
     // here on an idle or half-busy machine, 3-4 with both cores busy elsewhere, against 2 on
     // SQLite in both. A known gap (issue 16); there the test keeps what holds whatever the speed:
-    // all credited, settlements batched.
+    // all credited, settlements batched. Not asserted in ledgers on PostgreSQL: at 1 s ledgers a
+    // ledger is a second of the machine's time, and with other suites on both cores (load average
+    // 13-20) it took 9 further ledgers (2026-12-06, issue 39), so any bound there measures the
+    // machine. The bound holds on SQLite, where the pipeline's transactions cost no round trips.
     if (onPostgres) console.info(`network speed on PostgreSQL: ${spread}`);
     else expect(Math.max(...settlementLedgers) - paymentLedger, spread).toBeLessThanOrEqual(2);
     // …in at most two transactions a ledger: many settlements share one.

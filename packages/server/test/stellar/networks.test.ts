@@ -5,11 +5,6 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { run } from '../helpers/raw-sql.js';
 import { Keypair, Networks } from '@stellar/stellar-sdk';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -118,48 +113,7 @@ describe('the start-up check against the network', () => {
     expect((error as Error).message).toBe(`the EURC issuer ${EURC} does not exist on custom (Horizon at ${h.url}): fix FUNDKIT_ASSETS`);
   });
 
-  it('stops the follower loudly, never skipping, once Horizon no longer has the ledgers its cursor needs: /readyz says what to do', async () => {
-    const history = { elder: 1 };
-    const h = await horizonOf(CUSTOM.FUNDKIT_NETWORK_PASSPHRASE, [USDC, EURC], history);
-    horizon = h.server;
-    const db = join(mkdtempSync(join(tmpdir(), 'fundkit-gap-')), 'fundkit.db');
-    running = await start({ ...CUSTOM, FUNDKIT_HORIZON_URL: h.url, FUNDKIT_DB: db });
-    await running.services.pipeline.pipeline.follower!.run();
-    expect(running.services.pipeline.pipeline.follower!.caughtUpLedger).toBe(100);
-    await running.close();
-    // while the server was down (at ledger 40), Horizon pruned its history up to ledger 59
-    const file = new Database(db);
-    file.prepare('UPDATE network_cursors SET ledger = 40').run();
-    file.close();
-    history.elder = 60;
-    running = await start({ ...CUSTOM, FUNDKIT_HORIZON_URL: h.url, FUNDKIT_DB: db });
-    const { url } = await running.listen(0);
-    const follower = running.services.pipeline.pipeline.follower!;
-    await follower.run();
-    expect(follower.caughtUpLedger).toBe(40);
-    const ready = await fetch(`${url}/readyz`);
-    expect(ready.status).toBe(503);
-    const body = await ready.json() as { checks: { follower: { status: string; error: string } } };
-    expect(body.checks.follower.status).toBe('fail');
-    expect(body.checks.follower.error).toMatch(/the ledger follower stopped: Horizon at .* keeps ledgers from 60 on; ledger 41 is gone\. Payments in ledgers 41–59 cannot be observed/);
-    // the operator accepts the gap (sets the cursor): the next attempt (once a minute) follows again
-    await run(running.sql, 'UPDATE network_cursors SET ledger = 59');
-    await follower.run();
-    expect(follower.halted).toBeNull();
-    expect(follower.caughtUpLedger).toBe(100);
-  });
-
-  it('stops, rather than skip what comes, when the network\'s tip is behind its cursor (a reset testnet, another network)', async () => {
-    const h = await horizonOf(CUSTOM.FUNDKIT_NETWORK_PASSPHRASE, [USDC, EURC]);
-    horizon = h.server;
-    running = await start({ ...CUSTOM, FUNDKIT_HORIZON_URL: h.url });
-    const follower = running.services.pipeline.pipeline.follower!;
-    await follower.init();
-    expect(await run(running.sql, 'UPDATE network_cursors SET ledger = 5000')).toBe(1);
-    await follower.run();
-    expect(follower.halted).toMatch(/latest ledger \(100\) is behind the follower's cursor \(5000\): the network was reset/);
-    expect(follower.caughtUpLedger).toBeLessThan(5000);
-  });
+  // the follower stopping on a gap or a network behind its cursor: test/pipeline/follower.test.ts, on both engines
 
   it('starts while the network does not answer (readiness says so), over RPC', async () => {
     running = await start({ ...CUSTOM, FUNDKIT_RPC_URL: 'http://127.0.0.1:9/rpc' });

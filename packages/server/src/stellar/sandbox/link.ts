@@ -24,6 +24,8 @@ export interface SandboxLink {
   /** starts an in-process ledger's clock (the others run their own) */
   start(): void;
   close(): Promise<void>;
+  /** why the sandbox is gone when its thread ended on its own (null while it runs, or after close()) */
+  stopped?(): string | null;
 }
 
 /** The ledger in this process, on the server's database (the mode before the sandbox had its own thread). */

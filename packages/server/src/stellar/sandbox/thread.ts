@@ -21,8 +21,12 @@ export function startSandboxThread(data: SandboxThreadData, onError: (error: Err
   if (unref) worker.unref();
   const listeners = new Set<() => void>();
   let exited = false;
-  const ended = new Promise<void>((resolve) => worker.once('exit', () => {
+  let closing = false;
+  /** set when the thread ended without being asked to: what /readyz says (the network check) */
+  let died: string | null = null;
+  const ended = new Promise<void>((resolve) => worker.once('exit', (code) => {
     exited = true;
+    if (!closing) died = `the sandbox thread stopped (exit code ${code}): the sandbox network is gone; restart the server`;
     resolve();
   }));
   return new Promise((resolve, reject) => {
@@ -44,6 +48,7 @@ export function startSandboxThread(data: SandboxThreadData, onError: (error: Err
           },
           async close() {
             if (exited) return;
+            closing = true;
             worker.postMessage({ type: 'close' });
             // a thread stuck past its close is ended: the server's own shutdown must not wait on it
             const timer = setTimeout(() => void worker.terminate(), 5000);
@@ -51,7 +56,7 @@ export function startSandboxThread(data: SandboxThreadData, onError: (error: Err
             clearTimeout(timer);
           },
         });
-        resolve({ ...link, url: message.url, passphrase: message.passphrase });
+        resolve({ ...link, url: message.url, passphrase: message.passphrase, stopped: () => died });
       }
     });
   });
