@@ -32,7 +32,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, sql: Sql
     const signed = signWebhookSync(prepared.body, prepared.secrets, {
       timestamp: Math.floor(startedAt / 1000), id: prepared.eventId, attempt: claim.number,
     });
-    const outcome = await postWebhook(prepared.url, signed, { timeoutMs: options.timeoutMs, signal: shutdown.signal });
+    const outcome = await postWebhook(prepared.url, signed, { timeoutMs: options.timeoutMs, signal: shutdown.signal, target: prepared.target });
     if (shutdown.signal.aborted) return service.release(claim);
     await service.record(claim, outcome, startedAt);
   }

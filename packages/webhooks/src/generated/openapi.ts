@@ -640,8 +640,13 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers `url` (http or https; `localhost` only in the sandbox) for `events`. The response holds
-         *     the endpoint's signing `secret` (`whsec_…`), shown this once.
+         * @description Registers `url` (http or https) for `events`. The response holds the endpoint's signing `secret`
+         *     (`whsec_…`), shown this once. Outside the sandbox's test environment a host that is a loopback,
+         *     private, link-local, CGNAT, benchmarking, multicast, unspecified, IPv4-mapped or NAT64 address
+         *     (or `localhost`) is refused with 422 VALIDATION_ERROR naming the rule; a host name is checked
+         *     when each delivery connects, against the addresses it resolves to, and an attempt refused
+         *     there records why in its `error`. 409 CONFLICT when the application already has the most
+         *     endpoints allowed in this environment (16 by default, FUNDKIT_WEBHOOK_MAX_ENDPOINTS).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1606,7 +1611,7 @@ export interface components {
         ApiError422: {
             error: {
                 /** @enum {unknown} */
-                code: "IDEMPOTENCY_KEY_REUSED" | "INVALID_AMOUNT" | "UNSUPPORTED_ASSET" | "INVALID_DESTINATION" | "INVALID_EXPIRATION" | "INSUFFICIENT_INPUT" | "NO_ROUTE_AVAILABLE" | "PROTOCOL_REJECTED" | "LOGO_DIMENSIONS_INVALID";
+                code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "INVALID_AMOUNT" | "UNSUPPORTED_ASSET" | "INVALID_DESTINATION" | "INVALID_EXPIRATION" | "INSUFFICIENT_INPUT" | "NO_ROUTE_AVAILABLE" | "PROTOCOL_REJECTED" | "LOGO_DIMENSIONS_INVALID";
                 /** @description What went wrong, for a developer. */
                 message: string;
                 /** @description Equals the X-Request-ID header. */
@@ -3201,7 +3206,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError415"];
             };
         };
-        /** @description IDEMPOTENCY_KEY_REUSED, INVALID_AMOUNT, UNSUPPORTED_ASSET, INVALID_DESTINATION, INVALID_EXPIRATION, INSUFFICIENT_INPUT, NO_ROUTE_AVAILABLE, PROTOCOL_REJECTED or LOGO_DIMENSIONS_INVALID; INVALID_AMOUNT also for a refund of a payment already refunded in full (nothing left to refund). */
+        /** @description IDEMPOTENCY_KEY_REUSED, INVALID_AMOUNT, UNSUPPORTED_ASSET, INVALID_DESTINATION, INVALID_EXPIRATION, INSUFFICIENT_INPUT, NO_ROUTE_AVAILABLE, PROTOCOL_REJECTED or LOGO_DIMENSIONS_INVALID; INVALID_AMOUNT also for a refund of a payment already refunded in full (nothing left to refund); VALIDATION_ERROR for a webhook url whose host is a refused address (loopback, private, special-purpose), naming the rule. */
         Unprocessable: {
             headers: {
                 "X-Request-ID": components["headers"]["XRequestId"];

@@ -9,6 +9,7 @@ import type { EndpointRecord, WebhookEndpointsRepo } from './endpoints-repo.js';
 import { presentDelivery } from './present.js';
 import { signingSecrets } from './secrets.js';
 import { ownEndpoint, type WebhookCaller } from './service.js';
+import type { DeliveryTarget, TargetPolicy } from './targets.js';
 import type { Sql } from '../../db/sql.js';
 import type { Telemetry } from '../../ops/telemetry.js';
 
@@ -26,6 +27,8 @@ export interface WebhookDeliveriesDeps {
   retryScheduleMs: number[];
   /** counts attempts and logs a delivery given up */
   telemetry?: Telemetry;
+  /** where deliveries may connect (the sandbox's test environment: anywhere) */
+  targets: TargetPolicy;
 }
 
 /** What one attempt needs: the stored body (sent byte for byte), where, and the secrets to sign with. */
@@ -35,6 +38,8 @@ export interface PreparedAttempt {
   body: string;
   eventId: string;
   secrets: string[];
+  /** how the attempt connects: checking every address outside the sandbox's test environment */
+  target: DeliveryTarget;
 }
 
 /** What came back from one attempt. */
@@ -140,7 +145,8 @@ export class WebhookDeliveriesService {
     const event = await this.deps.events.findById(claim.delivery.event_id);
     if (!endpoint || endpoint.deleted_at || !event) return null;
     const secrets = signingSecrets(endpoint, this.deps.secretsKey, this.deps.clock());
-    return { claim, url: endpoint.url, body: event.payload, eventId: event.id, secrets };
+    const target = this.deps.targets.forEnvironment(endpoint.environment);
+    return { claim, url: endpoint.url, body: event.payload, eventId: event.id, secrets, target };
   }
 
   /** Records the attempt and moves the delivery on: SUCCEEDED on 2xx, else the next retry or FAILED. */

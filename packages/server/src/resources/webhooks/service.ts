@@ -8,6 +8,7 @@ import type { WebhookDeliveriesRepo } from './deliveries-repo.js';
 import type { EndpointChanges, EndpointRecord, WebhookEndpointsRepo } from './endpoints-repo.js';
 import { presentEndpoint } from './present.js';
 import { newWebhookSecret, ROTATION_OVERLAP_MS } from './secrets.js';
+import type { TargetPolicy } from './targets.js';
 import { checkWebhookUrl } from './url.js';
 import type { Sql } from '../../db/sql.js';
 
@@ -38,6 +39,8 @@ export interface WebhookEndpointsDeps {
   secretsKey: Buffer;
   /** milliseconds since the epoch; injected so tests can move past the rotation overlap */
   clock: () => number;
+  /** where endpoints may point (checked at registration and again at delivery) */
+  targets: TargetPolicy;
 }
 
 /** An endpoint of the caller: another application's is invisible, another environment's forbidden. */
@@ -68,7 +71,7 @@ export class WebhookEndpointsService {
       id: newId('webhook_endpoint'),
       application_id: caller.applicationId,
       environment: caller.environment,
-      url: checkWebhookUrl(input.url, caller.environment),
+      url: checkWebhookUrl(input.url, caller.environment, this.deps.targets),
       events: JSON.stringify(input.events),
       description: input.description ?? null,
       enabled: 1,
@@ -94,7 +97,7 @@ export class WebhookEndpointsService {
   async update(caller: WebhookCaller, id: string, input: UpdateEndpointInput) {
     const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
     const changes: EndpointChanges = {};
-    if (input.url !== undefined) changes.url = checkWebhookUrl(input.url, caller.environment);
+    if (input.url !== undefined) changes.url = checkWebhookUrl(input.url, caller.environment, this.deps.targets);
     if (input.events !== undefined) changes.events = JSON.stringify(input.events);
     if (input.description !== undefined) changes.description = input.description;
     if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
