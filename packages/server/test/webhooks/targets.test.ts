@@ -71,7 +71,7 @@ describe('outside the sandbox (testnet)', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ env: { ...NON_SANDBOX, FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1h' }, webhooks: { lookup: testResolver } });
-  });
+  }, 60_000);
   afterAll(() => t.close());
 
   it('refuses every spelling of the loopback host at registration, 422 naming the rule, in both environments', async () => {
@@ -128,7 +128,7 @@ describe('an operator allows a named range (FUNDKIT_WEBHOOK_ALLOW_PRIVATE)', () 
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ env: { ...NON_SANDBOX, FUNDKIT_WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8, fd00::/8' }, webhooks: { lookup: testResolver } });
-  });
+  }, 60_000);
   afterAll(() => t.close());
 
   it('registers and delivers inside it, by address and by name; other ranges stay refused', async () => {
@@ -148,7 +148,7 @@ describe('in the sandbox', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ webhooks: { lookup: testResolver } });
-  });
+  }, 60_000);
   afterAll(() => t.close());
 
   it('registers every spelling with a test key and delivers to the local receiver, by address and by name', async () => {

@@ -29,6 +29,8 @@ export interface WebhookDeliveriesDeps {
   telemetry?: Telemetry;
   /** where deliveries may connect (the sandbox's test environment: anywhere) */
   targets: TargetPolicy;
+  /** attempts of one application's endpoints in flight at once (FUNDKIT_WEBHOOK_APPLICATION_IN_FLIGHT) */
+  inFlightPerApplication: number;
 }
 
 /** What one attempt needs: the stored body (sent byte for byte), where, and the secrets to sign with. */
@@ -126,11 +128,13 @@ export class WebhookDeliveriesService {
     return events.length;
   }
 
-  /** Claims due deliveries, at most PER_ENDPOINT_IN_FLIGHT per endpoint in flight (fairness). */
+  /** Claims due deliveries, at most PER_ENDPOINT_IN_FLIGHT per endpoint and inFlightPerApplication per application in flight (fairness). */
   async claim(limit: number, leaseMs: number): Promise<Claim[]> {
     if (limit <= 0) return [];
     const now = this.deps.clock();
-    return this.deps.deliveries.claimDue(isoNow(now), isoNow(now + leaseMs), limit, () => randomToken(12), PER_ENDPOINT_IN_FLIGHT);
+    return this.deps.deliveries.claimDue(isoNow(now), isoNow(now + leaseMs), limit, () => randomToken(12), {
+      perEndpoint: PER_ENDPOINT_IN_FLIGHT, perApplication: this.deps.inFlightPerApplication,
+    });
   }
 
   /** Milliseconds until the next delivery falls due (0 if one is due now), or null if none is pending. */

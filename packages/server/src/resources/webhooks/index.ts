@@ -61,9 +61,10 @@ export function createWebhookServices(
   // the sandbox's test environment delivers anywhere: local receivers are what development needs
   const targets = new TargetPolicy(deps.config.stellar === 'sandbox', deps.config.webhooks.allowPrivate, options.lookup);
   return {
-    endpoints: new WebhookEndpointsService({ sql, endpoints, deliveries, secretsKey, clock: options.clock, targets }),
+    endpoints: new WebhookEndpointsService({ sql, endpoints, deliveries, secretsKey, clock: options.clock, targets, maxEndpoints: deps.config.webhooks.maxEndpoints }),
     deliveries: new WebhookDeliveriesService({
       sql, endpoints, deliveries, events, secretsKey, clock: options.clock, retryScheduleMs: deps.config.webhookRetryScheduleMs, targets,
+      inFlightPerApplication: deps.config.webhooks.inFlightPerApplication,
       ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
     }),
     events: new EventsService(events),

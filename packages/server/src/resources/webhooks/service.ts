@@ -41,6 +41,8 @@ export interface WebhookEndpointsDeps {
   clock: () => number;
   /** where endpoints may point (checked at registration and again at delivery) */
   targets: TargetPolicy;
+  /** endpoints an application has at most per environment (FUNDKIT_WEBHOOK_MAX_ENDPOINTS) */
+  maxEndpoints: number;
 }
 
 /** An endpoint of the caller: another application's is invisible, another environment's forbidden. */
@@ -82,7 +84,15 @@ export class WebhookEndpointsService {
       updated_at: now,
       deleted_at: null,
     };
-    await this.deps.endpoints.insert(endpoint);
+    // counted and inserted in one writer transaction, so two creates at once cannot both pass the cap
+    await this.deps.sql.transaction(async () => {
+      const count = await this.deps.endpoints.countLive(caller.applicationId, caller.environment);
+      if (count >= this.deps.maxEndpoints) {
+        throw new ApiError('CONFLICT', `this application already has ${count} webhook endpoints in the ${caller.environment} environment, `
+          + `the most allowed (${this.deps.maxEndpoints}); delete one, or point one at a receiver that handles several event types`);
+      }
+      await this.deps.endpoints.insert(endpoint);
+    });
     return this.withSecret(endpoint, secret);
   }
 
