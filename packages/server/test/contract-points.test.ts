@@ -56,7 +56,7 @@ describe('operations that take no body accept and declare an optional empty obje
     expect(bodyless.map((op) => op.operationId)).toEqual([]);
     const empty = t.server.context.spec.operations.filter((op) => op.body?.schemaPointer?.includes('EmptyBody'));
     expect(empty.map((op) => op.operationId).sort()).toEqual([
-      'acceptQuote', 'cancelFundingIntent', 'deactivateApplication', 'expireTestFundingIntent', 'failTestSettlement', 'reactivateApplication',
+      'acceptQuote', 'cancelFundingIntent', 'deactivateApplication', 'expireTestFundingIntent', 'expireWebhookPreviousSecret', 'failTestSettlement', 'reactivateApplication',
       'redeliverWebhook', 'resumeRouteExecution', 'retryRouteExecution', 'revokeApiKey', 'rotateWebhookSecret', 'sendTestWebhook', 'signOut',
     ]);
     for (const op of empty) expect(op.body?.required, op.operationId).toBe(false);

@@ -126,6 +126,14 @@ export class WebhookEndpointsService {
     return { id: endpoint.id, object: 'webhook_endpoint', deleted: true as const };
   }
 
+  /** Ends a rotation's overlap now: the previous secret no longer signs (nor verifies) anything. */
+  async expirePrevious(caller: WebhookCaller, id: string) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
+    const now = isoNow(this.deps.clock());
+    await this.deps.endpoints.update(endpoint.id, { previous_secret_encrypted: null, previous_secret_expires_at: null }, now);
+    return this.present((await this.deps.endpoints.findLive(endpoint.id))!);
+  }
+
   /** The current secret becomes the previous one for 24 h (a rotation within the overlap drops the oldest). */
   async rotate(caller: WebhookCaller, id: string) {
     const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
