@@ -86,6 +86,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, sql: Sql
       shutdown.abort();
       await worker.stop();
       await Promise.allSettled([...inFlight]);
+      await service.closeConnections();
     },
   };
 }

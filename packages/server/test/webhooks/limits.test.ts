@@ -4,6 +4,8 @@
  * answer cannot hold every slot of the shared delivery pool.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createServer } from '../../src/index.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 
@@ -67,5 +69,16 @@ describe('attempts in flight per application (FUNDKIT_WEBHOOK_APPLICATION_IN_FLI
     // without the share Alpha's six attempts would fill the pool of 4 for 60 s
     await answering.waitFor(1, 10_000);
     expect(hangingHits()).toBe(2);
+  });
+});
+
+describe('the settings are checked at start-up', () => {
+  it.each([
+    [{ FUNDKIT_WEBHOOK_ALLOW_PRIVATE: '10.0.0.0/8,not-a-range' }, /^FUNDKIT_WEBHOOK_ALLOW_PRIVATE: "not-a-range" is not a CIDR range/],
+    [{ FUNDKIT_WEBHOOK_ALLOW_PRIVATE: '10.0.0.1' }, /^FUNDKIT_WEBHOOK_ALLOW_PRIVATE: "10.0.0.1" is not a CIDR range/],
+    [{ FUNDKIT_WEBHOOK_MAX_ENDPOINTS: '0' }, /^FUNDKIT_WEBHOOK_MAX_ENDPOINTS must be an integer/],
+    [{ FUNDKIT_WEBHOOK_APPLICATION_IN_FLIGHT: 'many' }, /^FUNDKIT_WEBHOOK_APPLICATION_IN_FLIGHT must be an integer/],
+  ])('%j stops start-up naming the variable', async (env, message) => {
+    await expect(createServer({ env: { FUNDKIT_DB: ':memory:', ...env }, logger: pino({ level: 'silent' }) })).rejects.toThrow(message);
   });
 });

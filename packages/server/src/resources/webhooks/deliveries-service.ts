@@ -178,6 +178,11 @@ export class WebhookDeliveriesService {
     await this.deps.deliveries.release(claim.delivery.id, claim.token);
   }
 
+  /** Closes the delivery clients' idle connections (the worker's stop). */
+  async closeConnections(): Promise<void> {
+    await this.deps.targets.close();
+  }
+
   /** Ends a claim whose endpoint is gone, without an attempt. */
   async drop(claim: Claim): Promise<void> {
     await this.deps.deliveries.finish(claim.delivery.id, claim.token, 'FAILED', null, this.nowIso());
