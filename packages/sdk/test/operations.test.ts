@@ -46,6 +46,7 @@ const calls: Record<OperationId, (fk: Fundkit) => PromiseLike<unknown>> = {
   updateWebhookEndpoint: (fk) => fk.webhookEndpoints.update('we_1', { description: 'x' }),
   deleteWebhookEndpoint: (fk) => fk.webhookEndpoints.del('we_1'),
   rotateWebhookSecret: (fk) => fk.webhookEndpoints.rotateSecret('we_1'),
+  expireWebhookPreviousSecret: (fk) => fk.webhookEndpoints.expirePreviousSecret('we_1'),
   sendTestWebhook: (fk) => fk.webhookEndpoints.sendTest('we_1'),
   listWebhookDeliveries: (fk) => fk.webhookEndpoints.deliveries('we_1'),
   redeliverWebhook: (fk) => fk.webhookEndpoints.redeliver('we_1', 'wd_1'),

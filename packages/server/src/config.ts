@@ -2,6 +2,7 @@ import { parseDuration } from './lib/time.js';
 import { parseRates, RatesError } from './pricing/rates.js';
 import { NetworkSettingsError, resolveNetwork, type Issuers, type NetworkProfile, type StellarApi } from './stellar/networks.js';
 import { StrKey } from '@stellar/stellar-sdk';
+import { webhookSettings, WebhookSettingsError, type WebhookSettings } from './resources/webhooks/settings.js';
 
 export type StellarMode = 'sandbox' | 'testnet' | 'pubnet' | 'custom';
 
@@ -65,6 +66,8 @@ export interface Config {
   /** items one treasury transaction carries at most (FUNDKIT_TREASURY_BATCH_ITEMS; 1 = no batching) */
   treasuryBatchItems: number;
   webhookRetryScheduleMs: number[];
+  /** where webhooks may go and how much of the delivery pool an application may hold (resources/webhooks/settings.ts) */
+  webhooks: WebhookSettings;
   /** deposit accounts kept active on chain per asset, ready for creates (FUNDKIT_DEPOSIT_POOL_SIZE; 0 = none) */
   depositPoolSize: number;
   /** deposit keys a server hands out on its API thread before it makes the rest on a thread of their own (FUNDKIT_KEY_THREAD_AFTER; 0 = from the first) */
@@ -224,6 +227,15 @@ function sandboxRates(raw: string | undefined): Record<string, string> | null {
   }
 }
 
+function parseWebhookSettings(env: Env): WebhookSettings {
+  try {
+    return webhookSettings(env);
+  } catch (error) {
+    if (error instanceof WebhookSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /** Reads configuration from the environment (flags are mapped onto the same names by the CLI). */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.FUNDKIT_DATA_DIR || '.fundkit';
@@ -258,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
     treasuryChannels: positiveInt(env, 'FUNDKIT_TREASURY_CHANNELS', 8, 100),
     treasuryBatchItems: positiveInt(env, 'FUNDKIT_TREASURY_BATCH_ITEMS', 100, 100),
     webhookRetryScheduleMs: parseSchedule(env.FUNDKIT_WEBHOOK_RETRY_SCHEDULE),
+    webhooks: parseWebhookSettings(env),
     // each pooled account locks 1.5 XLM of the treasury's reserves (1 XLM for an XLM one) on a real network
     depositPoolSize: positiveInt(env, 'FUNDKIT_DEPOSIT_POOL_SIZE', 20, 1000, 0),
     keyThreadAfter: positiveInt(env, 'FUNDKIT_KEY_THREAD_AFTER', 256, 1_000_000, 0),

@@ -26,6 +26,13 @@ export interface VerifyWebhookOptions {
   toleranceSeconds?: number;
   /** The current time, as a Date or Unix seconds (not milliseconds). Default: the system clock. */
   now?: UnixSecondsOrDate;
+  /**
+   * Refuse a delivery without `Service-Signature-V2` (`missing_timestamp`). Fundkit always sends it;
+   * without this option a delivery whose V2 header was stripped verifies on `Service-Signature`
+   * alone, which has no timestamp, so a captured delivery could be replayed. Default false: the
+   * signature INTERFACE.md requires is `Service-Signature` alone.
+   */
+  requireTimestamp?: boolean;
 }
 
 /** One HMAC the verifier needs: computed sync or async, then handed back in order. */
@@ -93,6 +100,12 @@ export function planVerification(
   const v1Candidates = parseSignatureV1(requireV1Header(v1Header));
   const v2 = v2Header === undefined ? undefined : parseSignatureV2(v2Header);
   if (v2) checkTimestampHeaderAgrees(timestampHeader, v2);
+  else if (options.requireTimestamp) {
+    throw new WebhookVerificationError(
+      'missing_timestamp',
+      `No ${SIGNATURE_V2_HEADER} header, and requireTimestamp is set: a delivery without its timestamped signature may be a replay`,
+    );
+  }
   return { body, v1Candidates, v2, secrets: secretsToTry, nowSeconds, toleranceSeconds };
 }
 
@@ -117,7 +130,7 @@ export function quickPlan(
   const [v1Header, v2Header, timestampHeader] = readHeaders(headers, HEADER_NAMES);
   const v1 = v1Header === undefined ? undefined : splitPlainV1(v1Header);
   const v2 = v2Header === undefined ? undefined : splitPlainV2(v2Header);
-  if (v1 === undefined || (v2Header !== undefined && !v2)) return undefined;
+  if (v1 === undefined || (v2Header !== undefined && !v2) || (options.requireTimestamp && !v2)) return undefined;
   if (v2 && timestampHeader !== undefined && timestampHeader.trim() !== String(v2.timestamp)) return undefined;
   return { body, v1Candidates: [v1], v2, secrets: [secrets], nowSeconds, toleranceSeconds };
 }

@@ -22,6 +22,15 @@ describe('@fundkit/webhooks/node', () => {
     expect(verify).toThrow(expect.objectContaining({ reason: 'timestamp_outside_tolerance' }));
   });
 
+  it('verifyWebhookSync with requireTimestamp refuses V1 alone (its fast path too)', () => {
+    const { body, headers } = signWebhookSync(paymentCompleted, PRIMARY_SECRET, { timestamp: SIGNED_AT });
+    const v1Only = { 'Service-Signature': headers['Service-Signature'] };
+    expect(verifyWebhookSync(body, v1Only, PRIMARY_SECRET, { now: SIGNED_AT })).toEqual(paymentCompleted);
+    expect(() => verifyWebhookSync(body, v1Only, PRIMARY_SECRET, { now: SIGNED_AT, requireTimestamp: true }))
+      .toThrow(expect.objectContaining({ reason: 'missing_timestamp' }));
+    expect(verifyWebhookSync(body, headers, PRIMARY_SECRET, { now: SIGNED_AT, requireTimestamp: true })).toEqual(paymentCompleted);
+  });
+
   it('NodeCryptoProvider can back the async API and matches openssl', async () => {
     const cryptoProvider = new NodeCryptoProvider();
     const { headers, body } = await signWebhook(paymentCompleted, PRIMARY_SECRET, { timestamp: SIGNED_AT, cryptoProvider });

@@ -58,6 +58,14 @@ describe('verifyWebhook: signatures', () => {
     await expect(verifyWebhook(body, v1Only, PRIMARY_SECRET, { now: SIGNED_AT + 86_400 })).resolves.toEqual(paymentCompleted);
   });
 
+  it('refuses V1 alone with requireTimestamp (a replay with V2 stripped), and still accepts V1 with V2', async () => {
+    const { body, headers } = await signed();
+    const v1Only = { 'Service-Signature': headers['Service-Signature'] };
+    const error = await expectRejection(verifyWebhook(body, v1Only, PRIMARY_SECRET, { now: SIGNED_AT, requireTimestamp: true }), 'missing_timestamp');
+    expect(error.message).toContain('Service-Signature-V2');
+    await expect(verifyWebhook(body, headers, PRIMARY_SECRET, { now: SIGNED_AT, requireTimestamp: true })).resolves.toEqual(paymentCompleted);
+  });
+
   it('accepts uppercase hex', async () => {
     const { body, headers } = await signed();
     const upper = { 'Service-Signature': headers['Service-Signature'].replace(/[0-9a-f]{64}/, (hex) => hex.toUpperCase()) };

@@ -40,6 +40,13 @@ export class WebhookEndpoints extends APIResource {
       this._client.raw.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id }, header: { 'Idempotency-Key': key } }, ...init }));
   }
 
+  /** Ends the previous secret's validity now (a leaked secret): deliveries are signed with the current one only. */
+  expirePreviousSecret(id: string, options?: RequestOptions) {
+    const key = idempotencyKey(options);
+    return this._client.request(options, (init) =>
+      this._client.raw.POST('/v1/webhooks/{id}/expire-previous-secret', { params: { path: { id }, header: { 'Idempotency-Key': key } }, ...init }));
+  }
+
   /** Sends a signed `webhook.test` ping to the endpoint. */
   sendTest(id: string, options?: RequestOptions) {
     const key = idempotencyKey(options);

@@ -32,7 +32,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, sql: Sql
     const signed = signWebhookSync(prepared.body, prepared.secrets, {
       timestamp: Math.floor(startedAt / 1000), id: prepared.eventId, attempt: claim.number,
     });
-    const outcome = await postWebhook(prepared.url, signed, { timeoutMs: options.timeoutMs, signal: shutdown.signal });
+    const outcome = await postWebhook(prepared.url, signed, { timeoutMs: options.timeoutMs, signal: shutdown.signal, target: prepared.target });
     if (shutdown.signal.aborted) return service.release(claim);
     await service.record(claim, outcome, startedAt);
   }
@@ -52,7 +52,9 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, sql: Sql
   async function wakeWhenDue(): Promise<void> {
     clearTimeout(dueTimer);
     const ms = inFlight.size < options.concurrency ? await service.msUntilNextDue() : null;
-    if (ms !== null && ms < options.pollIntervalMs) dueTimer = setTimeout(() => worker.nudge(), Math.max(ms, 1)).unref();
+    // due now yet not claimed: its endpoint or application holds its whole share, and the attempt
+    // that frees a slot nudges the loop (waking at once would poll the database in a tight loop)
+    if (ms !== null && ms > 0 && ms < options.pollIntervalMs) dueTimer = setTimeout(() => worker.nudge(), ms).unref();
   }
 
   /** One "job" is a batch: every new event fanned out, then as many due deliveries as free slots. */
@@ -84,6 +86,7 @@ export function startWebhookDelivery(service: WebhookDeliveriesService, sql: Sql
       shutdown.abort();
       await worker.stop();
       await Promise.allSettled([...inFlight]);
+      await service.closeConnections();
     },
   };
 }

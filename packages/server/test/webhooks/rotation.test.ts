@@ -63,4 +63,25 @@ describe('secret rotation', () => {
     const endpoint = await t.request('GET', `/v1/webhooks/${created.body.id}`, { key });
     expect(endpoint.body.secret_rotation_expires_at).toBeNull();
   });
+
+  it('ends the overlap now on expire-previous-secret: the previous secret signs nothing more', async () => {
+    const created = await t.request('POST', '/v1/webhooks', { key, body: { url: r.url, events: ['payment.pending'] } });
+    const oldSecret: string = created.body.secret;
+    const rotated = await t.request('POST', `/v1/webhooks/${created.body.id}/rotate-secret`, { key });
+    expect(rotated.body.secret_rotation_expires_at).not.toBeNull();
+    const ended = await t.request('POST', `/v1/webhooks/${created.body.id}/expire-previous-secret`, { key });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toMatchObject({ id: created.body.id, object: 'webhook_endpoint', secret_rotation_expires_at: null });
+    expect(ended.body.secret).toBeUndefined();
+    const now = new Date(clock());
+    const hit = await sendTest(created.body.id, r.received.length + 1);
+    const headers = hit.headers as Record<string, string>;
+    expect(headers['service-signature-v2']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    await expect(verifyWebhook(hit.body, headers, rotated.body.secret, { now })).resolves.toMatchObject({ type: 'webhook.test' });
+    const old = await verifyWebhook(hit.body, headers, oldSecret, { now }).catch((error: unknown) => error);
+    expect((old as WebhookVerificationError).reason).toBe('signature_mismatch');
+    // again, or without a rotation: nothing changes; another application's endpoint is not found
+    expect((await t.request('POST', `/v1/webhooks/${created.body.id}/expire-previous-secret`, { key })).body.secret_rotation_expires_at).toBeNull();
+    expect((await t.request('POST', `/v1/webhooks/${created.body.id}/expire-previous-secret`, { key: KEYS.betaSecretTest })).status).toBe(404);
+  });
 });

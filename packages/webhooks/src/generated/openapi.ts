@@ -640,8 +640,13 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers `url` (http or https; `localhost` only in the sandbox) for `events`. The response holds
-         *     the endpoint's signing `secret` (`whsec_…`), shown this once.
+         * @description Registers `url` (http or https) for `events`. The response holds the endpoint's signing `secret`
+         *     (`whsec_…`), shown this once. Outside the sandbox's test environment a host that is a loopback,
+         *     private, link-local, CGNAT, benchmarking, multicast, unspecified, IPv4-mapped or NAT64 address
+         *     (or `localhost`) is refused with 422 VALIDATION_ERROR naming the rule; a host name is checked
+         *     when each delivery connects, against the addresses it resolves to, and an attempt refused
+         *     there records why in its `error`. 409 CONFLICT when the application already has the most
+         *     endpoints allowed in this environment (16 by default, FUNDKIT_WEBHOOK_MAX_ENDPOINTS).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -691,8 +696,32 @@ export interface paths {
          * Rotate a webhook endpoint's secret
          * @description Issues a new secret (returned once). The previous one stays valid for 24 hours; during the
          *     overlap every delivery carries one `v1` signature per valid secret in `Service-Signature-V2`.
+         *     `POST /v1/webhooks/{id}/expire-previous-secret` ends the overlap at once.
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/expire-previous-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a rotation's overlap now
+         * @description Ends the previous secret's validity now instead of 24 hours after the rotation (a leaked secret,
+         *     or a receiver already verifying with the new one): from this call on every delivery is signed
+         *     with the current secret only. The endpoint is returned without its secret, with
+         *     `secret_rotation_expires_at` null. Without a rotation in progress it changes nothing.
+         */
+        post: operations["expireWebhookPreviousSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1606,7 +1635,7 @@ export interface components {
         ApiError422: {
             error: {
                 /** @enum {unknown} */
-                code: "IDEMPOTENCY_KEY_REUSED" | "INVALID_AMOUNT" | "UNSUPPORTED_ASSET" | "INVALID_DESTINATION" | "INVALID_EXPIRATION" | "INSUFFICIENT_INPUT" | "NO_ROUTE_AVAILABLE" | "PROTOCOL_REJECTED" | "LOGO_DIMENSIONS_INVALID";
+                code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "INVALID_AMOUNT" | "UNSUPPORTED_ASSET" | "INVALID_DESTINATION" | "INVALID_EXPIRATION" | "INSUFFICIENT_INPUT" | "NO_ROUTE_AVAILABLE" | "PROTOCOL_REJECTED" | "LOGO_DIMENSIONS_INVALID";
                 /** @description What went wrong, for a developer. */
                 message: string;
                 /** @description Equals the X-Request-ID header. */
@@ -3201,7 +3230,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError415"];
             };
         };
-        /** @description IDEMPOTENCY_KEY_REUSED, INVALID_AMOUNT, UNSUPPORTED_ASSET, INVALID_DESTINATION, INVALID_EXPIRATION, INSUFFICIENT_INPUT, NO_ROUTE_AVAILABLE, PROTOCOL_REJECTED or LOGO_DIMENSIONS_INVALID; INVALID_AMOUNT also for a refund of a payment already refunded in full (nothing left to refund). */
+        /** @description IDEMPOTENCY_KEY_REUSED, INVALID_AMOUNT, UNSUPPORTED_ASSET, INVALID_DESTINATION, INVALID_EXPIRATION, INSUFFICIENT_INPUT, NO_ROUTE_AVAILABLE, PROTOCOL_REJECTED or LOGO_DIMENSIONS_INVALID; INVALID_AMOUNT also for a refund of a payment already refunded in full (nothing left to refund); VALIDATION_ERROR for a webhook url whose host is a refused address (loopback, private, special-purpose), naming the rule. */
         Unprocessable: {
             headers: {
                 "X-Request-ID": components["headers"]["XRequestId"];
@@ -5270,6 +5299,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    expireWebhookPreviousSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, a repeat with the same body returns the original result (kept 24 hours). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description With an account session (`acs_…`): the id (`app_…`) of the one application of the session's
+                 *     account the request acts for, required then. Absent → 401 UNAUTHORIZED; naming an application
+                 *     that is not the account's (another account's, or none at all: the two are not told apart) →
+                 *     403 FORBIDDEN; the account's deactivated application → 403 APPLICATION_INACTIVE. Ignored with
+                 *     an API key, which names its own application.
+                 */
+                "Fundkit-Application"?: components["parameters"]["FundkitApplication"];
+                /**
+                 * @description With an account session and `Fundkit-Application`: the environment the request acts in,
+                 *     `test` (the default when absent) or `live`, as a `sk_test_` or `sk_live_` key would. With an
+                 *     API key the key's own environment applies (a value other than these two is still refused).
+                 */
+                "Fundkit-Environment"?: components["parameters"]["FundkitEnvironment"];
+            };
+            path: {
+                /** @description The object's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EmptyBody"];
+        responses: {
+            /** @description The endpoint, signing with its current secret only. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             400: components["responses"]["BadRequest"];

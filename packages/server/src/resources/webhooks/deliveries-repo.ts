@@ -70,13 +70,20 @@ const ATTEMPTS = prepared<AttemptRecord, { deliveryIds: string[] }>((k, p, d) =>
 const INSERT_ATTEMPT = prepared<unknown, AttemptRecord>((k, p) => k.insertInto('webhook_attempts')
   .values(bindAll(p, ['delivery_id', 'number', 'status_code', 'latency_ms', 'response_excerpt', 'error', 'attempted_at'])));
 
+type ClaimableArgs = ClaimCheck & { perEndpoint: number; perApplication: number; limit: number };
+
 /**
  * Due deliveries of enabled endpoints, each with its slot: its place in its endpoint's queue after
- * the attempts of that endpoint already in flight (live leases).
+ * the attempts of that endpoint already in flight (live leases). Of those within their endpoint's
+ * share, each gets its application slot: its place among the application's due deliveries after
+ * the application's attempts in flight. The application slot is counted after the endpoint share
+ * (the inner WHERE runs before the window), so one endpoint's backlog does not push the
+ * application's other endpoints out of their slots.
  */
-const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, ClaimCheck & { perEndpoint: number; limit: number }>((k, p) =>
-  k.selectFrom((eb) => eb.selectFrom('webhook_deliveries as d').innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+const CLAIMABLE = prepared<DeliveryRecord & { slot?: number; app_slot?: number; application_id?: string }, ClaimableArgs>((k, p) => {
+  const due = k.selectFrom('webhook_deliveries as d').innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .selectAll('d')
+    .select('e.application_id')
     .select((eb) => eb(
       eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('d.endpoint_id').orderBy('d.next_attempt_at').orderBy('d.id')),
       '+',
@@ -85,9 +92,20 @@ const CLAIMABLE = prepared<DeliveryRecord & { slot?: number }, ClaimCheck & { pe
     ).as('slot'))
     .where('d.status', '=', 'PENDING').where('d.next_attempt_at', '<=', p('now'))
     .where((eb) => eb.not(claimHeld(eb, p, 'd')))
-    .where('e.enabled', '=', 1).where('e.deleted_at', 'is', null)
-    .as('due'))
-    .selectAll().where('slot', '<=', p('perEndpoint')).orderBy('next_attempt_at').orderBy('id').limit(p('limit')));
+    .where('e.enabled', '=', 1).where('e.deleted_at', 'is', null);
+  const fair = k.selectFrom(due.as('due'))
+    .selectAll('due')
+    .select((eb) => eb(
+      eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('due.application_id').orderBy('due.next_attempt_at').orderBy('due.id')),
+      '+',
+      eb.selectFrom('webhook_deliveries as x').innerJoin('webhook_endpoints as xe', 'xe.id', 'x.endpoint_id')
+        .select((eb) => eb.fn.countAll<number>().as('leased'))
+        .whereRef('xe.application_id', '=', 'due.application_id').where('x.status', '=', 'PENDING').where((eb) => claimHeld(eb, p, 'x')),
+    ).as('app_slot'))
+    .where('due.slot', '<=', p('perEndpoint'));
+  return k.selectFrom(fair.as('fair')).selectAll()
+    .where('app_slot', '<=', p('perApplication')).orderBy('next_attempt_at').orderBy('id').limit(p('limit'));
+});
 
 // guarded: still due, unleased, and not attempted since it was read (an attempt that failed
 // meanwhile leaves it PENDING and unleased, but due later), so of two processes that read the same
@@ -165,17 +183,21 @@ export class WebhookDeliveriesRepo {
    * and no live lease (an expired lease means its worker died mid-attempt, so it goes again).
    */
   /**
-   * At most `perEndpoint` attempts of one endpoint are in flight (leased) at once: a receiver that
-   * hangs until the timeout must not fill the whole pool and hold up every other endpoint.
+   * At most `perEndpoint` attempts of one endpoint, and `perApplication` of one application's
+   * endpoints, are in flight (leased) at once: receivers that hang until the timeout must not fill
+   * the whole pool and hold up every other endpoint and tenant.
    */
-  async claimDue(now: string, leaseUntil: string, limit: number, newToken: () => string, perEndpoint = Number.MAX_SAFE_INTEGER): Promise<Claim[]> {
+  async claimDue(
+    now: string, leaseUntil: string, limit: number, newToken: () => string,
+    { perEndpoint = Number.MAX_SAFE_INTEGER, perApplication = Number.MAX_SAFE_INTEGER } = {},
+  ): Promise<Claim[]> {
     // Each claim is a guarded UPDATE: two processes that read the same due row both try, and the
     // second finds it leased (PostgreSQL re-checks the WHERE once the first commits). The
-    // per-endpoint limit is each process's own read, so across processes it may be exceeded briefly.
+    // per-endpoint and per-application limits are each process's own read, so across processes it may be exceeded briefly.
     return this.sql.transaction(async () => {
       const check = this.claimCheck(now);
-      const rows = await this.sql.all(CLAIMABLE, { ...check, limit, perEndpoint });
-      const due = rows.map(({ slot: _slot, ...delivery }) => delivery as DeliveryRecord);
+      const rows = await this.sql.all(CLAIMABLE, { ...check, limit, perEndpoint, perApplication });
+      const due = rows.map(({ slot: _slot, app_slot: _appSlot, application_id: _application, ...delivery }) => delivery as DeliveryRecord);
       const claims = due.map((delivery): Claim => ({ delivery, number: delivery.attempt_count + 1, token: newToken() }));
       const won = new Set<Claim>();
       // locked in id order: every transaction that locks several deliveries locks them in that order

@@ -9,6 +9,7 @@ import type { EndpointRecord, WebhookEndpointsRepo } from './endpoints-repo.js';
 import { presentDelivery } from './present.js';
 import { signingSecrets } from './secrets.js';
 import { ownEndpoint, type WebhookCaller } from './service.js';
+import type { DeliveryTarget, TargetPolicy } from './targets.js';
 import type { Sql } from '../../db/sql.js';
 import type { Telemetry } from '../../ops/telemetry.js';
 
@@ -26,6 +27,10 @@ export interface WebhookDeliveriesDeps {
   retryScheduleMs: number[];
   /** counts attempts and logs a delivery given up */
   telemetry?: Telemetry;
+  /** where deliveries may connect (the sandbox's test environment: anywhere) */
+  targets: TargetPolicy;
+  /** attempts of one application's endpoints in flight at once (FUNDKIT_WEBHOOK_APPLICATION_IN_FLIGHT) */
+  inFlightPerApplication: number;
 }
 
 /** What one attempt needs: the stored body (sent byte for byte), where, and the secrets to sign with. */
@@ -35,6 +40,8 @@ export interface PreparedAttempt {
   body: string;
   eventId: string;
   secrets: string[];
+  /** how the attempt connects: checking every address outside the sandbox's test environment */
+  target: DeliveryTarget;
 }
 
 /** What came back from one attempt. */
@@ -121,11 +128,13 @@ export class WebhookDeliveriesService {
     return events.length;
   }
 
-  /** Claims due deliveries, at most PER_ENDPOINT_IN_FLIGHT per endpoint in flight (fairness). */
+  /** Claims due deliveries, at most PER_ENDPOINT_IN_FLIGHT per endpoint and inFlightPerApplication per application in flight (fairness). */
   async claim(limit: number, leaseMs: number): Promise<Claim[]> {
     if (limit <= 0) return [];
     const now = this.deps.clock();
-    return this.deps.deliveries.claimDue(isoNow(now), isoNow(now + leaseMs), limit, () => randomToken(12), PER_ENDPOINT_IN_FLIGHT);
+    return this.deps.deliveries.claimDue(isoNow(now), isoNow(now + leaseMs), limit, () => randomToken(12), {
+      perEndpoint: PER_ENDPOINT_IN_FLIGHT, perApplication: this.deps.inFlightPerApplication,
+    });
   }
 
   /** Milliseconds until the next delivery falls due (0 if one is due now), or null if none is pending. */
@@ -140,7 +149,8 @@ export class WebhookDeliveriesService {
     const event = await this.deps.events.findById(claim.delivery.event_id);
     if (!endpoint || endpoint.deleted_at || !event) return null;
     const secrets = signingSecrets(endpoint, this.deps.secretsKey, this.deps.clock());
-    return { claim, url: endpoint.url, body: event.payload, eventId: event.id, secrets };
+    const target = this.deps.targets.forEnvironment(endpoint.environment);
+    return { claim, url: endpoint.url, body: event.payload, eventId: event.id, secrets, target };
   }
 
   /** Records the attempt and moves the delivery on: SUCCEEDED on 2xx, else the next retry or FAILED. */
@@ -166,6 +176,11 @@ export class WebhookDeliveriesService {
   /** Gives an unsent claim back (shutdown), so a restart sends it without waiting for the lease. */
   async release(claim: Claim): Promise<void> {
     await this.deps.deliveries.release(claim.delivery.id, claim.token);
+  }
+
+  /** Closes the delivery clients' idle connections (the worker's stop). */
+  async closeConnections(): Promise<void> {
+    await this.deps.targets.close();
   }
 
   /** Ends a claim whose endpoint is gone, without an attempt. */

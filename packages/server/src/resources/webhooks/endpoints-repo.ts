@@ -32,6 +32,10 @@ const LIVE_BY_ID = prepared<EndpointRecord, { id: string }>((k, p) =>
 
 const ANY_BY_ID = prepared<EndpointRecord, { id: string }>((k, p) => k.selectFrom('webhook_endpoints').selectAll().where('id', '=', p('id')));
 
+const LIVE_COUNT = prepared<{ n: number }, { applicationId: string; environment: Environment }>((k, p) =>
+  k.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('application_id', '=', p('applicationId')).where('environment', '=', p('environment')).where('deleted_at', 'is', null));
+
 /**
  * `events` (a JSON array in a text column) lists `type`. sql.ts has no helper for "a JSON list
  * column holds a value" (d.oneOf is the other way round), so each engine spells it here.
@@ -75,6 +79,11 @@ export class WebhookEndpointsRepo {
       .where('application_id', '=', applicationId).where('environment', '=', environment).where('deleted_at', 'is', null)
       .$if(page.after !== null, (q) => q.where(afterPosition(page.after!)))
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
+  }
+
+  /** Endpoints not deleted of one application and environment. */
+  async countLive(applicationId: string, environment: Environment): Promise<number> {
+    return Number((await this.sql.get(LIVE_COUNT, { applicationId, environment }))?.n ?? 0);
   }
 
   /** The endpoints an event of this type fans out to. */

@@ -6,6 +6,8 @@ import { WebhookDeliveriesRepo } from './deliveries-repo.js';
 import { WebhookDeliveriesService } from './deliveries-service.js';
 import { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { WebhookEndpointsService } from './service.js';
+import type { WebhookSettings } from './settings.js';
+import { TargetPolicy, type HostResolver } from './targets.js';
 import type { Sql } from '../../db/sql.js';
 import type { Telemetry } from '../../ops/telemetry.js';
 
@@ -23,6 +25,8 @@ export interface WebhookOptions {
   pollIntervalMs: number;
   /** a claim older than this is presumed dead (process killed) and claimed again */
   leaseMs: number;
+  /** resolves endpoint host names before connecting; tests map names to addresses, the default is dns.lookup */
+  lookup?: HostResolver;
 }
 
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
@@ -42,7 +46,10 @@ export interface WebhookServices {
 
 /** Wired from services.ts; the worker (workers/webhook-delivery.ts) uses `deliveries`. */
 export function createWebhookServices(
-  deps: { sql: Sql; masterKey: Buffer; config: { webhookRetryScheduleMs: number[] }; instance: ClaimOwner; telemetry?: Telemetry },
+  deps: {
+    sql: Sql; masterKey: Buffer; instance: ClaimOwner; telemetry?: Telemetry;
+    config: { webhookRetryScheduleMs: number[]; stellar: string; webhooks: WebhookSettings };
+  },
   overrides: Partial<WebhookOptions> = {},
 ): WebhookServices {
   const options = { ...DEFAULT_WEBHOOK_OPTIONS, ...overrides };
@@ -51,10 +58,13 @@ export function createWebhookServices(
   const endpoints = new WebhookEndpointsRepo(sql);
   const deliveries = new WebhookDeliveriesRepo(sql, deps.instance);
   const events = new EventsRepo(sql);
+  // the sandbox's test environment delivers anywhere: local receivers are what development needs
+  const targets = new TargetPolicy(deps.config.stellar === 'sandbox', deps.config.webhooks.allowPrivate, options.lookup);
   return {
-    endpoints: new WebhookEndpointsService({ sql, endpoints, deliveries, secretsKey, clock: options.clock }),
+    endpoints: new WebhookEndpointsService({ sql, endpoints, deliveries, secretsKey, clock: options.clock, targets, maxEndpoints: deps.config.webhooks.maxEndpoints }),
     deliveries: new WebhookDeliveriesService({
-      sql, endpoints, deliveries, events, secretsKey, clock: options.clock, retryScheduleMs: deps.config.webhookRetryScheduleMs,
+      sql, endpoints, deliveries, events, secretsKey, clock: options.clock, retryScheduleMs: deps.config.webhookRetryScheduleMs, targets,
+      inFlightPerApplication: deps.config.webhooks.inFlightPerApplication,
       ...(deps.telemetry ? { telemetry: deps.telemetry } : {}),
     }),
     events: new EventsService(events),

@@ -21,6 +21,7 @@ function endpointRoutes(endpoints: WebhookEndpointsService): RouteDef[] {
     { operationId: 'updateWebhookEndpoint', handler: async (req, res) => void res.json(await endpoints.update(caller(res), id(res), body<UpdateEndpointInput>(req))) },
     { operationId: 'deleteWebhookEndpoint', handler: async (_req, res) => void res.json(await endpoints.remove(caller(res), id(res))) },
     { operationId: 'rotateWebhookSecret', handler: async (_req, res) => void res.json(await endpoints.rotate(caller(res), id(res))) },
+    { operationId: 'expireWebhookPreviousSecret', handler: async (_req, res) => void res.json(await endpoints.expirePrevious(caller(res), id(res))) },
   ];
 }
 

@@ -8,6 +8,7 @@ import type { WebhookDeliveriesRepo } from './deliveries-repo.js';
 import type { EndpointChanges, EndpointRecord, WebhookEndpointsRepo } from './endpoints-repo.js';
 import { presentEndpoint } from './present.js';
 import { newWebhookSecret, ROTATION_OVERLAP_MS } from './secrets.js';
+import type { TargetPolicy } from './targets.js';
 import { checkWebhookUrl } from './url.js';
 import type { Sql } from '../../db/sql.js';
 
@@ -38,6 +39,10 @@ export interface WebhookEndpointsDeps {
   secretsKey: Buffer;
   /** milliseconds since the epoch; injected so tests can move past the rotation overlap */
   clock: () => number;
+  /** where endpoints may point (checked at registration and again at delivery) */
+  targets: TargetPolicy;
+  /** endpoints an application has at most per environment (FUNDKIT_WEBHOOK_MAX_ENDPOINTS) */
+  maxEndpoints: number;
 }
 
 /** An endpoint of the caller: another application's is invisible, another environment's forbidden. */
@@ -68,7 +73,7 @@ export class WebhookEndpointsService {
       id: newId('webhook_endpoint'),
       application_id: caller.applicationId,
       environment: caller.environment,
-      url: checkWebhookUrl(input.url, caller.environment),
+      url: checkWebhookUrl(input.url, caller.environment, this.deps.targets),
       events: JSON.stringify(input.events),
       description: input.description ?? null,
       enabled: 1,
@@ -79,7 +84,15 @@ export class WebhookEndpointsService {
       updated_at: now,
       deleted_at: null,
     };
-    await this.deps.endpoints.insert(endpoint);
+    // counted and inserted in one writer transaction, so two creates at once cannot both pass the cap
+    await this.deps.sql.transaction(async () => {
+      const count = await this.deps.endpoints.countLive(caller.applicationId, caller.environment);
+      if (count >= this.deps.maxEndpoints) {
+        throw new ApiError('CONFLICT', `this application already has ${count} webhook endpoints in the ${caller.environment} environment, `
+          + `the most allowed (${this.deps.maxEndpoints}); delete one, or point one at a receiver that handles several event types`);
+      }
+      await this.deps.endpoints.insert(endpoint);
+    });
     return this.withSecret(endpoint, secret);
   }
 
@@ -94,7 +107,7 @@ export class WebhookEndpointsService {
   async update(caller: WebhookCaller, id: string, input: UpdateEndpointInput) {
     const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
     const changes: EndpointChanges = {};
-    if (input.url !== undefined) changes.url = checkWebhookUrl(input.url, caller.environment);
+    if (input.url !== undefined) changes.url = checkWebhookUrl(input.url, caller.environment, this.deps.targets);
     if (input.events !== undefined) changes.events = JSON.stringify(input.events);
     if (input.description !== undefined) changes.description = input.description;
     if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
@@ -111,6 +124,14 @@ export class WebhookEndpointsService {
       await this.deps.deliveries.abandonForEndpoint(endpoint.id, now);
     });
     return { id: endpoint.id, object: 'webhook_endpoint', deleted: true as const };
+  }
+
+  /** Ends a rotation's overlap now: the previous secret no longer signs (nor verifies) anything. */
+  async expirePrevious(caller: WebhookCaller, id: string) {
+    const endpoint = await ownEndpoint(this.deps.endpoints, caller, id);
+    const now = isoNow(this.deps.clock());
+    await this.deps.endpoints.update(endpoint.id, { previous_secret_encrypted: null, previous_secret_expires_at: null }, now);
+    return this.present((await this.deps.endpoints.findLive(endpoint.id))!);
   }
 
   /** The current secret becomes the previous one for 24 h (a rotation within the overlap drops the oldest). */
