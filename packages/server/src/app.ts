@@ -7,6 +7,7 @@ import { bodyParser } from './http/body.js';
 import { locals } from './http/context.js';
 import { cors, isBrowserFacing, preflight } from './http/cors.js';
 import { docsRouter } from './http/docs.js';
+import { apiIndexRoute } from './http/api-index.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { rateLimit, type RateLimiter } from './http/rate-limit.js';
@@ -99,7 +100,7 @@ function chain(op: Operation, route: RouteDef, ctx: AppContext): RequestHandler[
 
 function mountRoutes(app: Express, ctx: AppContext): void {
   // extra routes first: Express answers with the first match, so a test stub can stand in for a real route
-  const routes = [...(ctx.extraRoutes?.(ctx.services) ?? []), ...routeTable(ctx.services)];
+  const routes = [...(ctx.extraRoutes?.(ctx.services) ?? []), ...routeTable(ctx.services), apiIndexRoute(ctx.config)];
   const byId = new Map(ctx.spec.operations.map((op) => [op.operationId, op]));
   const preflightPaths = new Set<string>();
   const direct = new Map<string, DirectRoute[]>();

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
-import { Keypair } from '@stellar/stellar-sdk';
 import { Fundkit } from '@fundkit/sdk';
 import type { FundkitServer } from './index.js';
 import { SANDBOX_PASSPHRASE } from './stellar/index.js';
 import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
-import { ensureDevAccount } from './dev-account.js';
+import { adoptSandboxApplication, ensureDevAccount } from './dev-account.js';
 
 export interface BannerInfo {
   url: string;
@@ -14,25 +13,15 @@ export interface BannerInfo {
   dashboard?: { email: string; password: string } | null;
 }
 
-/**
- * A sandbox application saved by an older version has no settlement address, and an intent needs a
- * destination: give it a fresh sandbox account so the README's first curl works as printed. The
- * sandbox ledger creates the account when it is first paid.
- */
-async function ensureSettlementAddress(server: FundkitServer, keys: SandboxKeys): Promise<void> {
-  const app = (await server.services.keys.authenticate(keys.secretKey))?.application;
-  if (app && app.account_id === null && !app.settlement_address) await server.services.applications.ensureUnowned(app.name, Keypair.random().publicKey());
-}
-
 /** Sandbox start-up: a fresh 25 USDC intent to pay, so the first page opened shows a real checkout. */
 export async function prepareSandbox(server: FundkitServer, localUrl: string): Promise<BannerInfo> {
   const url = `http://localhost:${new URL(localUrl).port}`;
   const keys = readSandboxKeys(join(server.config.dataDir, 'sandbox-keys.json'));
-  if (keys) await ensureSettlementAddress(server, keys);
   const dashboard = await ensureDevAccount(server.services.accounts, server.config.dataDir).catch((error: unknown) => {
     server.logger.warn({ err: error }, 'could not create the development dashboard account');
     return null;
   });
+  if (dashboard && keys) await adoptSandboxApplication(server.services, dashboard, keys);
   if (!keys) return { url, keys, demo: null, dashboard };
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {

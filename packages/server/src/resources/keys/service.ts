@@ -83,6 +83,11 @@ export class KeysService {
    * drops it, so a revoked key is refused at once); the application comes from the applications
    * repo's row cache, which its updates keep exact, so a deactivation also applies at once.
    */
+  /** The application a key belongs to, without counting it as a use (start-up reads its saved keys). */
+  async applicationOf(plaintext: string): Promise<ApplicationRecord | undefined> {
+    return (await this.repo.findByHash(sha256Hex(plaintext)))?.application;
+  }
+
   async authenticate(plaintext: string): Promise<{ key: ApiKeyRecord; application: ApplicationRecord } | undefined> {
     const hash = this.hashOf.get(plaintext) ?? sha256Hex(plaintext);
     let key = this.byHash.get(hash);

@@ -1,0 +1,79 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { prepareSandbox } from '../src/banner.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const started: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+const databases = new Map<string, string>();
+
+/** A server as `pnpm start` makes it: no bootstrap file, a database file in the data directory (or one PostgreSQL database per directory). */
+async function startLikePnpmStart(dir: string): Promise<TestServer> {
+  if (process.env.FUNDKIT_TEST_ENGINE === 'postgres' && !databases.has(dir)) databases.set(dir, await (await import('./helpers/postgres.js')).freshPostgresDatabase('server'));
+  const database = databases.get(dir);
+  const t = await startTestServer({ bootstrap: null, env: { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, ...(database ? { FUNDKIT_DATABASE_URL: database } : {}) } });
+  started.push(t);
+  return t;
+}
+
+async function signIn(t: TestServer, login: { email: string; password: string }): Promise<string> {
+  const res = await t.request('POST', '/v1/auth/sign-in', { body: { email: login.email, password: login.password } });
+  expect(res.status).toBe(200);
+  return res.body.token as string;
+}
+
+describe("the banner's dashboard login", () => {
+  it("sees the quickstart's application, its keys and the demo intent", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fundkit-quickstart-'));
+    const t = await startLikePnpmStart(dir);
+    const banner = await prepareSandbox(t.server, t.url);
+    expect(banner.demo).not.toBeNull();
+    const session = await signIn(t, banner.dashboard!);
+    const apps = await t.request('GET', '/v1/applications', { key: session });
+    expect(apps.body.data.map((a: { name: string }) => a.name)).toEqual(['Sandbox application']);
+    const appId = apps.body.data[0].id as string;
+    const headers = { 'fundkit-application': appId, 'fundkit-environment': 'test' };
+    const keys = await t.request('GET', `/v1/applications/${appId}/keys`, { key: session });
+    expect(keys.body.data.map((k: { masked: string }) => k.masked.slice(-4))).toContain(banner.keys!.secretKey.slice(-4));
+    const intents = await t.request('GET', '/v1/funding-intents', { key: session, headers });
+    expect(intents.body.data.map((i: { id: string }) => i.id)).toContain(banner.demo!.id);
+  }, 60_000);
+
+  it('takes over the sandbox application of a database made before it, on the next start, keeping its keys', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fundkit-quickstart-'));
+    // an older start: the sandbox application and its keys, no development account owning them
+    const older = await startLikePnpmStart(dir);
+    const appBefore = (await older.server.services.applications.list('operator', { limit: 10, after: null })).data;
+    expect(appBefore.map((a) => a.account_id)).toEqual([null]);
+    await older.close();
+    started.splice(0);
+    const next = await startLikePnpmStart(dir);
+    const banner = await prepareSandbox(next.server, next.url);
+    const session = await signIn(next, banner.dashboard!);
+    const apps = await next.request('GET', '/v1/applications', { key: session });
+    expect(apps.body.data.map((a: { id: string }) => a.id)).toEqual([appBefore[0]!.id]);
+    // the saved key still creates intents for it, and a third start finds it by that key (no second application)
+    const created = await next.request('POST', '/v1/funding-intents', { key: banner.keys!.secretKey, body: { amount: '5', asset: 'USDC' } });
+    expect(created.status).toBe(201);
+    await next.close();
+    started.splice(0);
+    const third = await startLikePnpmStart(dir);
+    expect((await third.server.services.applications.list('operator', { limit: 10, after: null })).data).toHaveLength(1);
+  }, 90_000);
+});
+
+describe('GET /v1', () => {
+  it("answers with the API's name, version, network and links", async () => {
+    const t = await startTestServer();
+    started.push(t);
+    const res = await t.request('GET', '/v1');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'api', name: 'Fundkit API', interface_version: '1', network: 'sandbox', links: { docs: '/docs', dashboard: '/dashboard' } });
+    expect(res.body.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
