@@ -64,7 +64,7 @@ async function signedUpAndIn(email: string, width: number): Promise<Page> {
 /** Creates an application and a test secret key through the pages; returns the key shown once. */
 async function applicationWithKey(page: Page, name: string): Promise<string> {
   await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Settlement address (optional)').fill(SETTLEMENT_ADDRESS);
+  await page.getByLabel('Settlement address', { exact: true }).fill(SETTLEMENT_ADDRESS);
   await page.getByRole('button', { name: 'Create application' }).click();
   await page.getByRole('heading', { name: `Keys of ${name}` }).waitFor();
   await page.getByRole('button', { name: 'Create key' }).click();
