@@ -2,6 +2,7 @@ import { formatBanner, prepareSandbox } from './banner.js';
 import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
 import { createServer } from './index.js';
+import { exitIfTaken } from './start-errors.js';
 
 /** The `fundkit-server` process: configuration from the environment, graceful shutdown. */
 async function main(): Promise<void> {
@@ -13,9 +14,14 @@ async function main(): Promise<void> {
       process.stderr.write(`fundkit-server: ${error.message}\n`);
       process.exit(2);
     }
+    await exitIfTaken(error, Number(process.env.PORT) || 4010);
     throw error;
   }
-  const { url } = await server.listen();
+  const listening = server;
+  const { url } = await server.listen().catch(async (error: unknown) => {
+    await exitIfTaken(error, listening.config.port);
+    throw error;
+  });
   server.logger.info({ url, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
   let stopping = false;
   const stop = (signal: string) => {
