@@ -5,6 +5,9 @@ import { SANDBOX_PASSPHRASE } from './stellar/index.js';
 import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
 import { adoptSandboxApplication, ensureDevAccount } from './dev-account.js';
 
+/** Where the example shop (examples/node-backend, README step 5) receives webhooks. */
+export const SHOP_WEBHOOK_URL = 'http://localhost:3000/webhooks/fundkit';
+
 export interface BannerInfo {
   url: string;
   keys: SandboxKeys | null;
@@ -60,6 +63,7 @@ export function formatBanner({ url, keys, demo, dashboard }: BannerInfo): string
   if (demo) {
     lines.push('', '  Pay the demo intent (the page updates live):', `    pnpm fundkit pay ${demo.id} --amount 25`);
   }
-  lines.push('  Watch webhooks: pnpm fundkit listen --forward-to http://localhost:3000/webhooks', '');
+  // the example shop's port and webhook path (README step 5): listen then shows its deliveries
+  lines.push(`  Watch the shop's webhooks: pnpm fundkit listen --forward-to ${SHOP_WEBHOOK_URL}`, '');
   return lines.join('\n') + '\n';
 }

@@ -2,7 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareSandbox } from '../src/banner.js';
+import { readFileSync } from 'node:fs';
+import { formatBanner, prepareSandbox, SHOP_WEBHOOK_URL } from '../src/banner.js';
+import { KEYS } from './helpers/server.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const started: TestServer[] = [];
@@ -75,5 +77,24 @@ describe('GET /v1', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'api', name: 'Fundkit API', interface_version: '1', network: 'sandbox', links: { docs: '/docs', dashboard: '/dashboard' } });
     expect(res.body.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('quickstart steps 5 and 6', () => {
+  it("the banner's and the README's `fundkit listen` point at the example shop's port and webhook path", async () => {
+    const t = await startTestServer();
+    started.push(t);
+    const entry = new URL('../../../examples/node-backend/src/shop.js', import.meta.url).href;
+    const { startShop } = (await import(entry)) as { startShop(o: Record<string, unknown>): Promise<{ endpoint: { url: string }; close(): Promise<void> }> };
+    const shop = await startShop({ apiKey: KEYS.alphaSecretTest, apiBase: t.url, port: 0, host: '127.0.0.1', logger: { info: () => undefined } });
+    await shop.close();
+    const listenUrl = new URL(SHOP_WEBHOOK_URL);
+    expect(listenUrl.pathname).toBe(new URL(shop.endpoint.url).pathname);
+    expect(listenUrl.port).toBe('3000'); // the shop's default port (examples/node-backend/src/config.js)
+    const command = `pnpm fundkit listen --forward-to ${SHOP_WEBHOOK_URL}`;
+    expect(formatBanner({ url: 'http://localhost:4010', keys: null, demo: null })).toContain(command);
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(command);
+    expect(readme).not.toMatch(/--forward-to\s+http:\/\/localhost:3000\/webhooks(?!\/fundkit)/);
   });
 });
