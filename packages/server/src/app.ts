@@ -8,6 +8,7 @@ import { locals } from './http/context.js';
 import { cors, isBrowserFacing, preflight } from './http/cors.js';
 import { docsRouter } from './http/docs.js';
 import { apiIndexRoute } from './http/api-index.js';
+import { favicon } from './http/favicon.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { rateLimit, type RateLimiter } from './http/rate-limit.js';
@@ -159,6 +160,7 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   await mountSandbox(app, ctx);
   mountRoutes(app, ctx);
   app.use(hostedCheckoutRouter(ctx.services.checkout));
+  app.get('/favicon.ico', favicon);
   app.use(dashboardRouter());
   app.use(docsRouter({ sandbox: ctx.config.stellar === 'sandbox', prefillKey: () => sandboxDocsKey(ctx.config.dataDir) }));
   app.use(notFoundHandler);

@@ -80,6 +80,19 @@ describe('GET /v1', () => {
   });
 });
 
+describe('GET /favicon.ico', () => {
+  it('is an icon (a PNG in an ICO), so no page the server serves logs a 404 for it', async () => {
+    const t = await startTestServer();
+    started.push(t);
+    const res = await fetch(`${t.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('image/x-icon');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    expect(bytes.subarray(22, 26).toString('latin1')).toBe('\x89PNG');
+  });
+});
+
 describe('quickstart steps 5 and 6', () => {
   it("the banner's and the README's `fundkit listen` point at the example shop's port and webhook path", async () => {
     const t = await startTestServer();
