@@ -1,4 +1,4 @@
-import { formatBanner, prepareSandbox } from './banner.js';
+import { formatBanner, formatNetworkBanner, prepareNetworkBanner, prepareSandbox } from './banner.js';
 import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
 import { createServer } from './index.js';
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   // after the handlers: the banner creates a demo intent (a ledger round trip), and a SIGTERM
   // during it must still shut down gracefully
   if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
+  else process.stdout.write(formatNetworkBanner(await prepareNetworkBanner(server, url)));
 }
 
 void main().catch((error: unknown) => {

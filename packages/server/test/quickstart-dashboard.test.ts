@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { formatBanner, prepareSandbox, SHOP_WEBHOOK_URL } from '../src/banner.js';
+import { formatBanner, formatNetworkBanner, prepareSandbox, SHOP_WEBHOOK_URL } from '../src/banner.js';
 import { KEYS } from './helpers/server.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -109,5 +109,28 @@ describe('quickstart steps 5 and 6', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     expect(readme).toContain(command);
     expect(readme).not.toMatch(/--forward-to\s+http:\/\/localhost:3000\/webhooks(?!\/fundkit)/);
+  });
+});
+
+describe('the banner on testnet and custom networks', () => {
+  const info = { url: 'http://localhost:4010', network: 'testnet' as const, passphrase: 'Test SDF Network ; September 2015', via: 'Stellar RPC https://soroban-testnet.stellar.org', poolSize: 2 };
+
+  it('names the network and URLs, and walks to a first key: sign up, the logged verification link, an application and its key', () => {
+    const banner = formatNetworkBanner({ ...info, ready: { USDC: 2, EURC: 2, XLM: 2 } });
+    expect(banner).toContain('Fundkit reference server — testnet (the Stellar test network');
+    expect(banner).toContain('http://localhost:4010/v1');
+    expect(banner).toContain('Sign up at http://localhost:4010/dashboard/#/sign-up');
+    expect(banner).toContain('verification link this server logs');
+    expect(banner).toContain('test secret key');
+    expect(banner).toContain('export FUNDKIT_API_KEY=');
+    expect(banner).toContain('2 USDC, 2 EURC, 2 XLM ready of 2 each');
+    expect(banner).not.toContain('no real money');
+  });
+
+  it('an empty deposit pool points at the command that funds the treasury', () => {
+    expect(formatNetworkBanner({ ...info, network: 'custom', ready: { USDC: 0, EURC: 0, XLM: 0 } })).toContain('pnpm fundkit treasury --fund funds it');
+    const pubnet = formatNetworkBanner({ ...info, network: 'pubnet', ready: { USDC: 0, EURC: 0, XLM: 0 } });
+    expect(pubnet).not.toContain('--fund');
+    expect(pubnet).toContain('live secret key');
   });
 });
