@@ -155,6 +155,9 @@ describe('the dashboard over one application', () => {
     const refunds = (await fk.refunds.list({ funding_intent_id: intent.id })).data;
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ reason: 'MANUAL', amount: '25.0000000', status: 'COMPLETED' });
+    // nothing left to refund: the button is off and the form says why
+    await expect.poll(() => payments.getByRole('button', { name: 'Refund payment' }).isDisabled(), { timeout: 15_000 }).toBe(true);
+    await payments.getByText('Nothing left to refund.').waitFor();
 
     // the request logs show the SDK's calls with the application's key (the create above among them)
     await page.getByRole('link', { name: 'Request logs' }).click();
@@ -232,13 +235,13 @@ describe('the dashboard over one application', () => {
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
   });
 
-  it('the printed dashboard link opens the verify page with the token filled in', async () => {
+  it('the printed dashboard link verifies when opened (no click), then the account signs in', async () => {
     expect((await api.request('POST', '/v1/auth/sign-up', { body: { email: 'linked@example.org', password: PASSWORD } })).status).toBe(201);
     const line = api.logs.find((l) => l.email === 'linked@example.org' && typeof l.dashboard_url === 'string');
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(String(line!.dashboard_url));
-    await page.getByRole('button', { name: 'Verify email' }).click();
     await page.getByText('Email verified.').waitFor();
+    expect((await api.request('POST', '/v1/auth/sign-in', { body: { email: 'linked@example.org', password: PASSWORD } })).status).toBe(200);
   });
 
   it('at 360 px (and 1280 px) wide the pages fit and work', async () => {
@@ -270,7 +273,8 @@ describe('the dashboard over one application', () => {
     await page.getByRole('row', { name: /USDC/ }).waitFor();
     // live mode is marked, and holds none of the test data
     await page.getByLabel('Mode').selectOption('live');
-    await page.getByText('Live mode: real payments on the Stellar public network.').waitFor();
+    // the sandbox serves test keys only, and the banner says so rather than "real payments"
+    await page.getByText('Live mode: this server is on the sandbox (no real money) and serves test keys only.').waitFor();
     await page.goto(`${api.url}/dashboard/#/intents`);
     await page.getByText('No funding intents yet: create one with the API or the SDK.').waitFor();
   });

@@ -15,6 +15,8 @@ export function RefundForm({ app, payment, onRefunded }: { app: AppApi; payment:
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const idp = payment.id;
+  // "0.0000000" or none: nothing left, so the button that would only earn a refusal is off
+  const nothingLeft = !payment.refundable_amount || /^0*(\.0*)?$/.test(payment.refundable_amount);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -41,7 +43,8 @@ export function RefundForm({ app, payment, onRefunded }: { app: AppApi; payment:
       <label for={`dest-${idp}`}>Refund to (optional, default the payer)</label>
       <input id={`dest-${idp}`} placeholder="G…" value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />
       <p role="alert" class="error">{error ?? ''}</p>
-      <button type="submit" disabled={busy}>Refund payment</button>
+      {nothingLeft && <p class="muted">Nothing left to refund.</p>}
+      <button type="submit" disabled={busy || nothingLeft}>Refund payment</button>
     </form>
   );
 }
