@@ -9,6 +9,7 @@ import { AppPages } from './app-pages.js';
 import { networkNote } from './network-note.js';
 
 const NAV: [page: string, label: string][] = [
+  ['today', 'Today'],
   ['intents', 'Intents'],
   ['money', 'Balances'],
   ['webhooks', 'Webhooks'],
