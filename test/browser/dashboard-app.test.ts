@@ -133,7 +133,7 @@ describe('the dashboard over one application', () => {
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('CREDITED');
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await expect.poll(() => timeline.getByRole('listitem').count(), { timeout: 15_000 }).toBeGreaterThan(2);
-    expect(await timeline.textContent()).toContain('payment.completed');
+    await expect.poll(() => timeline.textContent(), { timeout: 15_000 }).toContain('payment.completed');
     const explorer = page.getByRole('region', { name: 'Payments' }).getByRole('link', { name: 'View on explorer' });
     const txUrl = (await explorer.getAttribute('href'))!;
     expect(txUrl).toMatch(new RegExp(`^${api.url}/sandbox/horizon/transactions/[0-9a-f]{64}$`));
@@ -142,6 +142,10 @@ describe('the dashboard over one application', () => {
 
     // the API's refusal is shown as it is, then a MANUAL refund (from the balance) goes through
     const payments = page.getByRole('region', { name: 'Payments' });
+    // a credited payment has nothing refundable but from the balance: only reason MANUAL may ask
+    await expect.poll(() => payments.getByRole('button', { name: 'Refund payment' }).isDisabled(), { timeout: 15_000 }).toBe(true);
+    await payments.getByText('Nothing left to refund for this reason; reason MANUAL refunds from your balance.').waitFor();
+    await payments.getByLabel('Refund reason').selectOption('MANUAL');
     await payments.getByLabel('Refund to (optional, default the payer)').fill('not-an-address');
     await payments.getByRole('button', { name: 'Refund payment' }).click();
     await expect.poll(() => payments.getByRole('alert').textContent()).toMatch(/\S/);
@@ -155,9 +159,6 @@ describe('the dashboard over one application', () => {
     const refunds = (await fk.refunds.list({ funding_intent_id: intent.id })).data;
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ reason: 'MANUAL', amount: '25.0000000', status: 'COMPLETED' });
-    // nothing left to refund: the button is off and the form says why
-    await expect.poll(() => payments.getByRole('button', { name: 'Refund payment' }).isDisabled(), { timeout: 15_000 }).toBe(true);
-    await payments.getByText('Nothing left to refund.').waitFor();
 
     // the request logs show the SDK's calls with the application's key (the create above among them)
     await page.getByRole('link', { name: 'Request logs' }).click();
@@ -259,7 +260,7 @@ describe('the dashboard over one application', () => {
     await page.screenshot({ path: join(SHOTS, 'intent-360.png'), fullPage: true });
     for (const width of [360, 1280]) {
       await page.setViewportSize({ width, height: 800 });
-      for (const path of ['intents', 'money', 'webhooks', 'events', 'logs']) {
+      for (const path of ['today', 'intents', 'money', 'webhooks', 'events', 'logs']) {
         await page.goto(`${api.url}/dashboard/#/${path}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
         await page.locator('[aria-busy=false]').first().waitFor();

@@ -8,9 +8,10 @@ function HourChart({ byHour }: { byHour: number[] }) {
   const max = Math.max(1, ...byHour);
   const busiest = byHour.indexOf(Math.max(...byHour));
   return (
-    <svg class="hours" viewBox="0 0 240 60" role="img" aria-label={`Intents created per hour today; the busiest hour starts at ${busiest}:00`}>
+    <svg class="hours" viewBox="0 0 240 70" role="img" aria-label={`Intents created per hour today; the busiest hour starts at ${busiest}:00`}>
       {byHour.map((n, hour) => <rect key={hour} x={hour * 10 + 1} y={56 - (n / max) * 52} width="8" height={(n / max) * 52} fill="#2b59c3" />)}
       <line x1="0" x2="240" y1="57" y2="57" stroke="#8a94a6" />
+      {[0, 6, 12, 18].map((hour) => <text key={hour} x={hour * 10 + 1} y="68" font-size="8" fill="#5b6475">{hour}:00</text>)}
     </svg>
   );
 }
