@@ -64,7 +64,7 @@ async function signedUpAndIn(email: string, width: number): Promise<Page> {
 /** Creates an application and a test secret key through the pages; returns the key shown once. */
 async function applicationWithKey(page: Page, name: string): Promise<string> {
   await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Settlement address (optional)').fill(SETTLEMENT_ADDRESS);
+  await page.getByLabel('Settlement address', { exact: true }).fill(SETTLEMENT_ADDRESS);
   await page.getByRole('button', { name: 'Create application' }).click();
   await page.getByRole('heading', { name: `Keys of ${name}` }).waitFor();
   await page.getByRole('button', { name: 'Create key' }).click();
@@ -133,7 +133,7 @@ describe('the dashboard over one application', () => {
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('CREDITED');
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await expect.poll(() => timeline.getByRole('listitem').count(), { timeout: 15_000 }).toBeGreaterThan(2);
-    expect(await timeline.textContent()).toContain('payment.completed');
+    await expect.poll(() => timeline.textContent(), { timeout: 15_000 }).toContain('payment.completed');
     const explorer = page.getByRole('region', { name: 'Payments' }).getByRole('link', { name: 'View on explorer' });
     const txUrl = (await explorer.getAttribute('href'))!;
     expect(txUrl).toMatch(new RegExp(`^${api.url}/sandbox/horizon/transactions/[0-9a-f]{64}$`));
@@ -142,6 +142,10 @@ describe('the dashboard over one application', () => {
 
     // the API's refusal is shown as it is, then a MANUAL refund (from the balance) goes through
     const payments = page.getByRole('region', { name: 'Payments' });
+    // a credited payment has nothing refundable but from the balance: only reason MANUAL may ask
+    await expect.poll(() => payments.getByRole('button', { name: 'Refund payment' }).isDisabled(), { timeout: 15_000 }).toBe(true);
+    await payments.getByText('Nothing left to refund for this reason; reason MANUAL refunds from your balance.').waitFor();
+    await payments.getByLabel('Refund reason').selectOption('MANUAL');
     await payments.getByLabel('Refund to (optional, default the payer)').fill('not-an-address');
     await payments.getByRole('button', { name: 'Refund payment' }).click();
     await expect.poll(() => payments.getByRole('alert').textContent()).toMatch(/\S/);
@@ -232,13 +236,13 @@ describe('the dashboard over one application', () => {
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
   });
 
-  it('the printed dashboard link opens the verify page with the token filled in', async () => {
+  it('the printed dashboard link verifies when opened (no click), then the account signs in', async () => {
     expect((await api.request('POST', '/v1/auth/sign-up', { body: { email: 'linked@example.org', password: PASSWORD } })).status).toBe(201);
     const line = api.logs.find((l) => l.email === 'linked@example.org' && typeof l.dashboard_url === 'string');
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(String(line!.dashboard_url));
-    await page.getByRole('button', { name: 'Verify email' }).click();
     await page.getByText('Email verified.').waitFor();
+    expect((await api.request('POST', '/v1/auth/sign-in', { body: { email: 'linked@example.org', password: PASSWORD } })).status).toBe(200);
   });
 
   it('at 360 px (and 1280 px) wide the pages fit and work', async () => {
@@ -256,7 +260,7 @@ describe('the dashboard over one application', () => {
     await page.screenshot({ path: join(SHOTS, 'intent-360.png'), fullPage: true });
     for (const width of [360, 1280]) {
       await page.setViewportSize({ width, height: 800 });
-      for (const path of ['intents', 'money', 'webhooks', 'events', 'logs']) {
+      for (const path of ['today', 'intents', 'money', 'webhooks', 'events', 'logs']) {
         await page.goto(`${api.url}/dashboard/#/${path}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
         await page.locator('[aria-busy=false]').first().waitFor();
@@ -270,7 +274,8 @@ describe('the dashboard over one application', () => {
     await page.getByRole('row', { name: /USDC/ }).waitFor();
     // live mode is marked, and holds none of the test data
     await page.getByLabel('Mode').selectOption('live');
-    await page.getByText('Live mode: real payments on the Stellar public network.').waitFor();
+    // the sandbox serves test keys only, and the banner says so rather than "real payments"
+    await page.getByText('Live mode: this server is on the sandbox (no real money) and serves test keys only.').waitFor();
     await page.goto(`${api.url}/dashboard/#/intents`);
     await page.getByText('No funding intents yet: create one with the API or the SDK.').waitFor();
   });

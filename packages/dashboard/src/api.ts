@@ -1,3 +1,5 @@
+import type { ServerNetwork } from './shell/network-note.js';
+
 /**
  * The dashboard's only fetch caller, as api.ts is in the checkout: every page goes through it, so
  * the session header and the error envelope are handled in one place.
@@ -59,6 +61,11 @@ export class Api {
       throw { status: res.status, code: error.code ?? 'INTERNAL_ERROR', message: error.message ?? `HTTP ${res.status}`, requestId: error.requestId ?? res.headers.get('x-request-id') } satisfies ApiError;
     }
     return json as T;
+  }
+
+  /** GET /v1: public; which network the server is on (the header says it) */
+  about() {
+    return this.call<{ name: string; version: string; network: ServerNetwork }>('GET', '/v1');
   }
 
   signIn(email: string, password: string) {

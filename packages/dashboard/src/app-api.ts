@@ -54,7 +54,10 @@ export interface Settlement {
   funding_intent_id: string;
   stellar_network: Network;
   status: string;
+  /** the payment that funded it */
   transaction_hash: string | null;
+  /** the transfer to the destination: what "View on explorer" opens */
+  transfer_transaction_hash: string | null;
   destination: { address?: string; asset?: string; amount?: string };
   confirmed_at: string | null;
   created_at: string;

@@ -1,3 +1,4 @@
+import { About } from './resources/about.js';
 import { ApiClient, type RawClient } from './core/client.js';
 import { resolveConfig } from './core/config.js';
 import type { ClientOptions, Environment } from './core/options.js';
@@ -55,6 +56,8 @@ export class Fundkit {
   readonly requestLogs: RequestLogs;
   /** Sandbox helpers (test keys only): pay, expire, failSettlement. */
   readonly testHelpers: TestHelpers;
+  /** GET /v1: the API's name, version, network and links. */
+  readonly about: About;
 
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
@@ -78,5 +81,6 @@ export class Fundkit {
     this.platform = new Platform(client);
     this.requestLogs = new RequestLogs(client);
     this.testHelpers = new TestHelpers(client);
+    this.about = new About(client);
   }
 }

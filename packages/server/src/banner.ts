@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import { Keypair } from '@stellar/stellar-sdk';
 import { Fundkit } from '@fundkit/sdk';
 import type { FundkitServer } from './index.js';
 import { SANDBOX_PASSPHRASE } from './stellar/index.js';
 import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
-import { ensureDevAccount } from './dev-account.js';
+import { adoptSandboxApplication, ensureDevAccount } from './dev-account.js';
+
+/** Where the example shop (examples/node-backend, README step 5) receives webhooks. */
+export const SHOP_WEBHOOK_URL = 'http://localhost:3000/webhooks/fundkit';
 
 export interface BannerInfo {
   url: string;
@@ -14,25 +16,15 @@ export interface BannerInfo {
   dashboard?: { email: string; password: string } | null;
 }
 
-/**
- * A sandbox application saved by an older version has no settlement address, and an intent needs a
- * destination: give it a fresh sandbox account so the README's first curl works as printed. The
- * sandbox ledger creates the account when it is first paid.
- */
-async function ensureSettlementAddress(server: FundkitServer, keys: SandboxKeys): Promise<void> {
-  const app = (await server.services.keys.authenticate(keys.secretKey))?.application;
-  if (app && app.account_id === null && !app.settlement_address) await server.services.applications.ensureUnowned(app.name, Keypair.random().publicKey());
-}
-
 /** Sandbox start-up: a fresh 25 USDC intent to pay, so the first page opened shows a real checkout. */
 export async function prepareSandbox(server: FundkitServer, localUrl: string): Promise<BannerInfo> {
   const url = `http://localhost:${new URL(localUrl).port}`;
   const keys = readSandboxKeys(join(server.config.dataDir, 'sandbox-keys.json'));
-  if (keys) await ensureSettlementAddress(server, keys);
   const dashboard = await ensureDevAccount(server.services.accounts, server.config.dataDir).catch((error: unknown) => {
     server.logger.warn({ err: error }, 'could not create the development dashboard account');
     return null;
   });
+  if (dashboard && keys) await adoptSandboxApplication(server.services, dashboard, keys);
   if (!keys) return { url, keys, demo: null, dashboard };
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {
@@ -71,6 +63,73 @@ export function formatBanner({ url, keys, demo, dashboard }: BannerInfo): string
   if (demo) {
     lines.push('', '  Pay the demo intent (the page updates live):', `    pnpm fundkit pay ${demo.id} --amount 25`);
   }
-  lines.push('  Watch webhooks: pnpm fundkit listen --forward-to http://localhost:3000/webhooks', '');
+  // the example shop's port and webhook path (README step 5): listen then shows its deliveries
+  lines.push(`  Watch the shop's webhooks: pnpm fundkit listen --forward-to ${SHOP_WEBHOOK_URL}`, '');
+  return lines.join('\n') + '\n';
+}
+
+const NETWORK_TITLES: Record<'testnet' | 'pubnet' | 'custom', string> = {
+  testnet: 'testnet (the Stellar test network; test money, no real value)',
+  pubnet: 'pubnet (the Stellar public network; real money, live keys)',
+  custom: 'a custom Stellar network',
+};
+
+export interface NetworkBannerInfo {
+  url: string;
+  network: 'testnet' | 'pubnet' | 'custom';
+  passphrase: string;
+  /** what the server reaches the network through */
+  via: string;
+  /** deposit accounts ready per asset, of `poolSize` each; null when the server runs no pool */
+  ready: Record<string, number> | null;
+  poolSize: number;
+}
+
+/** What the testnet, pubnet or custom banner shows: the network, and the pool its treasury fills. */
+export async function prepareNetworkBanner(server: FundkitServer, localUrl: string): Promise<NetworkBannerInfo> {
+  const network = server.config.network!;
+  const pool = server.services.pipeline.pipeline.pool;
+  const ready = pool ? Object.fromEntries(await Promise.all(['USDC', 'EURC', 'XLM'].map(async (asset) => [asset, await pool.ready(asset)] as const))) : null;
+  return {
+    url: `http://localhost:${new URL(localUrl).port}`,
+    network: server.config.stellar as NetworkBannerInfo['network'],
+    passphrase: network.passphrase,
+    via: network.api === 'rpc' ? `Stellar RPC ${network.rpcUrl}` : `Horizon ${network.horizonUrl}`,
+    ready,
+    poolSize: server.config.depositPoolSize,
+  };
+}
+
+/**
+ * The banner off the sandbox: where everything is, the treasury's state, and how to get a first
+ * key (there are no saved sandbox keys to hand out: a person signs up and makes one).
+ */
+export function formatNetworkBanner(info: NetworkBannerInfo): string {
+  const { url } = info;
+  const empty = info.ready !== null && Object.values(info.ready).every((n) => n === 0);
+  const pool = info.ready === null ? 'not run by this server' : Object.entries(info.ready).map(([asset, n]) => `${n} ${asset}`).join(', ') + ` ready of ${info.poolSize} each`;
+  const rows: [string, string][] = [
+    ['API', `${url}/v1`],
+    ['Docs', `${url}/docs`],
+    ['Dashboard', `${url}/dashboard`],
+    ['Network', `${info.network}, through ${info.via}`],
+    ['Passphrase', info.passphrase],
+    ['Deposit pool', pool],
+    ['Treasury', empty
+      ? `nothing ready yet: pnpm fundkit treasury says what it lacks${info.network === 'pubnet' ? ' and how much XLM to send' : '; pnpm fundkit treasury --fund funds it'}`
+      : 'pnpm fundkit treasury shows its balances'],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = ['', `  Fundkit reference server — ${NETWORK_TITLES[info.network]}`, ''];
+  for (const [label, value] of rows) lines.push(`  ${label.padEnd(width)}  ${value}`);
+  lines.push(
+    '',
+    '  Your first key:',
+    `    1. Sign up at ${url}/dashboard/#/sign-up`,
+    '    2. Open the verification link this server logs ("verification link", its dashboard_url)',
+    '    3. Sign in, create an application with its settlement address (a G… account that trusts the asset),',
+    `       then a ${info.network === 'pubnet' ? 'live' : 'test'} secret key on its page, and: export FUNDKIT_API_KEY=sk_…`,
+    '',
+  );
   return lines.join('\n') + '\n';
 }

@@ -61,15 +61,26 @@ export async function applyBootstrap(sql: Sql, services: Services, file: Bootstr
 }
 
 /**
+ * A later start: the saved keys' application, found by its key (the development account may own it
+ * by now, so not by name). A wiped database gets it back, unowned. An application saved by an older
+ * version has no settlement address, and an intent needs a destination: it gets a fresh sandbox
+ * account (the sandbox ledger creates it when it is first paid).
+ */
+async function reuseSandboxApplication(sql: Sql, services: Services, file: BootstrapFile): Promise<void> {
+  const entry = file.applications[0];
+  const secret = entry?.secret_keys?.[0];
+  const app = secret ? await services.keys.applicationOf(secret) : undefined;
+  if (!app) return applyBootstrap(sql, services, file);
+  if (!app.settlement_address) await services.applications.update('operator', app.id, { settlement_address: Keypair.random().publicKey() });
+}
+
+/**
  * First start without a bootstrap file: a "Sandbox application" with a test secret and
  * publishable key, printed once and saved under the data directory for later starts.
  */
 export async function ensureSandboxApplication(sql: Sql, services: Services, dataDir: string, logger: Logger): Promise<void> {
   const saved = join(dataDir, 'sandbox-keys.json');
-  if (existsSync(saved)) {
-    await applyBootstrap(sql, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
-    return;
-  }
+  if (existsSync(saved)) return reuseSandboxApplication(sql, services, JSON.parse(readFileSync(saved, 'utf8')) as BootstrapFile);
   const settlementAddress = Keypair.random().publicKey();
   const created = await sql.transaction(async () => {
     // a settlement address from the start: a create right after "listening" needs a destination

@@ -106,7 +106,7 @@ function parseMasterKey(raw: string | undefined): Buffer | null {
   if (raw === undefined || raw === '') return null;
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) {
-    throw new ConfigError('FUNDKIT_MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
+    throw new ConfigError('FUNDKIT_MASTER_KEY must be 32 bytes, as 64 hex characters or base64: make one with `openssl rand -hex 32`');
   }
   return key;
 }
@@ -165,7 +165,9 @@ function parseAssets(raw: string | undefined): Partial<Issuers> | null {
     const [code, issuer, extra] = part.split(':');
     if (code !== 'USDC' && code !== 'EURC') throw new ConfigError(`FUNDKIT_ASSETS names USDC and EURC as CODE:ISSUER (XLM is always there), got "${part}"`);
     if (extra !== undefined || !issuer || !StrKey.isValidEd25519PublicKey(issuer)) {
-      throw new ConfigError(`FUNDKIT_ASSETS: the issuer of ${code} must be an account id (G…), got "${part}"`);
+      // the form, with where a local network's issuers are printed: a bare "USDC" is the usual slip
+      throw new ConfigError(`FUNDKIT_ASSETS: the issuer of ${code} must be an account id (G…), got "${part}". `
+        + 'Write each asset as CODE:ISSUER, comma-separated: FUNDKIT_ASSETS=USDC:G…,EURC:G… (`pnpm fundkit sandbox` prints its own)');
     }
     issuers[code] = issuer;
   }

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AccountsService } from './resources/accounts/service.js';
+import type { Services } from './services.js';
+import type { SandboxKeys } from './sandbox-keys.js';
 
 export interface DevAccount {
+  accountId: string;
   email: string;
   password: string;
   path: string;
@@ -19,13 +22,23 @@ export async function ensureDevAccount(accounts: AccountsService, dataDir: strin
   const path = join(dataDir, 'dashboard-account.json');
   if (existsSync(path)) {
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { email: string; password: string };
-    const works = await accounts.signIn(saved.email, saved.password).then(() => true, () => false);
-    if (works) return { ...saved, path };
+    const session = await accounts.signIn(saved.email, saved.password).catch(() => null);
+    if (session) return { accountId: session.account.id, email: saved.email, password: saved.password, path };
   }
   const email = `developer+${randomBytes(3).toString('hex')}@fundkit.test`;
   const password = randomBytes(12).toString('base64url');
-  const { verificationToken } = await accounts.signUp(email, password);
+  const { account, verificationToken } = await accounts.signUp(email, password);
   await accounts.verifyEmail(verificationToken);
   writeFileSync(path, JSON.stringify({ email, password }, null, 2) + '\n', { mode: 0o600 });
-  return { email, password, path };
+  return { accountId: account.id, email, password, path };
+}
+
+/**
+ * The development account owns the sandbox application (the saved keys' one): signing in with the
+ * banner's login shows the quickstart's application, keys, intents and webhooks. A database made
+ * before this gets it on its next start; an application another account owns stays with it.
+ */
+export async function adoptSandboxApplication(services: Services, account: DevAccount, keys: SandboxKeys): Promise<void> {
+  const app = await services.keys.applicationOf(keys.secretKey);
+  if (app) await services.applications.adopt(app.id, account.accountId);
 }

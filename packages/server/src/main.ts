@@ -1,7 +1,8 @@
-import { formatBanner, prepareSandbox } from './banner.js';
+import { formatBanner, formatNetworkBanner, prepareNetworkBanner, prepareSandbox } from './banner.js';
 import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
 import { createServer } from './index.js';
+import { exitIfTaken } from './start-errors.js';
 
 /** The `fundkit-server` process: configuration from the environment, graceful shutdown. */
 async function main(): Promise<void> {
@@ -13,9 +14,14 @@ async function main(): Promise<void> {
       process.stderr.write(`fundkit-server: ${error.message}\n`);
       process.exit(2);
     }
+    await exitIfTaken(error, Number(process.env.PORT) || 4010);
     throw error;
   }
-  const { url } = await server.listen();
+  const listening = server;
+  const { url } = await server.listen().catch(async (error: unknown) => {
+    await exitIfTaken(error, listening.config.port);
+    throw error;
+  });
   server.logger.info({ url, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
   let stopping = false;
   const stop = (signal: string) => {
@@ -31,6 +37,7 @@ async function main(): Promise<void> {
   // after the handlers: the banner creates a demo intent (a ledger round trip), and a SIGTERM
   // during it must still shut down gracefully
   if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
+  else process.stdout.write(formatNetworkBanner(await prepareNetworkBanner(server, url)));
 }
 
 void main().catch((error: unknown) => {

@@ -10,7 +10,10 @@ import { ConfigError, type Config } from './config.js';
  */
 export function resolveMasterKey(config: Config, logger: Logger): Buffer {
   if (config.masterKey) return config.masterKey;
-  if (config.stellar === 'pubnet') throw new ConfigError('FUNDKIT_MASTER_KEY is required when FUNDKIT_STELLAR=pubnet');
+  if (config.stellar === 'pubnet') {
+    throw new ConfigError('FUNDKIT_MASTER_KEY is required when FUNDKIT_STELLAR=pubnet: make one with `openssl rand -hex 32`, '
+      + 'set it (export FUNDKIT_MASTER_KEY=…) and keep it safe: it encrypts the treasury and deposit keys');
+  }
   if (config.dbPath === ':memory:') return randomBytes(32);
   const path = join(config.dataDir, 'master.key');
   if (existsSync(path)) {

@@ -85,6 +85,9 @@ describe('create', () => {
     const res = await create({ amount: '1', asset: 'USDC' }, KEYS.betaSecretTest);
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('INVALID_DESTINATION');
+    // it names the dashboard page where the address is added
+    expect(res.body.error.message).toContain('/dashboard/#/applications');
+    expect(res.body.error.message).toContain('Default settlement address');
   });
 
   it('expiry in the past or too far → 422 INVALID_EXPIRATION', async () => {

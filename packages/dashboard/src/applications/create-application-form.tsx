@@ -24,8 +24,12 @@ export function CreateApplicationForm({ api, onCreated }: { api: Api; onCreated:
       <h2 id="new-app-heading">New application</h2>
       <label for="app-name">Name</label>
       <input id="app-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      <label for="app-address">Settlement address (optional)</label>
-      <input id="app-address" placeholder="G…" value={address} onInput={(e) => setAddress(e.currentTarget.value)} />
+      <label for="app-address">Settlement address</label>
+      <input id="app-address" placeholder="G…" aria-describedby="app-address-hint" value={address} onInput={(e) => setAddress(e.currentTarget.value)} />
+      <p id="app-address-hint" class="muted">
+        The Stellar account (G…) credited payments are paid out to. Creating a funding intent needs it, unless each request
+        names its own <code>destination_address</code>; you can add or change it later here.
+      </p>
       <p role="alert" class="error">{error ?? ''}</p>
       <button type="submit">Create application</button>
     </form>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { isApiError, type Api, type ApiKey, type Application } from '../api.js';
 import { formatDate } from '../format.js';
 import { useLoad } from '../use-load.js';
+import { CopyButton } from '../copy-button.js';
 
 /** An application's keys: a new key's value is shown once, here, and never again. */
 export function KeysPanel({ api, app }: { api: Api; app: Application }) {
@@ -38,8 +39,9 @@ export function KeysPanel({ api, app }: { api: Api; app: Application }) {
         <button onClick={() => act(async () => setShown((await api.createKey(app.id, type, environment)).key))}>Create key</button>
       </div>
       {shown && (
-        <p class="secret" role="status">
-          Copy this key now; it will not be shown again: <code data-testid="new-key">{shown}</code>
+        <p class="secret">
+          Copy this key now; it will not be shown again: <code data-testid="new-key">{shown}</code>{' '}
+          <CopyButton text={shown} label="Copy key" />
         </p>
       )}
       <p role="alert" class="error">{error ?? ''}</p>

@@ -20,6 +20,7 @@ export function IntentsPage({ app }: { app: AppApi }) {
   const [reference, setReference] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [wanted, setWanted] = useState('');
   const pager = usePager();
   const intents = useLoad(() => app.listIntents({ status, reference: reference.trim(), cursor: pager.cursor }), [app, status, reference, pager.cursor], 5000);
   const rows = intents.data?.data.filter((i) => inDates(i, from, to)) ?? [];
@@ -31,6 +32,18 @@ export function IntentsPage({ app }: { app: AppApi }) {
   return (
     <main>
       <h1>Funding intents</h1>
+      <form class="card inline filters" role="search" aria-label="Find an intent by id" onSubmit={(e) => {
+        e.preventDefault();
+        // an id goes straight to its page (a pasted link's last segment works too)
+        const id = wanted.trim().split('/').pop() ?? '';
+        if (id) location.hash = href('intent', id);
+      }}>
+        <span>
+          <label for="f-id">Intent id</label>
+          <input id="f-id" placeholder="fi_…" value={wanted} onInput={(e) => setWanted(e.currentTarget.value)} />
+        </span>
+        <button type="submit">Open</button>
+      </form>
       <form class="card inline filters" role="search" aria-label="Filter intents" onSubmit={(e) => e.preventDefault()}>
         <span>
           <label for="f-status">Status</label>
@@ -63,7 +76,7 @@ export function IntentsPage({ app }: { app: AppApi }) {
               <a href={href('intent', intent.id)}>{formatAmount(intent.requirement.amount, intent.requirement.asset)}</a>
               <Status value={intent.status} />
               <span>{intent.reference ?? <span class="muted">no reference</span>}</span>
-              <code>{intent.id}</code>
+              <a href={href('intent', intent.id)}><code>{intent.id}</code></a>
               <span class="muted">{formatDate(intent.created_at)}</span>
             </li>
           ))}

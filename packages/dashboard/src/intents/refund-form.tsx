@@ -15,6 +15,9 @@ export function RefundForm({ app, payment, onRefunded }: { app: AppApi; payment:
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const idp = payment.id;
+  // "0.0000000" or none: nothing refundable but by reason MANUAL (a refund from the balance, which
+  // the API takes at any refundable amount), so for other reasons the button would only earn a refusal
+  const nothingLeft = (!payment.refundable_amount || /^0*(\.0*)?$/.test(payment.refundable_amount)) && reason !== 'MANUAL';
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -41,7 +44,8 @@ export function RefundForm({ app, payment, onRefunded }: { app: AppApi; payment:
       <label for={`dest-${idp}`}>Refund to (optional, default the payer)</label>
       <input id={`dest-${idp}`} placeholder="G…" value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />
       <p role="alert" class="error">{error ?? ''}</p>
-      <button type="submit" disabled={busy}>Refund payment</button>
+      {nothingLeft && <p class="muted">Nothing left to refund for this reason; reason MANUAL refunds from your balance.</p>}
+      <button type="submit" disabled={busy || nothingLeft}>Refund payment</button>
     </form>
   );
 }

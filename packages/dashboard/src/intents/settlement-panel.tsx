@@ -13,7 +13,7 @@ export function SettlementPanel({ settlement }: { settlement: Settlement | null 
           {settlement.destination.amount && <><dt>Amount</dt><dd>{formatAmount(settlement.destination.amount, settlement.destination.asset ?? '')}</dd></>}
           <dt>To</dt><dd><code>{settlement.destination.address ?? '—'}</code></dd>
           <dt>Confirmed</dt><dd>{formatDate(settlement.confirmed_at)}</dd>
-          {settlement.transaction_hash && <><dt>Transaction</dt><dd><a href={transactionUrl(settlement.stellar_network, settlement.transaction_hash)} target="_blank" rel="noopener">View on explorer</a></dd></>}
+          {settlement.transfer_transaction_hash && <><dt>Transfer</dt><dd><a href={transactionUrl(settlement.stellar_network, settlement.transfer_transaction_hash)} target="_blank" rel="noopener">View on explorer</a></dd></>}
         </dl>
       )}
     </section>

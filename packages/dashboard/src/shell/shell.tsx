@@ -6,8 +6,10 @@ import { href, type Route } from '../router.js';
 import { loadChoice, saveChoice } from '../session.js';
 import { useLoad } from '../use-load.js';
 import { AppPages } from './app-pages.js';
+import { networkNote } from './network-note.js';
 
 const NAV: [page: string, label: string][] = [
+  ['today', 'Today'],
   ['intents', 'Intents'],
   ['money', 'Balances'],
   ['webhooks', 'Webhooks'],
@@ -19,6 +21,7 @@ const NAV: [page: string, label: string][] = [
 /** The signed-in frame: navigation, the application and mode every page acts in, the page. */
 export function Shell({ api, route, onSignOut }: { api: Api; route: Route; onSignOut: () => void }) {
   const apps = useLoad(() => api.listApplications(), [api]);
+  const about = useLoad(() => api.about(), [api]);
   const [choice, setChoice] = useState(loadChoice);
   const list = apps.data?.data ?? [];
   // the saved application if it is still there, otherwise the newest one
@@ -60,7 +63,7 @@ export function Shell({ api, route, onSignOut }: { api: Api; route: Route; onSig
         <button class="link" onClick={onSignOut}>Sign out</button>
       </header>
       <p class={`mode-banner ${choice.mode}`} role="note">
-        {choice.mode === 'live' ? 'Live mode: real payments on the Stellar public network.' : 'Test mode: sandbox data, no real money.'}
+        {networkNote(about.data?.network ?? null, choice.mode)}
       </p>
       {apps.loading && !apps.data ? (
         <main aria-busy="true"><p class="muted">Loading…</p></main>

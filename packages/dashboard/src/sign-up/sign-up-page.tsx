@@ -41,7 +41,8 @@ export function SignUpPage({ api, route }: { api: Api; route: Route }) {
           <button type="submit">Sign up</button>
         </form>
       ) : (
-        <VerifyForm api={api} email={sentTo} sandboxLink={sandboxLink} initialToken={sandboxLink ?? route.params.get('token') ?? ''} />
+        <VerifyForm api={api} email={sentTo} sandboxLink={sandboxLink} initialToken={route.params.get('token') ?? sandboxLink ?? ''}
+          verifyOnOpen={route.page === 'verify' && route.params.has('token')} />
       )}
       <p><a href={href('sign-in')}>Already have an account? Sign in</a></p>
     </main>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api.js';
 import { href } from '../router.js';
 import { errorText } from '../use-load.js';
@@ -9,20 +9,32 @@ export function tokenOf(input: string): string {
   return /[?&#]token=([^&\s#]+)/.exec(text)?.[1] ?? text;
 }
 
-export function VerifyForm({ api, email, initialToken, sandboxLink = null }: { api: Api; email: string; initialToken: string; sandboxLink?: string | null }) {
+/**
+ * `verifyOnOpen`: the page was opened from the printed link (`#/verify?token=…`), so opening it is
+ * the person's intent to verify: it verifies at once, no click needed.
+ */
+export function VerifyForm({ api, email, initialToken, sandboxLink = null, verifyOnOpen = false }: { api: Api; email: string; initialToken: string; sandboxLink?: string | null; verifyOnOpen?: boolean }) {
   const [link, setLink] = useState(initialToken);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
 
-  async function submit(event: Event) {
-    event.preventDefault();
+  async function verify(input: string) {
     setError(null);
     try {
-      await api.verifyEmail(tokenOf(link));
+      await api.verifyEmail(tokenOf(input));
       setDone(true);
     } catch (err) {
       setError(errorText(err));
     }
+  }
+
+  useEffect(() => {
+    if (verifyOnOpen && initialToken) void verify(initialToken);
+  }, [verifyOnOpen, initialToken]);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    await verify(link);
   }
 
   if (done) return <p role="status">Email verified. <a href={href('sign-in')}>Sign in</a></p>;

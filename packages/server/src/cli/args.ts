@@ -7,7 +7,7 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
-const BOOLEAN = new Set(['json', 'help', 'version', 'keep', 'fund']);
+const BOOLEAN = new Set(['json', 'help', 'version', 'keep', 'fund', 'force']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];

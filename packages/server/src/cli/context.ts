@@ -19,6 +19,8 @@ export interface CommandContext {
   apiBase: string;
   /** the key's last characters: names the application in saved state without storing the key */
   keyTail: string;
+  /** where the key came from, for errors about it ("FUNDKIT_API_KEY", "--api-key", the saved file) */
+  keySource: string;
   json: boolean;
   io: CliIo;
   /** human output; silent with --json so scripts read one JSON document */
@@ -29,20 +31,22 @@ export interface CommandContext {
 export const DEFAULT_API_BASE = 'http://localhost:4010';
 
 /** --api-key, else FUNDKIT_API_KEY, else the key a local `pnpm start` saved under .fundkit/. */
-function apiKey(args: ParsedArgs, io: CliIo): string {
-  const key = stringFlag(args, 'api-key') ?? io.env.FUNDKIT_API_KEY ?? findSandboxKeys(io.env, io.cwd)?.secretKey;
+function apiKey(args: ParsedArgs, io: CliIo): { key: string; source: string } {
+  const flag = stringFlag(args, 'api-key');
+  const saved = flag ?? io.env.FUNDKIT_API_KEY ? null : findSandboxKeys(io.env, io.cwd);
+  const key = flag ?? io.env.FUNDKIT_API_KEY ?? saved?.secretKey;
   if (!key) throw new UsageError('no API key: pass --api-key sk_test_…, set FUNDKIT_API_KEY, or start the reference server here first (pnpm start saves its keys in .fundkit/)');
   if (!key.startsWith('sk_test_')) throw new UsageError('the CLI drives the sandbox: it takes a test secret key (sk_test_…)');
-  return key;
+  return { key, source: flag ? '--api-key' : io.env.FUNDKIT_API_KEY ? 'FUNDKIT_API_KEY' : saved!.path };
 }
 
 export function commandContext(args: ParsedArgs, io: CliIo): CommandContext {
   const apiBase = (stringFlag(args, 'api-base') ?? io.env.FUNDKIT_API_BASE ?? DEFAULT_API_BASE).replace(/\/+$/, '');
   const json = args.flags.json === true;
-  const key = apiKey(args, io);
+  const { key, source } = apiKey(args, io);
   return {
     fk: new Fundkit({ apiKey: key, baseUrl: apiBase, maxRetries: 1 }),
-    apiBase, keyTail: key.slice(-8), json, io,
+    apiBase, keyTail: key.slice(-8), keySource: source, json, io,
     say: (text) => { if (!json) io.stdout(text + '\n'); },
     print: (value) => io.stdout(JSON.stringify(value) + '\n'),
   };

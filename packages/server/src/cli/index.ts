@@ -1,6 +1,6 @@
 import { ConnectionError, FundkitError } from '@fundkit/sdk';
 import { parseArgs, allowFlags, UsageError, type ParsedArgs } from './args.js';
-import { commandContext, DEFAULT_API_BASE, type CliIo } from './context.js';
+import { commandContext, DEFAULT_API_BASE, type CliIo, type CommandContext } from './context.js';
 import { listen } from './listen.js';
 import { migrate } from './migrate.js';
 import { pay } from './pay.js';
@@ -16,8 +16,9 @@ const HELP = `fundkit — drive a Fundkit sandbox from the terminal
       register <url> as a webhook endpoint, print its signing secret, show every delivery live
   fundkit trigger <event>
       create real sandbox objects whose lifecycle emits <event> (e.g. payment.completed)
-  fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text]
-      a sandbox payment to an intent by a funded payer, followed until it settles
+  fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text] [--force]
+      a sandbox payment to an intent by a funded payer, followed until it settles; refused
+      (exit 1) when the intent takes no more payments (CREDITED, EXPIRED…) unless --force
   fundkit migrate [--db <file | postgres://…>]
       apply the database migrations this version has and the database lacks (default
       FUNDKIT_DATABASE_URL, else FUNDKIT_DB, else .fundkit/fundkit.db); refuses a database a
@@ -43,7 +44,7 @@ options (listen, trigger, pay):
 const COMMANDS: Record<string, { flags: string[]; run: typeof pay }> = {
   listen: { flags: ['forward-to', 'events', 'keep'], run: listen },
   trigger: { flags: [], run: trigger },
-  pay: { flags: ['amount', 'asset', 'memo'], run: pay },
+  pay: { flags: ['amount', 'asset', 'memo', 'force'], run: pay },
 };
 
 /** Commands on this machine's files, not the API: no key, no server. */
@@ -63,6 +64,7 @@ function defaultIo(): CliIo {
 /** The `fundkit` CLI; resolves to the exit code (0 ok, 1 failed, 2 usage). */
 export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   let args: ParsedArgs;
+  let context: CommandContext | null = null;
   try {
     args = parseArgs(argv);
     if (args.flags.version || !args.command || args.flags.help || args.command === 'help') {
@@ -77,15 +79,34 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     const command = COMMANDS[args.command];
     if (!command) throw new UsageError(`unknown command "${args.command}"`);
     allowFlags(args, command.flags);
-    return await command.run(commandContext(args, io), args);
+    context = commandContext(args, io);
+    return await command.run(context, args);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`fundkit: ${error.message}\n(fundkit --help for usage)\n`);
       return 2;
     }
-    io.stderr(`fundkit: ${describe(error)}\n`);
+    io.stderr(`fundkit: ${describe(error)}${context ? keyHint(error, context) : ''}\n`);
     return 1;
   }
+}
+
+/**
+ * A refused key, or a resource another application's key cannot see (404, never 403): which key
+ * was used, where it came from, and where the right one is.
+ */
+function keyHint(error: unknown, ctx: CommandContext): string {
+  if (!(error instanceof FundkitError)) return '';
+  const used = `the key …${ctx.keyTail.slice(-4)} came from ${ctx.keySource}`;
+  if (error.status === 401) {
+    return `\n  ${used}, and ${ctx.apiBase} does not know it. The sandbox's keys are in the banner of \`pnpm start\` and in .fundkit/sandbox-keys.json `
+      + '(the CLI reads them when FUNDKIT_API_KEY is unset); other keys are made on the dashboard\'s Applications page (/dashboard/#/applications).';
+  }
+  if (error.status === 404) {
+    return `\n  ${used}: an object of another application is not found with it. Use the key of the application that made it `
+      + '(FUNDKIT_API_KEY or --api-key; the dashboard\'s Applications page lists each application\'s keys).';
+  }
+  return '';
 }
 
 function describe(error: unknown): string {

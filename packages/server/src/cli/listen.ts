@@ -18,8 +18,10 @@ import { sleep, type CommandContext } from './context.js';
  */
 export async function listen(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   const url = stringFlag(args, 'forward-to');
-  if (!url) throw new UsageError('usage: fundkit listen --forward-to http://localhost:3000/webhooks [--events payment.completed,refund.completed] [--keep]');
+  if (!url) throw new UsageError('usage: fundkit listen --forward-to http://localhost:3000/webhooks/fundkit [--events payment.completed,refund.completed] [--keep]');
   const events = parseEvents(stringFlag(args, 'events'));
+  const registered = await endpointYourCodeRegistered(ctx, url);
+  if (registered) return watchOnly(ctx, registered, url);
   const endpoint = await ensureEndpoint(ctx, url, events);
   if (ctx.json) ctx.print({ object: 'listen_ready', webhook_endpoint_id: endpoint.id, secret: endpoint.secret, url, events });
   ctx.say(`Ready. Forwarding ${events.length === WEBHOOK_EVENT_TYPES.length ? 'all events' : events.join(', ')} to ${url}`);
@@ -38,6 +40,31 @@ function parseEvents(raw: string | undefined): WebhookEvent['type'][] {
   if (unknown.length > 0 || list.length === 0) throw new UsageError(`unknown event type ${unknown.join(', ') || '(none)'}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
   return [...new Set(list)] as WebhookEvent['type'][];
 }
+
+/**
+ * An enabled endpoint at this URL that something else registered (the example shop registers its
+ * own on start): a second endpoint there would sign each event with another secret, and the code
+ * would refuse those deliveries (400 signature mismatch).
+ */
+async function endpointYourCodeRegistered(ctx: CommandContext, url: string): Promise<{ id: string } | null> {
+  for await (const endpoint of ctx.fk.webhookEndpoints.list()) {
+    if (endpoint.url === url && endpoint.enabled && endpoint.description !== LISTEN_DESCRIPTION) return endpoint;
+  }
+  return null;
+}
+
+/** Tails the deliveries of an endpoint listen did not register; it stays as its owner left it. */
+async function watchOnly(ctx: CommandContext, endpoint: { id: string }, url: string): Promise<number> {
+  if (ctx.json) ctx.print({ object: 'listen_ready', webhook_endpoint_id: endpoint.id, secret: null, url });
+  ctx.say(`Ready. ${url} is already endpoint ${endpoint.id}, registered by your code: showing its deliveries`);
+  ctx.say('(no second endpoint: your code verifies with the secret it got when it registered this one)');
+  ctx.say('Press Ctrl-C to stop.\n');
+  await tail(ctx, endpoint.id);
+  ctx.say(`Stopped; endpoint ${endpoint.id} is left as it was.`);
+  return 0;
+}
+
+const LISTEN_DESCRIPTION = 'fundkit listen';
 
 type Saved = Record<string, { id: string; secret: string }>;
 
@@ -59,7 +86,7 @@ async function ensureEndpoint(ctx: CommandContext, url: string, events: WebhookE
       if (!(error instanceof NotFoundError)) throw error;
     }
   }
-  const created = await ctx.fk.webhookEndpoints.create({ url, events, description: 'fundkit listen' });
+  const created = await ctx.fk.webhookEndpoints.create({ url, events, description: LISTEN_DESCRIPTION });
   saved[slot] = { id: created.id, secret: created.secret };
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(saved, null, 2), { mode: 0o600 });

@@ -2,6 +2,9 @@ import type { FundingIntent } from '@fundkit/sdk';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { waitFor, type CommandContext } from './context.js';
 
+/** States in which an intent takes a payment; in any other, money sent to it is not applied. */
+const PAYABLE = new Set(['CREATED', 'AWAITING_PAYMENT', 'PARTIALLY_FUNDED']);
+
 /** States a payment passes through on its own; the CLI waits while the intent is in one. */
 const MOVING = new Set(['PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED']);
 
@@ -27,8 +30,14 @@ export async function followIntent(ctx: CommandContext, id: string, from: string
 export async function pay(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   const [id] = args.positionals;
   const amount = stringFlag(args, 'amount');
-  if (!id || !amount) throw new UsageError('usage: fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text]');
+  if (!id || !amount) throw new UsageError('usage: fundkit pay <funding_intent_id> --amount 25 [--asset USDC] [--memo text] [--force]');
   const before = await ctx.fk.fundingIntents.retrieve(id);
+  if (!PAYABLE.has(before.status) && args.flags.force !== true) {
+    ctx.io.stderr(`fundkit: intent ${id} is ${before.status}: it takes no more payments. A payment now would rest UNAPPLIED on its deposit account `
+      + '(refundable, never credited). Pay a new intent (POST /v1/funding-intents, or `pnpm fundkit trigger payment.completed`), '
+      + 'or pass --force to send it anyway.\n');
+    return 1;
+  }
   const asset = stringFlag(args, 'asset') ?? before.requirement.asset;
   const memo = stringFlag(args, 'memo');
   ctx.say(`Paying ${amount} ${asset} to ${id} from a funded sandbox account…`);

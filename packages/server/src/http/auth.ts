@@ -30,6 +30,10 @@ const DESCRIPTIONS: Record<Scheme, string> = {
   OperatorKey: 'the operator key',
 };
 
+/** Says where keys come from without saying anything about this one (no lookup result leaks). */
+const INVALID_KEY = 'invalid API key: use a key as it was shown when it was made (the dashboard\'s Applications page makes keys; '
+  + 'a local `pnpm start` prints its sandbox keys and saves them in .fundkit/sandbox-keys.json)';
+
 /** Tells credentials apart by their form. */
 export function schemeOf(token: string, operatorKey: string | null): Scheme | null {
   if (operatorKey && token === operatorKey) return 'OperatorKey';
@@ -69,7 +73,7 @@ function activeApplication(app: ApplicationRecord | undefined): ApplicationRecor
 
 async function authenticateKey(req: Request, token: string, deps: AuthDeps): Promise<AuthContext> {
   const found = await deps.keys.authenticate(token);
-  if (!found || found.key.revoked_at) throw new ApiError('UNAUTHORIZED', found ? 'this API key has been revoked' : 'invalid API key');
+  if (!found || found.key.revoked_at) throw new ApiError('UNAUTHORIZED', found ? 'this API key has been revoked' : INVALID_KEY);
   if (found.key.type === 'secret' && req.get('origin')) {
     // A browser sent it: the key is exposed (INTERFACE: it must be rotated), so tell the owner.
     await deps.keys.markExposed(found.key.id);

@@ -5,6 +5,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { FailureLog } from './failure-log.js';
 
 export interface JobSpec<J> {
   name: string;
@@ -50,6 +51,8 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
   const slots = spec.concurrency ?? 1;
   const inFlight = new Map<string, Promise<void>>();
   let serial = 0;
+  // a summary a minute at the default backoff (1 s): the window scales with it, as tests shorten it
+  const failures = new FailureLog(options.logger, spec.name, 60 * (options.backoffBaseMs ?? 1000));
 
   // Sleeps until the interval passes, nudge() is called, or (with jobs running) one of them ends.
   const sleep = (ms: number) => new Promise<void>((resolve) => {
@@ -62,9 +65,10 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
   async function execute(job: J): Promise<void> {
     try {
       await spec.run(job);
+      failures.succeeded();
     } catch (error) {
       const retryAt = new Date(Date.now() + backoffMs(spec.attempts(job), options.backoffBaseMs)).toISOString();
-      options.logger.warn({ err: error, worker: spec.name }, 'job failed; retrying later');
+      failures.failed(error, 'job failed; retrying later');
       try { await spec.fail(job, error, retryAt); } catch (inner) { options.logger.error({ err: inner, worker: spec.name }, 'could not record the failure'); }
     }
   }
@@ -79,7 +83,7 @@ export function startWorker<J>(spec: JobSpec<J>, options: LoopOptions): Worker {
       try {
         job = await spec.claim(new Set(inFlight.keys()));
       } catch (error) {
-        options.logger.error({ err: error, worker: spec.name }, 'claim failed');
+        failures.failed(error, 'claim failed', 'error');
         return started;
       }
       if (job === undefined) return started;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { verifyWebhook } from '@fundkit/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli/index.js';
-import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
+import { KEYS, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../helpers/server.js';
 import { FAST_ENV } from '../pipeline/helpers.js';
 
 let t: TestServer;
@@ -89,6 +89,41 @@ describe('fundkit pay', () => {
     expect(typo.stderr()).toContain('--amuont');
   });
 
+  it('refuses an intent that takes no more payments (CREDITED), saying the money would rest unapplied and refundable', async () => {
+    const intent = await t.request('POST', '/v1/funding-intents', { key, body: { amount: '5.00', asset: 'USDC' } });
+    expect(await cli(['pay', intent.body.id, '--amount', '5']).done).toBe(0);
+    const again = cli(['pay', intent.body.id, '--amount', '5']);
+    expect(await again.done).toBe(1);
+    expect(again.stderr()).toContain(`intent ${intent.body.id} is CREDITED: it takes no more payments`);
+    expect(again.stderr()).toContain('UNAPPLIED');
+    expect(again.stderr()).toContain('refundable');
+    expect(again.stderr()).toContain('--force');
+    // nothing was sent
+    expect((await t.request('GET', `/v1/funding-intents/${intent.body.id}/payments`, { key })).body.data).toHaveLength(1);
+  });
+
+  it('a key the server does not know: says where the key came from and where keys are', async () => {
+    const err: string[] = [];
+    const code = await runCli(['pay', 'fi_x', '--amount', '1', '--api-base', t.url], {
+      stdout: () => {}, stderr: (s) => void err.push(s), env: { FUNDKIT_API_KEY: 'sk_test_notAKeyThisServerKnows0001' }, cwd: tmpdir(),
+    });
+    expect(code).toBe(1);
+    const said = err.join('');
+    expect(said).toContain('401');
+    expect(said).toContain('the key …0001 came from FUNDKIT_API_KEY');
+    expect(said).toContain('.fundkit/sandbox-keys.json');
+    expect(said).toContain('/dashboard/#/applications');
+  });
+
+  it("another application's intent: says the key's application cannot see it and which key was used", async () => {
+    const other = await t.request('POST', '/v1/funding-intents', { key: KEYS.betaSecretTest, body: { amount: '5.00', asset: 'USDC', destination_address: SETTLEMENT_ADDRESS } });
+    expect(other.status).toBe(201);
+    const run = cli(['pay', other.body.id, '--amount', '5']);
+    expect(await run.done).toBe(1);
+    expect(run.stderr()).toContain('404');
+    expect(run.stderr()).toContain(`the key …${key.slice(-4)} came from --api-key: an object of another application is not found with it`);
+  });
+
   it('without any key it says where keys come from', async () => {
     const out: string[] = [];
     const code = await runCli(['pay', 'fi_x', '--amount', '1'], { stdout: () => {}, stderr: (s) => void out.push(s), env: {}, cwd: mkdtempSync(join(tmpdir(), 'nokeys-')) });
@@ -138,6 +173,28 @@ describe('fundkit listen', () => {
     expect((await t.request('GET', `/v1/webhooks/${endpointId}`, { key })).body.enabled).toBe(true);
     again.abort();
     expect(await second.done).toBe(0);
+  });
+});
+
+describe('fundkit listen at a URL your code registered', () => {
+  it('watches that endpoint instead of adding a second one with another secret, and leaves it enabled', async () => {
+    const receiver = createHttpServer((req, res) => void req.resume().on('end', () => res.writeHead(200).end('ok')));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://localhost:${(receiver.address() as AddressInfo).port}/webhooks/fundkit`;
+    // what the example shop does on start
+    const shop = await t.request('POST', '/v1/webhooks', { key, body: { url, events: ['payment.completed'], description: 'node-backend example' } });
+    const controller = new AbortController();
+    const run = cli(['listen', '--forward-to', url], { signal: controller.signal });
+    await until(() => (run.stdout().includes('Ready.') ? true : undefined));
+    expect(run.stdout()).toContain(`is already endpoint ${shop.body.id}, registered by your code`);
+    expect(await cli(['trigger', 'payment.completed']).done).toBe(0);
+    await until(() => (/<-- \[200\] payment\.completed attempt 1/.test(run.stdout()) ? true : undefined));
+    controller.abort();
+    expect(await run.done).toBe(0);
+    const atUrl = (await t.request('GET', '/v1/webhooks?limit=100', { key })).body.data.filter((e: { url: string }) => e.url === url);
+    expect(atUrl.map((e: { id: string; enabled: boolean }) => [e.id, e.enabled])).toEqual([[shop.body.id, true]]);
+    await t.request('DELETE', `/v1/webhooks/${shop.body.id}`, { key });
+    await new Promise<void>((r) => receiver.close(() => r()));
   });
 });
 

@@ -62,7 +62,8 @@ export interface TestServer {
 }
 
 export interface TestServerOptions extends Omit<ServerOptions, 'env'> {
-  bootstrap?: BootstrapFile;
+  /** null: no bootstrap, as `pnpm start` (with a FUNDKIT_DB file, the sandbox application) */
+  bootstrap?: BootstrapFile | null;
   env?: Record<string, string | undefined>;
 }
 
@@ -124,7 +125,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       LOG_LEVEL: 'silent',
       ...options.env,
     },
-    bootstrap: options.bootstrap ?? DEFAULT_BOOTSTRAP,
+    bootstrap: options.bootstrap === null ? null : options.bootstrap ?? DEFAULT_BOOTSTRAP,
     logger: options.logger ?? pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }),
   });
   const { url } = await server.listen(0, '127.0.0.1');

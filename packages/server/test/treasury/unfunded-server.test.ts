@@ -47,6 +47,17 @@ describe('a server whose treasury is unfunded', () => {
     expect(await readyCounts()).toEqual({ USDC: 0, EURC: 0, XLM: 0 });
   });
 
+  it('logs the failing deposit batch once with its cause and stack, then summaries with a count, not a stack every retry', async () => {
+    const poolLines = () => t.logs.filter((l) => l.worker === 'deposit-pool');
+    await until('a summary of the repeated failures', async () => poolLines().some((l) => typeof l.repeats === 'number'));
+    const withStack = poolLines().filter((l) => l.err !== undefined);
+    expect(withStack).toHaveLength(1);
+    expect((withStack[0]!.err as { message: string }).message).toContain('fundkit treasury --fund');
+    const summary = poolLines().find((l) => typeof l.repeats === 'number')!;
+    expect(summary.repeats).toBeGreaterThan(0);
+    expect(String(summary.cause)).toContain('fundkit treasury --fund');
+  });
+
   it('fills the pool once the treasury is funded, without a restart', async () => {
     const funded = await fetch(`${t.url}/sandbox/friendbot?addr=${sb.treasury}`);
     expect(funded.status).toBe(200);

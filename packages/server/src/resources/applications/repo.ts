@@ -91,7 +91,7 @@ export class ApplicationsRepo {
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
-  async update(id: string, fields: Partial<Pick<ApplicationRecord, 'name' | 'settlement_address' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): Promise<void> {
+  async update(id: string, fields: Partial<Pick<ApplicationRecord, 'account_id' | 'name' | 'settlement_address' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): Promise<void> {
     const set = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     if (Object.keys(set).length === 0) return;
     // the generation in the same transaction: a server that sees it moved sees the new row

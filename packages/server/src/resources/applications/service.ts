@@ -101,6 +101,18 @@ export class ApplicationsService {
     return { path: join(this.logoDir, app.logo_file), file: app.logo_file, contentType: app.logo_content_type };
   }
 
+  /**
+   * The sandbox's development account takes the sandbox application it has none yet: the
+   * dashboard's login then shows the quickstart's keys, intents and webhooks. An application owned
+   * by an account already stays with it.
+   */
+  async adopt(id: string, accountId: string): Promise<ApplicationRecord | undefined> {
+    const app = await this.repo.findById(id);
+    if (!app || app.account_id !== null) return app;
+    await this.repo.update(id, { account_id: accountId }, isoNow());
+    return this.repo.findById(id);
+  }
+
   /** Bootstrap: the unowned application of that name, created when missing. */
   async ensureUnowned(name: string, settlementAddress: string | null): Promise<ApplicationRecord> {
     const existing = await this.repo.findUnownedByName(name);

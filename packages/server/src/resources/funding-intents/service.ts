@@ -74,7 +74,8 @@ function parseExpiry(expiresAt: string | undefined, now: number): string {
 
 function checkDestination(address: string | null | undefined): string {
   if (!address) {
-    throw new ApiError('INVALID_DESTINATION', 'destination_address is required: the application has no settlement address', {
+    // what to do next, where to do it: the dashboard's Applications page holds the setting
+    throw new ApiError('INVALID_DESTINATION', 'destination_address is required: the application has no settlement address. Add one in the dashboard (/dashboard/#/applications, "Default settlement address") or send destination_address', {
       details: [{ path: 'body.destination_address', message: 'is required when the application has no settlement address' }],
     });
   }

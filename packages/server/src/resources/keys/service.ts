@@ -89,6 +89,11 @@ export class KeysService {
    * moves (checked at most every 250 ms, freshness.ts); the application comes from the
    * applications repo's row cache, which follows the same generation.
    */
+  /** The application a key belongs to, without counting it as a use (start-up reads its saved keys). */
+  async applicationOf(plaintext: string): Promise<ApplicationRecord | undefined> {
+    return (await this.repo.findByHash(sha256Hex(plaintext)))?.application;
+  }
+
   async authenticate(plaintext: string): Promise<{ key: ApiKeyRecord; application: ApplicationRecord } | undefined> {
     const freshness = this.repo.freshness;
     const due = freshness.fresh();

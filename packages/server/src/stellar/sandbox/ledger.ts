@@ -28,7 +28,7 @@ import { checkTransaction, type Rejected } from './validate.js';
 import { ensureAccountAndTrustline, fundAccount, hasAccountAndTrustline } from './faucet.js';
 
 /** Stellar quickstart's local-network passphrase; wallets and the SDK know it (Networks.STANDALONE). */
-export const SANDBOX_PASSPHRASE = Networks.STANDALONE;
+export const SANDBOX_PASSPHRASE: string = Networks.STANDALONE;
 
 export interface SandboxLedgerOptions {
   passphrase?: string;
