@@ -1,7 +1,7 @@
 import { formatBanner, prepareSandbox } from './banner.js';
 import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
-import { createServer } from './index.js';
+import { createServer, isWildcardHost } from './index.js';
 
 /** The `fundkit-server` process: configuration from the environment, graceful shutdown. */
 async function main(): Promise<void> {
@@ -15,8 +15,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { url } = await server.listen();
-  server.logger.info({ url, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
+  const { url, host, port } = await server.listen();
+  server.logger.info({ url, host, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
+  // outside the sandbox the default stays every interface (a server behind a load balancer): say so
+  if (server.config.stellar !== 'sandbox') {
+    const where = isWildcardHost(host) ? `every interface (${host}:${port}${server.config.host === null ? ', the default outside the sandbox' : ''}); HOST=127.0.0.1 keeps it to this machine` : `${host}:${port} (HOST)`;
+    process.stdout.write(`fundkit-server listening on ${where}\n`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -30,7 +35,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   // after the handlers: the banner creates a demo intent (a ledger round trip), and a SIGTERM
   // during it must still shut down gracefully
-  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
+  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url, host)));
 }
 
 void main().catch((error: unknown) => {
