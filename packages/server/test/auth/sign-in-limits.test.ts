@@ -3,9 +3,13 @@
  * sign-ups and verifications per client, password hashes at OWASP's parameters (old ones upgraded
  * at the next sign-in), and a bound on hashes at once. All through HTTP, on either engine.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rows, run } from '../helpers/raw-sql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+
+// each password hash is scrypt at N=2^17 (128 MiB, ~0.3 s on an idle core, seconds on a loaded
+// machine): these tests make a dozen each, and wait for them however slow the machine is
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 });
 
 const PASSWORD = 'correct-horse-battery';
 const open: TestServer[] = [];
