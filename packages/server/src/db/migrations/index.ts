@@ -16,7 +16,7 @@ import { migration as deliveryClaims } from './023_delivery_claims.js';
 import { migration as eventSequence } from './024_event_sequence.js';
 import { migration as sandboxPending } from './025_sandbox_pending.js';
 import { migration as networkCursors } from './026_network_cursors.js';
-import { migration as rateLimits } from './027_rate_limits.js';
+import { migration as rateLimits } from './031_rate_limits.js';
 import type { Migration } from './migration.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Where the counters of rate-limiter-flexible live: the server's own database, table rate_limits
- * (migration 027), so a limit holds across every server of the database.
+ * (migration 031), so a limit holds across every server of the database.
  *
  * PostgreSQL: the library's RateLimiterPostgres on the server's pool. SQLite: the library's
  * RateLimiterSQLite with its three queries run through the server's executor (SqliteSql). The

@@ -6,8 +6,8 @@ import type { Migration } from './migration.js';
 // (key, points, expire in epoch ms); the table is made here, under the migration lock, rather
 // than by each server at start-up (two servers creating it at once race on PostgreSQL).
 export const migration: Migration = {
-  version: 27,
-  name: '027_rate_limits',
+  version: 31,
+  name: '031_rate_limits',
   up(t) {
     return [
       t.schema.createTable('rate_limits')
