@@ -75,8 +75,9 @@ export class AuthLimits {
   /** Counts a wrong email or password; past the free failures, blocks for the next backoff. */
   async signInFailed(email: string, client: string | null): Promise<void> {
     for (const { key, free } of this.keys(email, client)) {
-      const { consumedPoints } = await this.failures.penalty(key, 1);
-      if (consumedPoints > free) await this.blocks.block(key, backoffSeconds(consumedPoints - free));
+      // a number on SQLite, a string on PostgreSQL (a BIGINT column through node-postgres)
+      const failures = Number((await this.failures.penalty(key, 1)).consumedPoints);
+      if (failures > free) await this.blocks.block(key, backoffSeconds(failures - free));
     }
   }
 
