@@ -6,7 +6,7 @@
  * another account's (403). Exactly the documented schemes get past auth; a key of the other environment
  * gets 403; another application's key gets 404 (the object is not theirs to see).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Operation } from '../../packages/server/src/spec/operations.js';
 import type { TestServer } from '../../packages/server/test/helpers/server.js';
 import { fillPath, idem, KEYS, must, OPERATOR_KEY, send, startServer, type AppName, type Env } from './harness.js';
@@ -28,8 +28,13 @@ const takesApplication = (op: Operation) => op.parameters.some((p) => p.in === '
 
 let t: TestServer;
 let world: World;
+// the set-up signs up and in (scrypt at N=2^17: seconds a hash on a loaded machine) besides paying
+vi.setConfig({ hookTimeout: 240_000 });
+
 beforeAll(async () => {
-  t = await startServer();
+  // each public operation is called once per credential (~16 times): the sign-in, sign-up and
+  // verification limits (tested in packages/server/test/auth/) would answer 429 from the 6th on
+  t = await startServer({ FUNDKIT_SIGNIN_ACCOUNT_FAILURES: '1000', FUNDKIT_SIGNIN_CLIENT_FAILURES: '1000', FUNDKIT_SIGNUP_LIMIT: '1000', FUNDKIT_VERIFY_EMAIL_LIMIT: '1000' });
   world = await buildWorld(t);
 });
 afterAll(async () => {

@@ -156,6 +156,8 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // FUNDKIT_TRUST_PROXY: req.ip is the client behind these proxies (the limits key on it)
+  app.set('trust proxy', ctx.config.trustProxy);
   // the request id, then the logging of the request: one layer (each layer is a walk through Express's router)
   const logging = requestLogging(ctx.services.requestLogs, ctx.logger, ctx.telemetry ?? null);
   app.use((req, res, next) => requestId(req, res, () => logging(req, res, next)));

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Fundkit } from '@fundkit/sdk';
+import { isWildcardHost } from './config.js';
 import type { FundkitServer } from './index.js';
 import { SANDBOX_PASSPHRASE } from './stellar/index.js';
 import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
@@ -10,6 +11,8 @@ export const SHOP_WEBHOOK_URL = 'http://localhost:3000/webhooks/fundkit';
 
 export interface BannerInfo {
   url: string;
+  /** the address listened on (HOST; 127.0.0.1 by default on the sandbox) */
+  host?: string;
   keys: SandboxKeys | null;
   demo: { id: string; url: string } | null;
   /** the sandbox's development dashboard account */
@@ -17,27 +20,36 @@ export interface BannerInfo {
 }
 
 /** Sandbox start-up: a fresh 25 USDC intent to pay, so the first page opened shows a real checkout. */
-export async function prepareSandbox(server: FundkitServer, localUrl: string): Promise<BannerInfo> {
-  const url = `http://localhost:${new URL(localUrl).port}`;
+export async function prepareSandbox(server: FundkitServer, localUrl: string, host = '127.0.0.1'): Promise<BannerInfo> {
+  const local = host === '127.0.0.1' || host === '::1' || host === 'localhost' || isWildcardHost(host);
+  // localhost is what the README and a browser use; an address of one interface is named as it is
+  const url = local ? `http://localhost:${new URL(localUrl).port}` : localUrl;
   const keys = readSandboxKeys(join(server.config.dataDir, 'sandbox-keys.json'));
   const dashboard = await ensureDevAccount(server.services.accounts, server.config.dataDir).catch((error: unknown) => {
     server.logger.warn({ err: error }, 'could not create the development dashboard account');
     return null;
   });
   if (dashboard && keys) await adoptSandboxApplication(server.services, dashboard, keys);
-  if (!keys) return { url, keys, demo: null, dashboard };
+  if (!keys) return { url, host, keys, demo: null, dashboard };
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {
     const intent = await fk.fundingIntents.create({ amount: '25.00', asset: 'USDC', reference: `demo_${Date.now()}` });
-    return { url, keys, dashboard, demo: { id: intent.id, url: intent.hosted_funding_url } };
+    return { url, host, keys, dashboard, demo: { id: intent.id, url: intent.hosted_funding_url } };
   } catch (error) {
     server.logger.warn({ err: error }, 'could not create the demo intent');
-    return { url, keys, demo: null, dashboard };
+    return { url, host, keys, demo: null, dashboard };
   }
 }
 
+/** Who can reach the sandbox: this machine only unless HOST opened it. */
+function listeningNote(host: string): string {
+  if (host === '127.0.0.1' || host === '::1' || host === 'localhost') return `Listening on ${host} only: this machine (HOST=0.0.0.0 opens it to your network)`;
+  const where = isWildcardHost(host) ? 'every interface' : host;
+  return `Listening on ${where} (HOST): other machines can reach this sandbox; the docs pre-fill the secret key only on this machine`;
+}
+
 /** What `pnpm start` prints: where everything is and the keys to use, short enough to read. */
-export function formatBanner({ url, keys, demo, dashboard }: BannerInfo): string {
+export function formatBanner({ url, host, keys, demo, dashboard }: BannerInfo): string {
   const rows: [string, string][] = [
     ['API', `${url}/v1`],
     ['Docs', `${url}/docs`],
@@ -60,6 +72,7 @@ export function formatBanner({ url, keys, demo, dashboard }: BannerInfo): string
   const width = Math.max(...rows.map(([label]) => label.length));
   const lines = ['', '  Fundkit reference server — sandbox (an embedded Stellar ledger; no network, no real money)', ''];
   for (const [label, value] of rows) lines.push(`  ${label.padEnd(width)}  ${value}`);
+  if (host) lines.push('', `  ${listeningNote(host)}`);
   if (demo) {
     lines.push('', '  Pay the demo intent (the page updates live):', `    pnpm fundkit pay ${demo.id} --amount 25`);
   }

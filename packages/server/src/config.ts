@@ -3,6 +3,8 @@ import { parseRates, RatesError } from './pricing/rates.js';
 import { NetworkSettingsError, resolveNetwork, type Issuers, type NetworkProfile, type StellarApi } from './stellar/networks.js';
 import { StrKey } from '@stellar/stellar-sdk';
 import { webhookSettings, WebhookSettingsError, type WebhookSettings } from './resources/webhooks/settings.js';
+import express from 'express';
+import type { AuthLimitSettings } from './resources/accounts/limits.js';
 
 export type StellarMode = 'sandbox' | 'testnet' | 'pubnet' | 'custom';
 
@@ -13,8 +15,19 @@ export interface RateLimitConfig {
   burst: number;
 }
 
+/** Express's `trust proxy`: false, true (every hop), a hop count, or addresses/subnets/names to trust. */
+export type TrustProxySetting = boolean | number | string[];
+
 export interface Config {
   port: number;
+  /**
+   * HOST: the address to listen on; null = the default of the mode: 127.0.0.1 on the sandbox
+   * (its docs pre-fill a secret key, and nothing in it is for another machine), every interface
+   * otherwise (a server behind a load balancer)
+   */
+  host: string | null;
+  /** FUNDKIT_TRUST_PROXY: which proxies' X-Forwarded-For names the client (limits key on it) */
+  trustProxy: TrustProxySetting;
   /** SQLite path, or ':memory:' */
   dbPath: string;
   /** FUNDKIT_DATABASE_URL: a PostgreSQL database (postgres://…) in place of the SQLite file; null = SQLite */
@@ -75,6 +88,10 @@ export interface Config {
   rateLimit: RateLimitConfig;
   /** open unpaid funding intents per application and environment (each holds a sponsored deposit account) */
   maxOpenIntents: number;
+  /** limits of sign-in failures, sign-ups and verifications (resources/accounts/limits.ts) */
+  authLimits: AuthLimitSettings;
+  /** password hashes at once (FUNDKIT_PASSWORD_HASH_CONCURRENCY) and waiting for a turn (FUNDKIT_PASSWORD_HASH_QUEUE) */
+  passwordHashes: { concurrency: number; queue: number };
   logLevel: string;
 }
 
@@ -214,6 +231,44 @@ export function isPostgresUrl(raw: string): boolean {
   }
 }
 
+/** The shortest operator key accepted: 128 bits as hex. */
+export const MIN_OPERATOR_KEY_LENGTH = 32;
+
+function parseOperatorKey(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < MIN_OPERATOR_KEY_LENGTH || /\s/.test(raw)) {
+    throw new ConfigError(`FUNDKIT_OPERATOR_KEY must be at least ${MIN_OPERATOR_KEY_LENGTH} characters without spaces (it has ${raw.length}); make one with: openssl rand -hex 32`);
+  }
+  return raw;
+}
+
+/**
+ * FUNDKIT_TRUST_PROXY, in Express's forms: unset/false/off (trust no proxy: the client is the
+ * socket's peer), true/on (trust every hop: only when nothing but your proxy can reach the
+ * server), a hop count (1 = one load balancer in front), or a comma-separated list of addresses,
+ * subnets (CIDR) and the names loopback, linklocal, uniquelocal.
+ */
+function parseTrustProxy(raw: string | undefined): TrustProxySetting {
+  const text = (raw ?? '').trim();
+  if (text === '' || /^(false|off|0)$/i.test(text)) return false;
+  if (/^(true|on)$/i.test(text)) return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const list = text.split(',').map((part) => part.trim()).filter(Boolean);
+  try {
+    // Express compiles the list (proxy-addr) and throws on an address it cannot read
+    express().set('trust proxy', list);
+  } catch (error) {
+    throw new ConfigError(`FUNDKIT_TRUST_PROXY must be true, false, a hop count, or addresses/subnets/loopback/linklocal/uniquelocal separated by commas: ${(error as Error).message}`);
+  }
+  return list;
+}
+
+function parseHost(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  if (/[\s/]/.test(raw)) throw new ConfigError(`HOST must be an address or host name to listen on (127.0.0.1, 0.0.0.0, ::), got "${raw}"`);
+  return raw.trim();
+}
+
 function parseLogLevel(raw: string | undefined): string {
   const level = raw === undefined || raw === '' ? 'info' : raw;
   if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -238,6 +293,19 @@ function parseWebhookSettings(env: Env): WebhookSettings {
   }
 }
 
+/**
+ * HOST, else 127.0.0.1 on the sandbox (its docs pre-fill a secret key and nothing in it is meant
+ * for another machine; HOST=0.0.0.0 opens it) and every IPv4 interface otherwise, as before.
+ */
+export function listenHost(config: Pick<Config, 'host' | 'stellar'>): string {
+  return config.host ?? (config.stellar === 'sandbox' ? '127.0.0.1' : '0.0.0.0');
+}
+
+/** Whether a listen address is every interface (0.0.0.0, ::), not one of them. */
+export function isWildcardHost(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
 /** Reads configuration from the environment (flags are mapped onto the same names by the CLI). */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.FUNDKIT_DATA_DIR || '.fundkit';
@@ -248,13 +316,15 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     // 0 = an ephemeral port (tests, embedding)
     port: positiveInt(env, 'PORT', 4010, 65535, 0),
+    host: parseHost(env.HOST),
+    trustProxy: parseTrustProxy(env.FUNDKIT_TRUST_PROXY),
     dbPath,
     databaseUrl,
     databasePoolSize: positiveInt(env, 'FUNDKIT_DATABASE_POOL_SIZE', 10, 1000),
     dataDir,
     logoDir: env.FUNDKIT_LOGO_DIR || `${dataDir}/logos`,
     bootstrapPath: env.FUNDKIT_BOOTSTRAP || null,
-    operatorKey: env.FUNDKIT_OPERATOR_KEY || null,
+    operatorKey: parseOperatorKey(env.FUNDKIT_OPERATOR_KEY),
     stellar,
     horizonUrl: parseHttpUrl('FUNDKIT_HORIZON_URL', env.FUNDKIT_HORIZON_URL),
     network: parseNetwork(env, stellar),
@@ -278,6 +348,16 @@ export function loadConfig(env: Env = process.env): Config {
     keyThreadAfter: positiveInt(env, 'FUNDKIT_KEY_THREAD_AFTER', 256, 1_000_000, 0),
     rateLimit: { ratePerSecond: rate, burst: positiveInt(env, 'FUNDKIT_RATE_LIMIT_BURST', rate * 2) },
     maxOpenIntents: positiveInt(env, 'FUNDKIT_MAX_OPEN_INTENTS', 10_000, 100_000_000),
+    authLimits: {
+      signInAccountFailures: positiveInt(env, 'FUNDKIT_SIGNIN_ACCOUNT_FAILURES', 5, 1_000),
+      signInClientFailures: positiveInt(env, 'FUNDKIT_SIGNIN_CLIENT_FAILURES', 20, 100_000),
+      signUpsPerClient: positiveInt(env, 'FUNDKIT_SIGNUP_LIMIT', 10, 100_000),
+      verificationsPerClient: positiveInt(env, 'FUNDKIT_VERIFY_EMAIL_LIMIT', 30, 100_000),
+    },
+    passwordHashes: {
+      concurrency: positiveInt(env, 'FUNDKIT_PASSWORD_HASH_CONCURRENCY', 2, 64),
+      queue: positiveInt(env, 'FUNDKIT_PASSWORD_HASH_QUEUE', 32, 10_000, 0),
+    },
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };
 }

@@ -8,7 +8,7 @@ import { applyBootstrap, ensureSandboxApplication, readBootstrapFile, type Boots
 import { instanceTimeoutMs, ServerInstance } from './cluster/instance.js';
 import { lead, type Leadership } from './cluster/leadership.js';
 import { ClusterRepo } from './cluster/repo.js';
-import { loadConfig, type Config } from './config.js';
+import { isWildcardHost, listenHost, loadConfig, type Config } from './config.js';
 import type { Db } from './db/connection.js';
 import type { Sql } from './db/sql.js';
 import { openDataStore } from './db/store.js';
@@ -66,8 +66,11 @@ export interface FundkitServer {
   instanceId: string;
   /** whether this server runs the payment pipeline (one server on a database does) */
   leadsPipeline(): boolean;
-  /** listens (port 0 = ephemeral) and starts the background loops */
-  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  /**
+   * listens (port 0 = ephemeral) and starts the background loops; on HOST, else 127.0.0.1 in
+   * sandbox mode and every interface otherwise (listenHost). `url` reaches it from this machine.
+   */
+  listen(port?: number, host?: string): Promise<{ url: string; port: number; host: string }>;
   close(): Promise<void>;
 }
 
@@ -120,7 +123,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       if (!store.db) throw new Error('the server runs on PostgreSQL: use `sql`, not the SQLite connection');
       return store.db;
     },
-    listen(port = config.port, host = '0.0.0.0') {
+    listen(port = config.port, host = listenHost(config)) {
       return new Promise((resolve, reject) => {
         server = createAppServer(app);
         server.once('error', reject);
@@ -145,7 +148,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
             stopMaintenance = await startMaintenance(services, logger);
             webhookWorker = startWebhookDelivery(services.webhooks.deliveries, sql, logger, services.webhooks.options);
             started = true;
-            resolve({ url: `http://127.0.0.1:${actual}`, port: actual });
+            resolve({ url: localUrl(host, actual), port: actual, host });
           }).catch(reject);
         });
       });
@@ -178,6 +181,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
   };
 }
 
+/** A URL that reaches a server listening on `host` from this machine. */
+function localUrl(host: string, port: number): string {
+  if (isWildcardHost(host) || host === '127.0.0.1' || host === 'localhost') return `http://127.0.0.1:${port}`;
+  return host.includes(':') ? `http://[${host.replace(/^\[|\]$/g, '')}]:${port}` : `http://${host}:${port}`;
+}
+
 /** createServer + listen on config.port. */
 export async function startServer(options: ServerOptions = {}): Promise<FundkitServer & { url: string }> {
   const server = await createServer(options);
@@ -185,7 +194,7 @@ export async function startServer(options: ServerOptions = {}): Promise<FundkitS
   return Object.assign(server, { url });
 }
 
-export { ConfigError, loadConfig, type Config } from './config.js';
+export { ConfigError, isWildcardHost, listenHost, loadConfig, type Config } from './config.js';
 export type { BootstrapFile } from './bootstrap.js';
 export type { DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
 export type { RouteDef } from './http/route.js';

@@ -1,7 +1,7 @@
 import { formatBanner, formatNetworkBanner, prepareNetworkBanner, prepareSandbox } from './banner.js';
 import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
-import { createServer } from './index.js';
+import { createServer, isWildcardHost } from './index.js';
 import { exitIfTaken } from './start-errors.js';
 
 /** The `fundkit-server` process: configuration from the environment, graceful shutdown. */
@@ -18,11 +18,16 @@ async function main(): Promise<void> {
     throw error;
   }
   const listening = server;
-  const { url } = await server.listen().catch(async (error: unknown) => {
+  const { url, host, port } = await server.listen().catch(async (error: unknown) => {
     await exitIfTaken(error, listening.config.port);
     throw error;
   });
-  server.logger.info({ url, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
+  server.logger.info({ url, host, stellar: server.config.stellar, db: server.config.dbPath }, 'fundkit-server listening');
+  // outside the sandbox the default stays every interface (a server behind a load balancer): say so
+  if (server.config.stellar !== 'sandbox') {
+    const where = isWildcardHost(host) ? `every interface (${host}:${port}${server.config.host === null ? ', the default outside the sandbox' : ''}); HOST=127.0.0.1 keeps it to this machine` : `${host}:${port} (HOST)`;
+    process.stdout.write(`fundkit-server listening on ${where}\n`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -36,7 +41,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   // after the handlers: the banner creates a demo intent (a ledger round trip), and a SIGTERM
   // during it must still shut down gracefully
-  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url)));
+  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url, host)));
   else process.stdout.write(formatNetworkBanner(await prepareNetworkBanner(server, url)));
 }
 

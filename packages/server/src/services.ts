@@ -6,6 +6,9 @@ import { ClusterRepo } from './cluster/repo.js';
 import { IdempotencyRepo } from './db/idempotency-repo.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
+import { HashSlots } from './resources/accounts/hash-slots.js';
+import { LimitStore } from './resources/accounts/limit-store.js';
+import { AuthLimits } from './resources/accounts/limits.js';
 import { ApplicationsRepo } from './resources/applications/repo.js';
 import { ApplicationsService } from './resources/applications/service.js';
 import { AssetsRepo } from './resources/assets/repo.js';
@@ -130,7 +133,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     conversions: quotes.conversions,
   });
   return {
-    accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl, config.stellar === 'sandbox'),
+    accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl, config.stellar === 'sandbox',
+      new AuthLimits(new LimitStore(sql), config.authLimits), new HashSlots(config.passwordHashes.concurrency, config.passwordHashes.queue)),
     applications: new ApplicationsService(new ApplicationsRepo(sql), config.logoDir, deps.publicBaseUrl),
     keys: new KeysService(new KeysRepo(sql)),
     assets,

@@ -8,6 +8,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEYS, OPERATOR_KEY, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from './helpers/server.js';
 
+// the set-up signs up two accounts: four scrypt hashes at N=2^17, seconds each on a loaded machine
+vi.setConfig({ hookTimeout: 120_000 });
+
 let t: TestServer;
 let session: string;
 let otherSession: string;

@@ -30,8 +30,9 @@ function value(metrics: Map<string, Family>, name: string, labels: Record<string
   return series.reduce((sum, s) => sum + Number(s.value ?? 0), 0);
 }
 
+/** /readyz with the metrics token (here the operator key): without it, the status alone */
 const readyz = async (t: TestServer) => {
-  const res = await fetch(`${t.url}/readyz`);
+  const res = await fetch(`${t.url}/readyz`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } });
   return { status: res.status, body: await res.json() as { status: string; checks: Record<string, { status: string; error?: string }> } };
 };
 

@@ -18,6 +18,14 @@ describe('configuration', () => {
     expect(config).toMatchObject({ port: 4010, dbPath: '.fundkit/fundkit.db', stellar: 'sandbox', quoteTtlSeconds: 60, rateLimit: { ratePerSecond: 100, burst: 200 } });
     expect(config.webhookRetryScheduleMs.slice(0, 3)).toEqual([60_000, 300_000, 1_800_000]);
     expect(loadConfig({ FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' }).webhookRetryScheduleMs).toEqual([1000, 1000, 1000]);
+    expect(config).toMatchObject({ host: null, trustProxy: false, operatorKey: null, passwordHashes: { concurrency: 2, queue: 32 } });
+  });
+
+  it('reads FUNDKIT_TRUST_PROXY in Express\'s forms', () => {
+    expect(loadConfig({ FUNDKIT_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ FUNDKIT_TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ FUNDKIT_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ FUNDKIT_TRUST_PROXY: 'loopback, 10.0.0.0/8,fc00::/7' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fc00::/7']);
   });
 
   it.each([
@@ -30,6 +38,9 @@ describe('configuration', () => {
     [{ FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1m,soon' }, /^FUNDKIT_WEBHOOK_RETRY_SCHEDULE /],
     [{ FUNDKIT_RATE_LIMIT: '-5' }, /^FUNDKIT_RATE_LIMIT /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
+    [{ FUNDKIT_OPERATOR_KEY: 'op_0123456789abcdef0123456789' }, /^FUNDKIT_OPERATOR_KEY must be at least 32 characters .*make one with: openssl rand -hex 32$/],
+    [{ FUNDKIT_TRUST_PROXY: '10.0.0.0/99' }, /^FUNDKIT_TRUST_PROXY /],
+    [{ HOST: 'http://x' }, /^HOST /],
   ])('%j stops start-up with a line naming the variable', (env, pattern) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(pattern);

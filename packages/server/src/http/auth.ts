@@ -5,6 +5,7 @@ import type { KeysService } from '../resources/keys/service.js';
 import { ApiError } from './api-error.js';
 import { locals, type AuthContext } from './context.js';
 import { looksLikeJwt, verifyCheckoutToken } from './checkout-token.js';
+import { secretsEqual } from '../lib/crypto.js';
 import type { ApplicationRecord } from './context.js';
 
 /** Security scheme names of the spec, one per credential form (DESIGN §3). */
@@ -36,7 +37,8 @@ const INVALID_KEY = 'invalid API key: use a key as it was shown when it was made
 
 /** Tells credentials apart by their form. */
 export function schemeOf(token: string, operatorKey: string | null): Scheme | null {
-  if (operatorKey && token === operatorKey) return 'OperatorKey';
+  // constant time: a comparison that stops at the first differing byte tells a guesser how far it got
+  if (operatorKey && secretsEqual(token, operatorKey)) return 'OperatorKey';
   if (/^sk_(test|live)_/.test(token)) return 'SecretKey';
   if (/^pk_(test|live)_/.test(token)) return 'PublishableKey';
   if (token.startsWith('acs_')) return 'AccountSession';

@@ -50,6 +50,17 @@ export function docsRouter(options: DocsOptions): Router {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** Headers a proxy adds: a request carrying one came through a proxy, whatever its socket says. */
+const FORWARDING = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'];
+
+/**
+ * A browser on this machine, talking to this server directly: the socket's peer is loopback and no
+ * proxy stood between (a reverse proxy on this host would make every client's socket loopback).
+ * FUNDKIT_TRUST_PROXY plays no part: req.ip is never read here.
+ */
+export function isGenuineLoopback(req: Request): boolean {
+  return LOOPBACK.has(req.socket.remoteAddress ?? '') && FORWARDING.every((name) => req.headers[name] === undefined);
+}
 
 function ownOrigin(req: Request): string {
   return `${req.protocol}://${req.get('host')}`;
@@ -58,7 +69,7 @@ function ownOrigin(req: Request): string {
 function page(req: Request, options: DocsOptions, bundled: boolean): string {
   if (!bundled) return '<!doctype html><p>The API reference needs @scalar/api-reference installed. The contract is at <a href="/openapi.yaml">/openapi.yaml</a>.</p>';
   // the key is prefilled only for a browser on this machine: the server may listen on every interface
-  const key = options.sandbox && LOOPBACK.has(req.socket.remoteAddress ?? '') ? options.prefillKey?.() ?? null : null;
+  const key = options.sandbox && isGenuineLoopback(req) ? options.prefillKey?.() ?? null : null;
   const config = {
     url: '/openapi.yaml',
     servers: [{ url: ownOrigin(req), description: 'This reference server' }],
@@ -77,7 +88,7 @@ function page(req: Request, options: DocsOptions, bundled: boolean): string {
 <script src="/docs/assets/standalone.js"></script><script>Scalar.createApiReference('#app', ${json});</script></body></html>`;
 }
 
-const DROP = new Set(['origin', 'referer', 'host', 'cookie', 'connection', 'content-length', 'accept-encoding', 'transfer-encoding']);
+const DROP = new Set(['origin', 'referer', 'host', 'cookie', 'connection', 'content-length', 'accept-encoding', 'transfer-encoding', ...FORWARDING]);
 
 async function proxy(req: Request, res: Response): Promise<void> {
   const target = new URL(String(req.query.scalar_url ?? ''), ownOrigin(req));
@@ -86,12 +97,19 @@ async function proxy(req: Request, res: Response): Promise<void> {
   // the application envelope, request id included, like every other error answer
   const refuse = (why: string) => sendError(res, new ApiError('FORBIDDEN', `docs proxy: ${why}`));
   if (target.host !== req.get('host')) return refuse('forwards only to this server');
+  // only the API: the proxy's own request comes from loopback, and pages that trust a loopback
+  // client (/docs pre-fills the sandbox key, /metrics, /readyz's detail) must not be read through it
+  if (!target.pathname.startsWith('/v1/')) return refuse('forwards only API operations (/v1/…)');
   if (origin && origin !== ownOrigin(req)) return refuse('only for the reference page of this server');
   if (/\b(sk|pk)_live_/.test(auth)) return refuse('live keys never go through the docs');
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (!DROP.has(name) && typeof value === 'string') headers.set(name, value);
   }
+  // the client, for the limits of a server behind a trusted proxy (FUNDKIT_TRUST_PROXY): the proxy
+  // must not turn a remote client into a loopback one. Ignored where no proxy is trusted.
+  headers.set('x-forwarded-for', req.ip ?? req.socket.remoteAddress ?? '');
+  headers.set('via', '1.1 fundkit-docs-proxy');
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && Buffer.isBuffer(req.body) && req.body.length > 0;
   const local = `http://127.0.0.1:${req.socket.localPort}${target.pathname}${target.search}`;
   const upstream = await fetch(local, { method: req.method, headers, body: hasBody ? new Uint8Array(req.body as Buffer) : undefined });

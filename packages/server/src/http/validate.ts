@@ -47,6 +47,30 @@ function headerParams(names: string[], req: Request): Record<string, unknown> {
   return out;
 }
 
+/** How deep `metadata` may nest (the metadata object itself is level 1); DESIGN §6 bounds its size too. */
+export const MAX_METADATA_DEPTH = 32;
+
+/** Whether arrays and objects in `value` nest deeper than `limit` (iterative: no stack to overflow). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A body's `metadata` nested past its limit: a 400 naming it, before the schema walks it. */
+function checkMetadataDepth(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || !('metadata' in body)) return;
+  if (nestsDeeperThan((body as { metadata: unknown }).metadata, MAX_METADATA_DEPTH)) {
+    const message = `nests objects and arrays more than ${MAX_METADATA_DEPTH} levels deep (the limit for metadata)`;
+    throw new ApiError('VALIDATION_ERROR', `invalid request: body.metadata ${message}`, { details: [{ path: 'body.metadata', message }] });
+  }
+}
+
 /** IDEMPOTENCY_KEY_REQUIRED comes before the general validation so it is not a VALIDATION_ERROR. */
 function requireIdempotencyKey(op: Operation, req: Request): void {
   if (op.idempotencyKey?.required && !req.get('idempotency-key')) {
@@ -60,6 +84,7 @@ export function validateRequest(op: Operation, validator: SpecValidator) {
   const names = { path: namesIn(op, 'path'), query: namesIn(op, 'query'), header: namesIn(op, 'header') };
   return (req: Request, res: Response, next: NextFunction): void => {
     requireIdempotencyKey(op, req);
+    checkMetadataDepth(req.body);
     const parts = { path: pathParams(names.path, req), query: queryParams(names.query, req), header: headerParams(names.header, req), body: req.body, hasBody: hasBody(req) };
     // raw uploads are checked by their service (format, size), not by a JSON schema
     const details = validator.validateRequest(op, Buffer.isBuffer(req.body) ? { ...parts, hasBody: true, body: undefined } : parts);

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Sql } from '../db/sql.js';
 import type { Pipeline } from '../pipeline/index.js';
 import type { AccountView } from '../stellar/index.js';
+import { secretsEqual } from '../lib/crypto.js';
 import { readiness } from './health.js';
 import { OpsRepo } from './repo.js';
 import type { Telemetry } from './telemetry.js';
@@ -105,11 +106,15 @@ export function createOps(deps: OpsDeps): Ops {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok', checks: { event_loop: { status: 'ok' } }, uptime_seconds: Math.round(process.uptime()) });
   });
-  router.get('/readyz', async (_req, res) => {
+  // the status (and 200/503) for any probe; the checks, which name the treasury's spare XLM, the
+  // network's tip and the migration, only for whoever may read /metrics
+  router.get('/readyz', async (req, res) => {
     const { ready, checks } = await check();
     telemetry.m.ready.set(ready ? 1 : 0);
     res.setHeader('Cache-Control', 'no-store');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+    const status = ready ? 'ready' : 'not_ready';
+    const detailed = metricsRefusal(req, config.metricsToken ?? config.operatorKey) === null;
+    res.status(ready ? 200 : 503).json(detailed ? { status, checks } : { status });
   });
   if (config.metrics) {
     router.get('/metrics', async (req, res) => {
@@ -124,12 +129,14 @@ export function createOps(deps: OpsDeps): Ops {
 }
 
 /**
- * /metrics takes `Authorization: Bearer <FUNDKIT_METRICS_TOKEN>` (else the operator key); with
- * neither configured, only clients on this machine (a local Prometheus, `curl` beside `pnpm start`).
+ * /metrics (and /readyz's detail) takes `Authorization: Bearer <FUNDKIT_METRICS_TOKEN>` (else the
+ * operator key), compared in constant time; with neither configured, only clients on this
+ * machine (a local Prometheus, `curl` beside `pnpm start`), by the socket's peer (never a
+ * forwarded header).
  */
 function metricsRefusal(req: Request, token: string | null): { status: number; message: string } | null {
   if (token) {
-    return req.get('authorization') === `Bearer ${token}` ? null : { status: 401, message: 'GET /metrics takes Authorization: Bearer <FUNDKIT_METRICS_TOKEN>' };
+    return secretsEqual(req.get('authorization') ?? '', `Bearer ${token}`) ? null : { status: 401, message: 'GET /metrics takes Authorization: Bearer <FUNDKIT_METRICS_TOKEN>' };
   }
   const from = req.socket.remoteAddress ?? '';
   const local = from === '127.0.0.1' || from === '::1' || from === '::ffff:127.0.0.1';

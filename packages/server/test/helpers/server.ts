@@ -18,7 +18,7 @@ export const KEYS = {
   betaSecretTest: 'sk_test_betaSecretTest00000000000001',
 } as const;
 
-export const OPERATOR_KEY = 'op_test_operator_key_0123456789';
+export const OPERATOR_KEY = 'op_test_operator_key_0123456789abcdef';
 /** A valid Stellar account (checksum included). */
 export const SETTLEMENT_ADDRESS = 'GDVEU3DD4KOFECV66VIHWEZOYX4ZKR3WV27L464SIIPOU2IUI3JCZA57';
 

@@ -19,6 +19,7 @@ import { migration as networkCursors } from './026_network_cursors.js';
 import { migration as cacheGenerations } from './027_cache_generations.js';
 import { migration as openIntentsIndex } from './028_open_intents_index.js';
 import { migration as checkoutLinks } from './030_checkout_links.js';
+import { migration as rateLimits } from './031_rate_limits.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -29,5 +30,5 @@ import type { Migration } from './migration.js';
 export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
   waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases, deliveryClaims,
-  eventSequence, sandboxPending, networkCursors, cacheGenerations, openIntentsIndex, checkoutLinks,
+  eventSequence, sandboxPending, networkCursors, cacheGenerations, openIntentsIndex, checkoutLinks, rateLimits,
 ];

@@ -26,6 +26,9 @@ const BY_EMAIL = prepared<AccountRecord, { email: string }>((k, p) => k.selectFr
 
 const BY_ID = prepared<AccountRecord, { id: string }>((k, p) => k.selectFrom('accounts').selectAll().where('id', '=', p('id')));
 
+const UPDATE_PASSWORD_HASH = prepared<never, { id: string; passwordHash: string }>((k, p) =>
+  k.updateTable('accounts').set({ password_hash: p('passwordHash') }).where('id', '=', p('id')));
+
 const INSERT_VERIFICATION = prepared<never, { token_hash: string; account_id: string; expires_at: string }>((k, p) =>
   k.insertInto('email_verifications').values(bindAll(p, ['token_hash', 'account_id', 'expires_at'])));
 
@@ -66,6 +69,10 @@ export class AccountsRepo {
 
   async findById(id: string): Promise<AccountRecord | undefined> {
     return this.sql.get(BY_ID, { id });
+  }
+
+  async updatePasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.sql.run(UPDATE_PASSWORD_HASH, { id, passwordHash });
   }
 
   async insertVerification(tokenHash: string, accountId: string, expiresAt: string): Promise<void> {

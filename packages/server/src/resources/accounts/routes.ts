@@ -13,22 +13,27 @@ function session(res: Parameters<RouteDef['handler']>[1]) {
   return context;
 }
 
+/** The client's address for the auth limits: behind a proxy, the one FUNDKIT_TRUST_PROXY lets Express read (req.ip). */
+function clientOf(req: Parameters<RouteDef['handler']>[0]): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
 export function accountRoutes(service: AccountsService): RouteDef[] {
   return [
     {
       operationId: 'signUp',
       handler: async (req, res) => {
         const { email, password } = body<Credentials>(req);
-        const { account, sandboxVerifyUrl } = await service.signUp(email, password);
+        const { account, sandboxVerifyUrl } = await service.signUp(email, password, clientOf(req));
         res.status(201).json(sandboxVerifyUrl ? { ...account, sandbox_verify_url: sandboxVerifyUrl } : account);
       },
     },
-    { operationId: 'verifyEmail', handler: async (req, res) => void res.json(await service.verifyEmail(body<{ token: string }>(req).token)) },
+    { operationId: 'verifyEmail', handler: async (req, res) => void res.json(await service.verifyEmail(body<{ token: string }>(req).token, clientOf(req))) },
     {
       operationId: 'signIn',
       handler: async (req, res) => {
         const { email, password } = body<Credentials>(req);
-        res.json(await service.signIn(email, password));
+        res.json(await service.signIn(email, password, clientOf(req)));
       },
     },
     {
