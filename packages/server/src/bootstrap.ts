@@ -90,5 +90,6 @@ export async function ensureSandboxApplication(sql: Sql, services: Services, dat
   mkdirSync(dataDir, { recursive: true });
   const file: BootstrapFile = { applications: [{ name: 'Sandbox application', settlement_address: settlementAddress, secret_keys: [created.secret], publishable_keys: [created.publishable] }] };
   writeFileSync(saved, JSON.stringify(file, null, 2), { mode: 0o600 });
-  logger.info({ application_id: created.app.id, secret_key: created.secret, publishable_key: created.publishable, saved_to: saved }, 'created the sandbox application');
+  // the secret key goes to the file (0600) and the banner, never into the log, which is shipped and kept
+  logger.info({ application_id: created.app.id, publishable_key: created.publishable, saved_to: saved }, 'created the sandbox application (its keys are in saved_to)');
 }

@@ -76,10 +76,14 @@ describe('bootstrap', () => {
   it('without a bootstrap file the first start creates and saves a sandbox application', async () => {
     const dir = tmp();
     const env = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir };
-    const first = await createServer({ env, logger: silent });
+    const logged: string[] = [];
+    const first = await createServer({ env, logger: pino({ level: 'info' }, { write: (line: string) => void logged.push(line) }) });
     const saved = JSON.parse(readFileSync(join(dir, 'sandbox-keys.json'), 'utf8'));
     expect(saved.applications[0].secret_keys[0]).toMatch(/^sk_test_/);
     expect(saved.applications[0].publishable_keys[0]).toMatch(/^pk_test_/);
+    // the log says where the keys are, never the secret key itself (logs are shipped and kept)
+    expect(logged.join('')).toContain('sandbox-keys.json');
+    expect(logged.join('')).not.toContain(saved.applications[0].secret_keys[0]);
     void first.close();
     const second = await createServer({ env, logger: silent });
     expect(second.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get()).toEqual({ n: 2 });
