@@ -101,6 +101,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
     pipeline: pipelineSettings(options.env ?? process.env), instance, telemetry });
   await services.idempotency.releaseAbandoned(isoNow());
   await bootstrap(sql, services, config, options, logger);
+  const linked = await services.fundingIntents.giveOldIntentsLinks();
+  if (linked > 0) logger.info({ intents: linked }, 'gave intents made before hosted links had secrets a link that opens (hosted_funding_url)');
   let started = false;
   let leadership: Leadership | null = null;
   const ops = createOps({ config, sql, pipeline: services.pipeline.pipeline, telemetry, started: () => started, leads: () => leadership?.leading() ?? false });

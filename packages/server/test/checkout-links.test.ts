@@ -1,5 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from './helpers/raw-sql.js';
+import { rows, run } from './helpers/raw-sql.js';
 import { KEYS, startTestServer, type TestServer } from './helpers/server.js';
 
 let t: TestServer;
@@ -84,5 +87,33 @@ describe('hosted checkout links', () => {
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     // the widget's script is a static file: not counted against the pages
     expect((await fetch(`${t.url}/checkout/fundkit-checkout.js`)).status).not.toBe(429);
+  });
+});
+
+describe('an intent made before hosted links had secrets (migration 030)', () => {
+  it('gets a secret at the next start: its hosted_funding_url opens again, the bare id still does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fundkit-links-'));
+    // one database and one master key across both starts
+    const masterKey = 'ab'.repeat(32);
+    const env = process.env.FUNDKIT_TEST_ENGINE === 'postgres'
+      ? { FUNDKIT_DATABASE_URL: await (await import('./helpers/postgres.js')).freshPostgresDatabase('links'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: masterKey }
+      : { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: masterKey };
+    const first = await startTestServer({ env });
+    const made = await first.request<{ id: string }>('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
+    expect(made.status).toBe(201);
+    // as the row of an older version holds it
+    expect(await run(first.server.sql, 'UPDATE funding_intents SET checkout_secret = NULL WHERE id = ?', made.body.id)).toBe(1);
+    await first.close();
+
+    const second = await startTestServer({ env });
+    try {
+      const read = await second.request<{ hosted_funding_url: string }>('GET', `/v1/funding-intents/${made.body.id}`, { key: KEYS.alphaSecretTest });
+      const link = new URL(read.body.hosted_funding_url);
+      expect(link.searchParams.get('k')).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect((await fetch(link)).status).toBe(200);
+      expect((await fetch(`${second.url}/checkout/${made.body.id}`)).status).toBe(404);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -35,7 +35,7 @@ export class CheckoutLinks {
     return encryptSecret(this.key, randomToken(24));
   }
 
-  /** The payer-facing link; an intent made before links had secrets gets the bare path, which opens nothing. */
+  /** The payer-facing link; the bare path (opening nothing) only until the start gives an older intent its secret (FundingIntentsService.giveOldIntentsLinks). */
   url(baseUrl: string, intent: { id: string; checkout_secret: string | null }): string {
     const path = `${baseUrl}/checkout/${intent.id}`;
     return intent.checkout_secret ? `${path}?k=${this.open(intent.checkout_secret)}` : path;

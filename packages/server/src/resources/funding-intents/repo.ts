@@ -105,6 +105,14 @@ const INTENTS_BY_IDS = prepared<FundingIntentRecord, { ids: string[] }>((k, p, d
 const INTENT_MARKERS = prepared<{ id: string; status: string; received_amount: bigint; updated_at: string }, { ids: string[] }>((k, p, d) =>
   k.selectFrom('funding_intents').select(['id', 'status', 'received_amount', 'updated_at']).where(d.oneOf('id', p('ids'))), { bigint: true });
 
+const WITHOUT_LINK_SECRET = prepared<{ id: string }, { limit: number }>((k, p) =>
+  k.selectFrom('funding_intents').select('id').where('checkout_secret', 'is', null).orderBy('id').limit(p('limit')));
+
+// only where none is set yet: two servers starting at once never replace each other's secret
+const SET_LINK_SECRET = prepared<never, { id: string; secret: string; version: bigint }>((k, p) =>
+  k.updateTable('funding_intents').set({ checkout_secret: p('secret'), row_version: p('version') })
+    .where('id', '=', p('id')).where('checkout_secret', 'is', null));
+
 const INSERT_INTENT = prepared<never, FundingIntentRecord>((k, p) => k.insertInto('funding_intents').values(bindAll(p, INTENT_COLUMNS)));
 
 const INTENT = prepared<FundingIntentRecord, { id: string }>((k, p) =>
@@ -225,6 +233,16 @@ export class FundingIntentsRepo {
   /** The version is new with the row (see migration 019). */
   async insert(intent: Omit<FundingIntentRecord, 'row_version'>): Promise<void> {
     await this.sql.run(INSERT_INTENT, { ...intent, row_version: newRowVersion() });
+  }
+
+  /** Ids of intents made before hosted links carried a secret (migration 030), a batch at a time. */
+  async withoutLinkSecret(limit: number): Promise<string[]> {
+    return (await this.sql.all(WITHOUT_LINK_SECRET, { limit })).map((row) => row.id);
+  }
+
+  /** Gives an intent its link secret (sealed) unless it has one; a new row version, as its link changed. */
+  async setLinkSecret(id: string, secret: string): Promise<void> {
+    await this.sql.run(SET_LINK_SECRET, { id, secret, version: newRowVersion() });
   }
 
   /** Per intent that exists, a marker that changes whenever its status, received amount or timestamp does. */

@@ -113,6 +113,23 @@ export class FundingIntentsService {
     this.writes = new GroupCommit(deps.sql, { selfLocking: true });
   }
 
+  /**
+   * Intents made before hosted links carried a secret (migration 030, which has no master key to
+   * mint one) show a bare `/checkout/<id>` that opens nothing: each gets a secret at start, so its
+   * `hosted_funding_url` opens again (the old bare link stays closed). Returns how many.
+   */
+  async giveOldIntentsLinks(batch = 500): Promise<number> {
+    let given = 0;
+    for (;;) {
+      const ids = await this.deps.repo.withoutLinkSecret(batch);
+      if (ids.length === 0) return given;
+      await this.deps.sql.transaction(async () => {
+        for (const id of ids) await this.deps.repo.setLinkSecret(id, this.deps.checkoutLinks.mint());
+      });
+      given += ids.length;
+    }
+  }
+
   async create(caller: Caller, input: CreateIntentInput) {
     const now = Date.now();
     const amount = parseAmountInput(() => toStroops(input.amount));
