@@ -15,15 +15,17 @@ export interface DevAccount {
 /**
  * The sandbox's development account for the dashboard, made on a first start and saved beside the
  * sandbox keys (`<dataDir>/dashboard-account.json`): the reference server has no mailer, so it is
- * created verified. Sandbox only; a saved account whose password no longer signs in (a wiped
- * database) is made again.
+ * created verified. Sandbox only; a saved account the database no longer holds (a wiped database)
+ * is made again.
  */
 export async function ensureDevAccount(accounts: AccountsService, dataDir: string): Promise<DevAccount> {
   const path = join(dataDir, 'dashboard-account.json');
   if (existsSync(path)) {
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { email: string; password: string };
-    const session = await accounts.signIn(saved.email, saved.password).catch(() => null);
-    if (session) return { accountId: session.account.id, email: saved.email, password: saved.password, path };
+    // found by its email, not signed in: a sign-in at every start would cost a password hash
+    // (scrypt at N=2^17, 128 MiB) while the first requests arrive, and leave a session behind
+    const accountId = await accounts.verifiedAccountId(saved.email);
+    if (accountId) return { accountId, email: saved.email, password: saved.password, path };
   }
   const email = `developer+${randomBytes(3).toString('hex')}@fundkit.test`;
   const password = randomBytes(12).toString('base64url');

@@ -80,6 +80,12 @@ export class AccountsService {
     return presentAccount((await this.repo.findById(verification.account_id))!);
   }
 
+  /** The id of a verified account with this email, or null: no password checked (the server's own sandbox account). */
+  async verifiedAccountId(email: string): Promise<string | null> {
+    const account = await this.repo.findByEmail(email.trim().toLowerCase());
+    return account?.email_verified_at ? account.id : null;
+  }
+
   /**
    * Checks the password (refused first while the account or client is in backoff), counts a
    * failure, and rehashes a hash of older parameters now that the password is known.
