@@ -115,5 +115,8 @@ describe('webhook deliveries across kill -9', () => {
     } finally {
       await receiver.close();
     }
-  });
+    // three restarts (each a process start) and a 30 s delivery deadline: 52 s alone on a quiet
+    // machine, past 60 s on a loaded one (base and this change alike); the waits above are for
+    // conditions, this bound only stops a run that never meets them
+  }, 180_000);
 });
