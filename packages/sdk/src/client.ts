@@ -1,4 +1,3 @@
-import { About } from './resources/about.js';
 import { ApiClient, type RawClient } from './core/client.js';
 import { resolveConfig } from './core/config.js';
 import type { ClientOptions, Environment } from './core/options.js';
@@ -56,8 +55,6 @@ export class Fundkit {
   readonly requestLogs: RequestLogs;
   /** Sandbox helpers (test keys only): pay, expire, failSettlement. */
   readonly testHelpers: TestHelpers;
-  /** GET /v1: the API's name, version, network and links. */
-  readonly about: About;
 
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
@@ -81,6 +78,5 @@ export class Fundkit {
     this.platform = new Platform(client);
     this.requestLogs = new RequestLogs(client);
     this.testHelpers = new TestHelpers(client);
-    this.about = new About(client);
   }
 }

@@ -10,7 +10,6 @@ const server = useMsw();
  * new operation in the spec breaks the typecheck until a method exists.
  */
 const calls: Record<OperationId, (fk: Fundkit) => PromiseLike<unknown>> = {
-  getApiIndex: (fk) => fk.about.retrieve(),
   createFundingIntent: (fk) => fk.fundingIntents.create({ amount: '10', asset: 'USDC' }),
   listFundingIntents: (fk) => fk.fundingIntents.list({ status: 'CREATED' }),
   retrieveFundingIntent: (fk) => fk.fundingIntents.retrieve('fi_1'),

@@ -8,7 +8,7 @@ import { locals } from './http/context.js';
 import { cors, isBrowserFacing, preflight } from './http/cors.js';
 import { docsRouter } from './http/docs.js';
 import { pageHeaders } from './http/security-headers.js';
-import { apiIndexRoute } from './http/api-index.js';
+import { apiIndex } from './http/api-index.js';
 import { favicon } from './http/favicon.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
@@ -104,7 +104,7 @@ function chain(op: Operation, route: RouteDef, ctx: AppContext): RequestHandler[
 
 function mountRoutes(app: Express, ctx: AppContext): void {
   // extra routes first: Express answers with the first match, so a test stub can stand in for a real route
-  const routes = [...(ctx.extraRoutes?.(ctx.services) ?? []), ...routeTable(ctx.services), apiIndexRoute(ctx.config)];
+  const routes = [...(ctx.extraRoutes?.(ctx.services) ?? []), ...routeTable(ctx.services)];
   const byId = new Map(ctx.spec.operations.map((op) => [op.operationId, op]));
   const preflightPaths = new Set<string>();
   const direct = new Map<string, DirectRoute[]>();
@@ -167,6 +167,7 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   // browser-rendered pages: each with its CSP and the other security headers (http/security-headers.ts)
   app.use(hostedCheckoutRouter(ctx.services.checkout, pageHeaders('checkout', ctx.publicBaseUrl)));
   app.get('/favicon.ico', favicon);
+  app.get('/v1', apiIndex(ctx.config));
   app.use('/dashboard', pageHeaders('dashboard', ctx.publicBaseUrl));
   app.use(dashboardRouter());
   app.use('/docs', pageHeaders('docs', ctx.publicBaseUrl));

@@ -4,28 +4,6 @@
  */
 
 export interface paths {
-    "/v1": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The API's name, version, network and links
-         * @description Public. Says what answers here: the API's name, the server's version, the interface version,
-         *     the Stellar network the server is on (`sandbox`, `testnet`, `pubnet` or `custom`) and where
-         *     its reference, contract, dashboard and health check are (paths on this server).
-         */
-        get: operations["getApiIndex"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/funding-intents": {
         parameters: {
             query?: never;
@@ -1536,32 +1514,6 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description What answers at this address (GET /v1). */
-        ApiIndex: {
-            /** @enum {string} */
-            object: "api";
-            /** @description The API's name. */
-            name: string;
-            /** @description The server's version. */
-            version: string;
-            /** @description The interface version every path carries (`/v1`). */
-            interface_version: string;
-            /**
-             * @description The Stellar network this server is on; only `pubnet` moves real money.
-             * @enum {string}
-             */
-            network: "sandbox" | "testnet" | "pubnet" | "custom";
-            links: {
-                /** @description The API reference. */
-                docs: string;
-                /** @description The OpenAPI contract. */
-                openapi: string;
-                /** @description The dashboard. */
-                dashboard: string;
-                /** @description The liveness check. */
-                health: string;
-            };
-        };
         /** @description An empty JSON object; the body of an operation that takes no input. */
         EmptyObject: Record<string, never>;
         /**
@@ -3657,44 +3609,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getApiIndex: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The index. */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "object": "api",
-                     *       "name": "Fundkit API",
-                     *       "version": "0.1.0",
-                     *       "interface_version": "1",
-                     *       "network": "sandbox",
-                     *       "links": {
-                     *         "docs": "/docs",
-                     *         "openapi": "/openapi.yaml",
-                     *         "dashboard": "/dashboard",
-                     *         "health": "/healthz"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiIndex"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     listFundingIntents: {
         parameters: {
             query?: {

@@ -97,7 +97,12 @@ describe('the observer', () => {
     await pay(t, credited.id, '25');
     await waitForIntent(t, credited.id, (i) => i.status === 'CREDITED');
     await pay(t, credited.id, '1');
+    // an intent that received something keeps its deposit account past EXPIRED (its money is
+    // refundable); one that ends unpaid has its account retired at once, so a late payment fails
+    // on the payer's side instead (test/pipeline/retire.test.ts)
     const expired = await createIntent(t);
+    await pay(t, expired.id, '10');
+    await waitForIntent(t, expired.id, (i) => i.status === 'PARTIALLY_FUNDED');
     expect((await t.request('POST', `/v1/test_helpers/funding-intents/${expired.id}/expire`, { key })).body.status).toBe('EXPIRED');
     await pay(t, expired.id, '25');
     for (const id of [credited.id, expired.id]) {
