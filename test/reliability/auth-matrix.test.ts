@@ -149,7 +149,9 @@ describe('auth matrix', () => {
     }
     expect(checked).toBeGreaterThan(60 * 15 - 1);
     expect(failures).toEqual([]);
-  });
+    // ~1,000 requests, among them every sign-up and sign-in per credential: each a password hash
+    // at N=2^17 (two at a time), seconds apiece on a loaded machine; the bound only stops a hang
+  }, 180_000);
 });
 
 describe('handoff tokens and foreign callers', () => {
