@@ -101,8 +101,9 @@ function expected(op: Operation, cred: Credential, values: Record<string, string
 }
 
 /** Destructive operations run last, so the others still see their objects. */
-// (ending a webhook secret's overlap destroys nothing: it runs with the others, before the endpoint is deleted)
-const LAST = /^(delete|revoke|deactivate|signOut|expire(?!WebhookPreviousSecret)|failTest|cancel)/;
+// (expireTestFundingIntent by name: expireWebhookPreviousSecret destroys nothing and must run
+// while its endpoint exists)
+const LAST = /^(delete|revoke|deactivate|signOut|expireTestFundingIntent|failTest|cancel)/;
 
 async function repair(): Promise<void> {
   for (const id of Object.values(world.applications)) await send(t, { method: 'POST', path: `/v1/platform/applications/${id}/reactivate`, key: OPERATOR_KEY });

@@ -7,6 +7,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEYS, OPERATOR_KEY, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from './helpers/server.js';
+import { signedIn } from './helpers/accounts.js';
 
 // the set-up signs up two accounts: four scrypt hashes at N=2^17, seconds each on a loaded machine
 vi.setConfig({ hookTimeout: 120_000 });
@@ -18,15 +19,6 @@ let appId: string;
 let otherAppId: string;
 let secretTest: string;
 let secretLive: string;
-
-async function signedIn(email: string): Promise<string> {
-  const password = 'correct-horse-battery';
-  expect((await t.request('POST', '/v1/auth/sign-up', { body: { email, password } })).status).toBe(201);
-  const line = t.logs.find((l) => l.email === email && typeof l.verify_url === 'string');
-  const token = new URL(String(line!.verify_url)).searchParams.get('token');
-  expect((await t.request('POST', '/v1/auth/verify-email', { body: { token } })).status).toBe(200);
-  return (await t.request('POST', '/v1/auth/sign-in', { body: { email, password } })).body.token;
-}
 
 async function newApp(token: string, name: string): Promise<string> {
   const res = await t.request('POST', '/v1/applications', { key: token, body: { name, settlement_address: SETTLEMENT_ADDRESS } });
@@ -50,8 +42,8 @@ function as(app: string | null, environment?: string) {
 
 beforeAll(async () => {
   t = await startTestServer();
-  session = await signedIn('owner@example.org');
-  otherSession = await signedIn('other@example.org');
+  session = await signedIn(t, 'owner@example.org');
+  otherSession = await signedIn(t, 'other@example.org');
   appId = await newApp(session, 'Shop');
   otherAppId = await newApp(otherSession, 'Elsewhere');
   secretTest = await newKey(session, appId, 'test');
@@ -149,7 +141,7 @@ describe('an account session with Fundkit-Application', () => {
 
   it('a signed-out session is 401 even with the header', async () => {
     const email = 'leaver@example.org';
-    const token = await signedIn(email);
+    const token = await signedIn(t, email);
     const app = await newApp(token, 'Gone');
     expect((await t.request('POST', '/v1/auth/sign-out', { key: token })).status).toBe(204);
     const res = await t.request('GET', '/v1/funding-intents', { key: token, headers: { 'Fundkit-Application': app } });

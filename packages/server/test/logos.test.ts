@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { imageSize } from 'image-size';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { signedIn } from './helpers/accounts.js';
 
 const logoDir = mkdtempSync(join(tmpdir(), 'fundkit-logos-'));
 let t: TestServer;
@@ -12,21 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function signedIn(email: string): Promise<string> {
-  const password = 'correct-horse-battery';
-  expect((await t.request('POST', '/v1/auth/sign-up', { body: { email, password } })).status).toBe(201);
-  const line = t.logs.find((l) => l.email === email && typeof l.verify_url === 'string');
-  const token = new URL(String(line!.verify_url)).searchParams.get('token');
-  expect((await t.request('POST', '/v1/auth/verify-email', { body: { token } })).status).toBe(200);
-  return (await t.request('POST', '/v1/auth/sign-in', { body: { email, password } })).body.token;
-}
-
 const HOSTILE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" onload="fetch('/v1/auth/session')">
 <script>document.title = 'pwned'</script><rect width="128" height="128" fill="#0a7"/></svg>`;
 
 describe('logos are inert', () => {
   it('an SVG with script is stored and served as the PNG it renders to, with a sandboxing CSP, nosniff and a disposition', async () => {
-    const session = await signedIn('svg-logo@example.org');
+    const session = await signedIn(t, 'svg-logo@example.org');
     const app = (await t.request('POST', '/v1/applications', { key: session, body: { name: 'Svg' } })).body;
     const put = await t.request('PUT', `/v1/applications/${app.id}/logo`, { key: session, body: Buffer.from(HOSTILE_SVG), headers: { 'content-type': 'image/svg+xml' } });
     expect(put.status).toBe(200);
@@ -43,7 +35,7 @@ describe('logos are inert', () => {
   });
 
   it('an SVG that names a file or URL outside itself is refused (the renderer would read the server\'s disk)', async () => {
-    const session = await signedIn('svg-href@example.org');
+    const session = await signedIn(t, 'svg-href@example.org');
     const app = (await t.request('POST', '/v1/applications', { key: session, body: { name: 'Href' } })).body;
     const secret = join(logoDir, 'not-a-logo.png');
     writeFileSync(secret, Buffer.from(HOSTILE_SVG));
@@ -58,7 +50,7 @@ describe('logos are inert', () => {
   });
 
   it('replacing a logo deletes the old file', async () => {
-    const session = await signedIn('replace-logo@example.org');
+    const session = await signedIn(t, 'replace-logo@example.org');
     const app = (await t.request('POST', '/v1/applications', { key: session, body: { name: 'Replace' } })).body;
     const files = () => readdirSync(logoDir).filter((f) => f.startsWith(`${app.id}-`));
     const upload = (fill: string) => t.request('PUT', `/v1/applications/${app.id}/logo`, {

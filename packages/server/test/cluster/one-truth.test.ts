@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_KEY, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../helpers/server.js';
+import { signedIn } from '../helpers/accounts.js';
 
 /**
  * How long a poll waits for server B to see a change. The servers drop their caches within
@@ -26,15 +27,6 @@ let a: TestServer;
 let b: TestServer;
 let session: string;
 let appId: string;
-
-async function signedIn(server: TestServer, email: string): Promise<string> {
-  const password = 'correct-horse-battery';
-  expect((await server.request('POST', '/v1/auth/sign-up', { body: { email, password } })).status).toBe(201);
-  const line = server.logs.find((l) => l.email === email && typeof l.verify_url === 'string');
-  const token = new URL(String(line!.verify_url)).searchParams.get('token');
-  expect((await server.request('POST', '/v1/auth/verify-email', { body: { token } })).status).toBe(200);
-  return (await server.request('POST', '/v1/auth/sign-in', { body: { email, password } })).body.token;
-}
 
 async function newKey(): Promise<{ id: string; key: string }> {
   const res = await a.request('POST', `/v1/applications/${appId}/keys`, { key: session, body: { type: 'secret', environment: 'test' } });
