@@ -152,6 +152,11 @@ describe('past the bound', () => {
     const expired = await closingLedgersUntil(t.request('POST', `/v1/test_helpers/funding-intents/${intent.id}/expire`, { key }));
     expect(expired.status).toBe(200);
     expect(expired.body.status).toBe('EXPIRED');
+    // an intent that ended unpaid gives its account back at once; the merge lands at a close (on
+    // this hour-long ledger, only at the ones the test makes: none left in flight when it stops)
+    const retired = await closingLedgersUntil(waitFor(async () => (await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body,
+      (i) => i.deposit_account.status === 'RETIRED', 20_000));
+    expect(retired.deposit_account.retired_at).not.toBeNull();
   }, 30_000);
 });
 
