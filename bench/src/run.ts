@@ -42,10 +42,17 @@ await section('server', async () => {
   const server = await benchServer();
   notes.push(...server.notes);
   commands.push(...server.commands);
+  if (server.signIn.fundkit !== null) {
+    rows.push({ area: 'server', figure: 'sign-in (POST /v1/auth/sign-in, one at a time), median latency', fundkit: server.signIn.fundkit, unit: 'ms', peer: 'before (BENCH_BEFORE, same run)', peerValue: server.signIn.before, higher: false });
+  }
   for (const f of server.figures) {
     rows.push({ area: 'server', figure: f.name, fundkit: f.fundkit, unit: 'req/s', peer: 'Express hello-world', peerValue: f.express, higher: true });
     rows.push({ area: 'server', figure: f.name, fundkit: f.fundkit, unit: 'req/s', peer: 'Prism mock (same spec)', peerValue: f.prism, higher: true });
     rows.push({ area: 'server', figure: `${f.name.replace(' (req/s)', '')} p99 latency`, fundkit: f.fundkitP99, unit: 'ms' });
+    if (f.before !== null) {
+      rows.push({ area: 'server', figure: f.name, fundkit: f.fundkit, unit: 'req/s', peer: 'before (BENCH_BEFORE, same run)', peerValue: f.before, higher: true });
+      rows.push({ area: 'server', figure: `${f.name.replace(' (req/s)', '')} p99 latency`, fundkit: f.fundkitP99, unit: 'ms', peer: 'before (BENCH_BEFORE, same run)', peerValue: f.beforeP99, higher: false });
+    }
   }
 });
 

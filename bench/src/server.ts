@@ -2,7 +2,7 @@
  * HTTP throughput of the reference server (file database, 100k seeded intents, rate limit raised)
  * against a bare Express hello-world and the Prism mock of the same spec, with autocannon.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,6 +17,8 @@ export const auth = { authorization: `Bearer ${KEY}` };
 
 /** the issue's load: 32 concurrent connections (the shared CONNECTIONS of lib.ts stays for the other sections) */
 export const SERVER_CONNECTIONS = 32;
+/** what BENCH_BEFORE holds, for the notes (e.g. the commit) */
+const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? 'the last landed commit';
 export const PACED_LEDGER_SECONDS = 5;
 export const CREATE: Load = { method: 'POST', path: '/v1/funding-intents', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' };
 
@@ -29,7 +31,7 @@ async function cannon(url: string, load: Load): Promise<{ rps: number; p50: numb
   return { rps: result['2xx'] / SECONDS, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-export interface ServerFigure { name: string; fundkit: number; express: number; prism: number | null; fundkitP99: number }
+export interface ServerFigure { name: string; fundkit: number; express: number; prism: number | null; fundkitP99: number; before: number | null; beforeP99: number | null }
 
 /** Migrations and the bootstrap through the server itself, then 100k intents cloned in one SQL transaction. */
 export async function seed(dir: string, count = SEED): Promise<{ env: Record<string, string>; seconds: number }> {
@@ -47,7 +49,36 @@ export async function seed(dir: string, count = SEED): Promise<{ env: Record<str
   const { url } = await server.listen(0, '127.0.0.1');
   const model = await (await fetch(`${url}/v1/funding-intents`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' })).json() as { id: string };
   await server.close();
-  const db = new Database(env.FUNDKIT_DB);
+  cloneIntent(env.FUNDKIT_DB, model.id, count);
+  return { env, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * The same seed through another build's own binary (`BENCH_BEFORE`: a checkout of the last landed
+ * commit, built): its migrations, its bootstrap, then the same clone of one intent.
+ */
+async function seedWithBuild(dir: string, root: string, count = SEED): Promise<{ env: Record<string, string>; seconds: number }> {
+  const started = performance.now();
+  const env = {
+    FUNDKIT_DB: join(dir, 'bench.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
+    FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn', FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000', FUNDKIT_MAX_OPEN_INTENTS: '10000000',
+  };
+  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], settlement_address: ADDRESS }] }));
+  const port = await freePort();
+  const child = await startChild(process.execPath, [join(root, 'packages/server/bin/fundkit-server.js')], { ...env, PORT: String(port) }, port, '/v1/assets');
+  let model: { id: string };
+  try {
+    model = await (await fetch(`${child.url}/v1/funding-intents`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"amount":"25.00","asset":"USDC"}' })).json() as { id: string };
+  } finally {
+    await child.stop();
+  }
+  cloneIntent(env.FUNDKIT_DB, model.id, count);
+  return { env, seconds: (performance.now() - started) / 1000 };
+}
+
+/** `count` copies of one intent, in one SQL transaction, one second apart. */
+function cloneIntent(file: string, modelId: string, count: number): void {
+  const db = new Database(file);
   const columns = (db.prepare('PRAGMA table_info(funding_intents)').all() as { name: string }[]).map((c) => c.name).filter((c) => !['id', 'created_at', 'updated_at'].includes(c));
   const insert = db.prepare(`INSERT INTO funding_intents (id, created_at, updated_at, ${columns.join(', ')})
     SELECT @id, @at, @at, ${columns.join(', ')} FROM funding_intents WHERE id = @model`);
@@ -55,11 +86,36 @@ export async function seed(dir: string, count = SEED): Promise<{ env: Record<str
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const at = new Date(base + i * 1000).toISOString();
-      insert.run({ id: `fi_bench${String(i).padStart(20, '0')}`, at, model: model.id });
+      insert.run({ id: `fi_bench${String(i).padStart(20, '0')}`, at, model: modelId });
     }
   })();
   db.close();
-  return { env, seconds: (performance.now() - started) / 1000 };
+}
+
+/** One sign-in with the sandbox's development account (`<dataDir>/dashboard-account.json`), in ms; null without one. */
+async function signInMs(url: string, dataDir: string): Promise<number | null> {
+  const path = join(dataDir, 'dashboard-account.json');
+  if (!existsSync(path)) return null;
+  const { email, password } = JSON.parse(readFileSync(path, 'utf8')) as { email: string; password: string };
+  const started = performance.now();
+  const res = await fetch(`${url}/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
+  return performance.now() - started;
+}
+
+export const SIGN_INS = 7;
+
+/** Sign-ins one at a time, this build and the before build taking turns: medians in ms. */
+async function signInCost(fundkit: { url: string; dir: string }, before: { url: string; dir: string } | null): Promise<{ fundkit: number | null; before: number | null }> {
+  const runs = { fundkit: [] as number[], before: [] as number[] };
+  for (let i = 0; i < SIGN_INS; i++) {
+    const f = await signInMs(fundkit.url, fundkit.dir);
+    if (f !== null) runs.fundkit.push(f);
+    const b = before ? await signInMs(before.url, before.dir) : null;
+    if (b !== null) runs.before.push(b);
+  }
+  return { fundkit: runs.fundkit.length ? median(runs.fundkit) : null, before: runs.before.length ? median(runs.before) : null };
 }
 
 /** The cursor of page 1,000 (limit 100): keyset pagination must make it as cheap as page 1. */
@@ -97,23 +153,32 @@ async function classesFloor(expressUrl: string): Promise<string> {
  * of Fundkit's runs, before its peers': work the run left behind (the deposit accounts of a burst
  * of creates) is done before a peer shares the cores.
  */
-async function measure(name: string, load: Load, fundkitUrl: string, expressUrl: string, prismUrl: string | null, notes: string[], settle?: () => Promise<void>): Promise<ServerFigure> {
-  const runs = { fundkit: [] as number[], express: [] as number[], prism: [] as number[], p99: [] as number[] };
+async function measure(name: string, load: Load, fundkitUrl: string, expressUrl: string, prismUrl: string | null, notes: string[], settle?: () => Promise<void>, beforeUrl: string | null = null, beforeLoad: Load = load): Promise<ServerFigure> {
+  const runs = { fundkit: [] as number[], express: [] as number[], prism: [] as number[], p99: [] as number[], before: [] as number[], beforeP99: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     const f = await cannon(fundkitUrl, load);
     if (f.non2xx > 0) notes.push(`${name}: ${f.non2xx} non-2xx answers from the reference server in run ${i + 1}`);
     runs.fundkit.push(f.rps);
     runs.p99.push(f.p99);
     await settle?.();
+    if (beforeUrl) {
+      const b = await cannon(beforeUrl, beforeLoad);
+      if (b.non2xx > 0) notes.push(`${name}: ${b.non2xx} non-2xx answers from the before build in run ${i + 1}`);
+      runs.before.push(b.rps);
+      runs.beforeP99.push(b.p99);
+    }
     runs.express.push((await cannon(expressUrl, { ...load, path: '/' })).rps);
     if (prismUrl) runs.prism.push((await cannon(prismUrl, load)).rps);
   }
-  const figure = { name, fundkit: median(runs.fundkit), express: median(runs.express), prism: prismUrl ? median(runs.prism) : null, fundkitP99: median(runs.p99) };
+  const figure = {
+    name, fundkit: median(runs.fundkit), express: median(runs.express), prism: prismUrl ? median(runs.prism) : null, fundkitP99: median(runs.p99),
+    before: beforeUrl ? median(runs.before) : null, beforeP99: beforeUrl ? median(runs.beforeP99) : null,
+  };
   process.stdout.write(`  ${name}: fundkit ${figure.fundkit.toFixed(0)} req/s, p99 ${figure.fundkitP99.toFixed(0)} ms, express ${figure.express.toFixed(0)} req/s\n`);
   return figure;
 }
 
-export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: string[]; commands: string[] }> {
+export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: string[]; commands: string[]; signIn: { fundkit: number | null; before: number | null } }> {
   const notes: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-bench-'));
   const seeded = await seed(dir);
@@ -126,6 +191,17 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
   const paced = { ...seeded.env, FUNDKIT_SANDBOX_LEDGER_SECONDS: String(PACED_LEDGER_SECONDS) };
   const fundkit = await startChild(process.execPath, ['packages/server/bin/fundkit-server.js'], { ...paced, PORT: String(ports.fundkit) }, ports.fundkit, '/v1/assets');
   const express = await startChild(process.execPath, ['--import', 'tsx', 'bench/src/peers/express-hello.ts'], { PORT: String(ports.express) }, ports.express);
+  // BENCH_BEFORE: the last landed build beside this one, on its own copy of the same seed, in the same runs
+  let before: Child | null = null;
+  let beforeDir = '';
+  if (process.env.BENCH_BEFORE) {
+    const root = process.env.BENCH_BEFORE;
+    beforeDir = mkdtempSync(join(tmpdir(), 'fundkit-bench-before-'));
+    const seededBefore = await seedWithBuild(beforeDir, root);
+    const port = await freePort();
+    before = await startChild(process.execPath, [join(root, 'packages/server/bin/fundkit-server.js')], { ...seededBefore.env, FUNDKIT_SANDBOX_LEDGER_SECONDS: String(PACED_LEDGER_SECONDS), PORT: String(port) }, port, '/v1/assets');
+    notes.push(`server, before: the build at ${root} (${BEFORE_LABEL}), its own database seeded the same way through its own migrations, started as the reference server is, measured in the same runs (reference, before, Express, Prism in turn)`);
+  }
   let prism: Child | null = null;
   try {
     prism = await startChild(join(ROOT, 'bench/node_modules/.bin/prism'), ['mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(ports.prism)], {}, ports.prism, '/v1/assets');
@@ -140,6 +216,8 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
   ];
   try {
     const cursor = await deepCursor(fundkit.url);
+    // the same page 1,000 of the before build (keyset cursors are opaque to the bench)
+    const beforeCursor = before ? await deepCursor(before.url) : '';
     const retrieveId = `fi_bench${String(SEED / 2).padStart(20, '0')}`;
     const loads: { name: string; load: Load }[] = [
       { name: 'GET /v1/assets (req/s)', load: { path: '/v1/assets', headers: auth } },
@@ -152,13 +230,19 @@ export async function benchServer(): Promise<{ figures: ServerFigure[]; notes: s
     ];
     notes.push(`server: the reference server runs on a sandbox ledger closing every ${PACED_LEDGER_SECONDS} s (FUNDKIT_SANDBOX_LEDGER_SECONDS=${PACED_LEDGER_SECONDS}), the pace of a real network: creates that find the deposit pool empty answer CREATED and their accounts are created in batches at the ledger's pace, as against testnet or pubnet, where that chain work happens in Horizon and stellar-core, not in this process. The instant sandbox ledger (the default, for tests and the quickstart) is measured on creates in its own section (create-instant)`);
     const figures: ServerFigure[] = [];
-    for (const { name, load } of loads) figures.push(await measure(name, load, fundkit.url, express.url, prism?.url ?? null, notes));
+    for (const { name, load } of loads) {
+      const beforeLoad = load.path.includes('cursor=') ? { ...load, path: load.path.replace(/cursor=[^&]*/, `cursor=${encodeURIComponent(beforeCursor)}`) } : load;
+      figures.push(await measure(name, load, fundkit.url, express.url, prism?.url ?? null, notes, undefined, before ? before.url : null, beforeLoad));
+    }
     notes.push(await classesFloor(express.url));
-    return { figures, notes, commands };
+    const signIn = await signInCost({ url: fundkit.url, dir }, before ? { url: before.url, dir: beforeDir } : null);
+    notes.push(`sign-in: POST /v1/auth/sign-in with the sandbox's development account (dashboard-account.json), ${SIGN_INS} one at a time, taking turns with the before build: median ${signIn.fundkit?.toFixed(0) ?? 'n/a (no development account)'} ms, before ${signIn.before?.toFixed(0) ?? 'n/a'} ms`);
+    return { figures, notes, commands, signIn };
   } finally {
     await fundkit.stop();
     await express.stop();
     await prism?.stop();
+    await before?.stop();
   }
 }
 

@@ -54,7 +54,7 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     const env = {
       FUNDKIT_SANDBOX_NETWORK: sandbox.url,
       FUNDKIT_DATABASE_URL: url, FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'), FUNDKIT_MASTER_KEY: 'ab'.repeat(32),
-      LOG_LEVEL: process.env.FUNDKIT_CHILD_STDOUT ? 'error' : 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000', FUNDKIT_RATE_LIMIT: '10000', FUNDKIT_RATE_LIMIT_BURST: '10000',
+      LOG_LEVEL: 'warn', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000', FUNDKIT_RATE_LIMIT: '10000', FUNDKIT_RATE_LIMIT_BURST: '10000',
       FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20', FUNDKIT_WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,5s,10s',
     };
     writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Three', secret_keys: [CRASH_KEY], settlement_address: SETTLEMENT_ADDRESS }] }));
@@ -93,10 +93,10 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const sql = new PostgresSql(pool);
     cleanup.push(() => sql.close());
-    const why = () => up.map((child) => child?.stderr.join('').slice(-1000) ?? '').join('\n');
-    await settle(sql, 30_000, why, chainAt(sandbox.url));
+    const why = () => up.map((child) => child?.stderr.join('').slice(-3000) ?? '').join('\n');
+    await settle(sql, 30_000, why, chainAt(sandbox.url), 150_000);
     await refundWhatIsRefundable(proxy);
-    await settle(sql, 30_000, why, chainAt(sandbox.url));
+    await settle(sql, 30_000, why, chainAt(sandbox.url), 150_000);
 
     expect(await checkInvariants(sql, chainAt(sandbox.url))).toEqual([]);
     const credited = Number(await value(sql, "SELECT COUNT(*) FROM funding_intents WHERE status = 'CREDITED'"));
@@ -125,7 +125,7 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     console.info(`three processes (${ledgers.name}): ${proxy.answers.length} requests, ${credited} intents credited, ${payments} payments, ${refunds} refunds completed, `
       + `${events.length} events delivered, ${poller.seen.size} events polled, ${cut} requests cut by a kill`);
     expect(proxy.answers.filter((a) => a.status >= 500 && !a.upstreamDied)).toEqual([]);
-  }, 360_000);
+  }, 600_000);
 
   it('a process cut off from the database answers /readyz 503 within 5 s while the others stay 200, and 200 once it is back', async () => {
     const { freshPostgresDatabase } = await import('../helpers/postgres.js');

@@ -23,13 +23,19 @@ export interface Child {
 
 export async function startChild(env: Record<string, string>, port: number): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', process.env.FUNDKIT_CHILD_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+    cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', process.env.FUNDKIT_CHILD_STDOUT ? 'inherit' : 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
+  // the log (LOG_LEVEL of the test's choosing) is kept with stderr, the last of it for a failure's message
+  child.stdout?.on('data', (chunk) => {
+    stderr.push(String(chunk));
+    if (stderr.length > 200) stderr.splice(0, stderr.length - 200);
+  });
   const url = `http://127.0.0.1:${port}`;
-  // a tsx start takes seconds, ~20 s with several at once on two loaded cores
-  const until = Date.now() + 60_000;
+  // a tsx start takes seconds, ~20 s with several at once on two loaded cores, over 60 s once
+  // beside a whole suite's heaviest files: a start is the tests' precondition, not what they measure
+  const until = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${stderr.join('')}`);
     try {
@@ -37,7 +43,11 @@ export async function startChild(env: Record<string, string>, port: number): Pro
     } catch {
       // not listening yet
     }
-    if (Date.now() > until) throw new Error(`server did not start: ${stderr.join('')}`);
+    if (Date.now() > until) {
+      // not left behind: a process the test never got would hold its port and cores after it
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${stderr.join('')}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

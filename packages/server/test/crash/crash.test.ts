@@ -69,9 +69,9 @@ describe.each(SCENARIOS)('crash safety on $name', ({ env: extra, lanes, roundMs,
     const chain = chainAt(`${child.url}/sandbox/horizon`);
     try {
       const why = () => child.stderr.join('').slice(-2000);
-      await settle(SqliteSql.of(reader), settleMs, why, chain);
+      await settle(SqliteSql.of(reader), settleMs, why, chain, timeoutMs / 3);
       await refundWhatIsRefundable(child);
-      await settle(SqliteSql.of(reader), settleMs, why, chain);
+      await settle(SqliteSql.of(reader), settleMs, why, chain, timeoutMs / 3);
     } finally {
       reader.close();
     }

@@ -55,23 +55,44 @@ export async function traffic(target: Target, firstN: number, lanes: number, sto
   await Promise.allSettled(Array.from({ length: lanes }, lane));
 }
 
-/** Work the pipeline has not finished: intents, payments, settlements and refunds in flight. */
-export async function busy(sql: Sql): Promise<number> {
-  return Number(await value(sql, `SELECT
-    (SELECT COUNT(*) FROM funding_intents WHERE status IN ('PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'REFUND_PENDING'))
-    + (SELECT COUNT(*) FROM payments WHERE status = 'DETECTED')
-    + (SELECT COUNT(*) FROM settlements WHERE status IN ('PENDING', 'SUBMITTED'))
-    + (SELECT COUNT(*) FROM refunds WHERE status IN ('PENDING', 'PROCESSING')) AS n`));
+const IN_FLIGHT = {
+  intents: "SELECT COUNT(*) FROM funding_intents WHERE status IN ('PAYMENT_DETECTED', 'PAYMENT_CONFIRMED', 'ROUTING', 'SETTLING', 'SETTLED', 'REFUND_PENDING')",
+  payments: "SELECT COUNT(*) FROM payments WHERE status = 'DETECTED'",
+  settlements: "SELECT COUNT(*) FROM settlements WHERE status IN ('PENDING', 'SUBMITTED')",
+  refunds: "SELECT COUNT(*) FROM refunds WHERE status IN ('PENDING', 'PROCESSING')",
+};
+
+/** Work the pipeline has not finished, by kind: intents, payments, settlements and refunds in flight. */
+async function inFlight(sql: Sql): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const [kind, query] of Object.entries(IN_FLIGHT)) counts[kind] = Number(await value(sql, query));
+  return counts;
 }
 
-/** Waits until nothing is in flight; `why` says what the servers printed if it never ends. */
-export async function settle(sql: Sql, timeoutMs: number, why: () => string = () => '', chain?: ChainReader): Promise<void> {
-  const until = Date.now() + timeoutMs;
+/** Work the pipeline has not finished: intents, payments, settlements and refunds in flight. */
+export async function busy(sql: Sql): Promise<number> {
+  return Object.values(await inFlight(sql)).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Waits until nothing is in flight. It gives up when the work left has not moved for `stallMs`
+ * (the pipeline stopped: what the rule names) or after `capMs` in all; a busy machine only makes it
+ * slower, and a slow catch-up is not a lost payment. `why` says what the servers printed.
+ */
+export async function settle(sql: Sql, stallMs: number, why: () => string = () => '', chain?: ChainReader, capMs = 240_000): Promise<void> {
+  const cap = Date.now() + capMs;
   // payments on chain but not observed yet (a payment sent through a process that does not hold
   // the pipeline lease is found by the holder's next pass) are work in flight too
   const left = async () => (await busy(sql)) || unrecordedPayments(sql, chain);
+  let last = Number.NaN;
+  let movedAt = Date.now();
   for (let n = await left(); n > 0; n = await left()) {
-    if (Date.now() > until) throw new Error(`work left after restart: ${n}; ${why()}`);
+    if (n !== last) { last = n; movedAt = Date.now(); }
+    if (Date.now() - movedAt > stallMs || Date.now() > cap) {
+      const counts = { ...await inFlight(sql), unrecordedPayments: await unrecordedPayments(sql, chain) };
+      const stalled = Date.now() - movedAt > stallMs ? `unchanged for ${stallMs} ms` : `still moving after ${capMs} ms`;
+      throw new Error(`work left after restart: ${n}, ${stalled} (${JSON.stringify(counts)}); ${why()}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -37,7 +37,9 @@ describe('deposit account retirement', () => {
     await pay(t, intent.id, '30');
     const credited = await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');
     await expireNow(intent.id);
-    await new Promise((r) => setTimeout(r, 300));
+    // every worker made a pass and found nothing more to do: a retirement of this account would
+    // have been started (and so waited for) by then
+    await t.server.services.pipeline.pipeline.drain();
     expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.deposit_account.status).toBe('ACTIVE');
     const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${credited.payment.id}/refunds`, { key, body: { reason: 'OVERPAYMENT' } });
     await waitFor(async () => (await t.request('GET', `/v1/refunds/${refund.body.id}`, { key })).body, (r) => r.status === 'COMPLETED');
