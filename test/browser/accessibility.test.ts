@@ -59,6 +59,8 @@ async function violations(page: Page, { moderateToo = false } = {}): Promise<Vio
 async function open(width: number, url: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', bypassCSP: true });
   const page = await context.newPage();
+  // a missing element fails the test with its locator, well before the test's own timeout
+  page.setDefaultTimeout(30_000);
   await page.goto(url);
   return page;
 }

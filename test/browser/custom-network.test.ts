@@ -19,6 +19,8 @@ import { SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../../pack
 import { launchChromium } from './harness.js';
 import { codeBlocks, commandLine, fundkitArgv, parseCurl, readmeSection } from './readme.js';
 
+/** What a page may take to show a change on a loaded two-core machine (a wait for a condition, never a sleep). */
+const SOON = { timeout: 20_000 };
 const DASHBOARD = join(import.meta.dirname, '..', '..', 'packages', 'dashboard');
 const LOCAL = readmeSection('A local network');
 const TESTNET = readmeSection('Run on testnet');
@@ -93,6 +95,7 @@ describe('a custom network, by the README', () => {
   it('signs up, opens the logged verification link, signs in, creates an application with a settlement address and a key; the key creates the first intent', async () => {
     const email = 'first@example.org';
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })).newPage();
+    page.setDefaultTimeout(30_000);
     // 1. sign up where the banner says
     await page.goto(/Sign up at (\S+)/.exec(banner)![1]!.replace(/^http:\/\/localhost:/, 'http://127.0.0.1:'));
     await page.getByLabel('Email').fill(email);
@@ -105,7 +108,7 @@ describe('a custom network, by the README', () => {
     // 2. the log line the README names: "msg":"verification link …" with its dashboard_url
     expect(TESTNET).toContain('"msg":"verification link …"');
     let line: Record<string, unknown> | undefined;
-    await expect.poll(() => (line = t.logs.find((l) => l.email === email && String(l.msg).startsWith('verification link')))).toBeDefined();
+    await expect.poll(() => (line = t.logs.find((l) => l.email === email && String(l.msg).startsWith('verification link'))), SOON).toBeDefined();
     const link = String(line!.dashboard_url);
     expect(link).toMatch(/\/dashboard\/#\/verify\?token=emv_/);
     await page.goto(link.replace(/^http:\/\/localhost:/, 'http://127.0.0.1:'));
@@ -118,7 +121,7 @@ describe('a custom network, by the README', () => {
     // 3. an application with its settlement address, on the Applications page
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
     const note = page.getByRole('note');
-    await expect.poll(() => note.textContent()).toBe("Test mode on a custom Stellar network (the one this server's operator configured).");
+    await expect.poll(() => note.textContent(), SOON).toBe("Test mode on a custom Stellar network (the one this server's operator configured).");
     expect(await page.getByText('sandbox data, no real money').count()).toBe(0);
     await page.getByLabel('Name', { exact: true }).fill('Local Shop');
     await page.getByLabel('Settlement address', { exact: true }).fill(SETTLEMENT_ADDRESS);
@@ -143,7 +146,7 @@ describe('a custom network, by the README', () => {
 
     // the dashboard lists it under the application
     await page.getByRole('link', { name: 'Intents', exact: true }).click();
-    await expect.poll(() => page.locator('li', { hasText: intent.id }).textContent(), { timeout: 15_000 }).toContain('1.00 USDC');
+    await expect.poll(() => page.locator('li', { hasText: intent.id }).textContent(), SOON).toContain('1.00 USDC');
     expect(await page.getByText('sandbox data, no real money').count()).toBe(0);
   });
 });

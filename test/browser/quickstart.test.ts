@@ -22,6 +22,8 @@ import { startTestServer, type TestServer } from '../../packages/server/test/hel
 import { launchChromium } from './harness.js';
 import { bannerRows, codeBlocks, commandLine, fundkitArgv, parseCurl, readmeSection } from './readme.js';
 
+/** What a page may take to show a change on a loaded two-core machine (a wait for a condition, never a sleep). */
+const SOON = { timeout: 20_000 };
 const DASHBOARD = join(import.meta.dirname, '..', '..', 'packages', 'dashboard');
 const QUICKSTART = readmeSection('Quickstart');
 /** The README writes every URL for the default port; the test's server listens where it can. */
@@ -85,6 +87,7 @@ function fundkit(argv: string[], signal?: AbortSignal) {
 async function signIn(width: number): Promise<Page> {
   const [email, password] = row('Dashboard login').split(' / ');
   const page = await (await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' })).newPage();
+  page.setDefaultTimeout(30_000);
   await page.goto(row('Dashboard'));
   await page.getByLabel('Email').fill(email!);
   await page.getByLabel('Password').fill(password!);
@@ -117,7 +120,7 @@ describe("the README's quickstart, then the dashboard with the banner's login", 
     const listenLine = commandLine(QUICKSTART, 'pnpm fundkit listen --forward-to http://localhost:3002');
     const stop = new AbortController();
     const listen = fundkit(fundkitArgv(listenLine.replace('http://localhost:3002', receiverUrl)), stop.signal);
-    await expect.poll(listen.output, { timeout: 20_000 }).toContain('Webhook signing secret: whsec_');
+    await expect.poll(listen.output, SOON).toContain('Webhook signing secret: whsec_');
 
     // step 2: the README's pay command with the banner's demo intent
     const demoId = /pnpm fundkit pay (fi_\w+)/.exec(banner)![1]!;
@@ -137,12 +140,14 @@ describe("the README's quickstart, then the dashboard with the banner's login", 
 
     // the dashboard, signed in with the banner's login: the network says sandbox, truthfully
     const page = await signIn(1280);
-    await expect.poll(() => page.getByRole('note').textContent()).toBe('Test mode: sandbox data, no real money.');
+    // the login owns the quickstart's application: the header picks it (no "No applications yet")
+    await expect.poll(() => page.getByRole('combobox', { name: 'Application' }).textContent(), SOON).toBe('Sandbox application');
+    await expect.poll(() => page.getByRole('note').textContent(), SOON).toBe('Test mode: sandbox data, no real money.');
 
     // the step-3 intent, paid with the dashboard's test helper
     await page.getByRole('link', { name: 'Intents', exact: true }).click();
     const mineRow = page.locator('li', { hasText: mine.id });
-    await expect.poll(() => mineRow.textContent()).toContain(mine.reference);
+    await expect.poll(() => mineRow.textContent(), SOON).toContain(mine.reference);
     await mineRow.getByRole('link', { name: '25.00 USDC' }).click();
     await page.getByRole('heading', { name: `Funding intent ${mine.id}` }).waitFor();
     await page.getByRole('button', { name: 'Pay 25.00 USDC' }).click();
@@ -151,13 +156,13 @@ describe("the README's quickstart, then the dashboard with the banner's login", 
     // the demo intent fundkit pay paid: CREDITED with its payment of 25 and payment.completed in the timeline
     await page.goto(`${page.url().split('#')[0]}#/intent/${demoId}`);
     await page.getByRole('heading', { name: `Funding intent ${demoId}` }).waitFor();
-    await expect.poll(() => page.getByRole('region', { name: 'Summary' }).textContent()).toContain('CREDITED');
-    await expect.poll(() => page.getByRole('region', { name: 'Payments' }).textContent()).toContain('25.00');
-    await expect.poll(() => page.getByRole('region', { name: 'Timeline' }).textContent(), { timeout: 15_000 }).toContain('payment.completed');
+    await expect.poll(() => page.getByRole('region', { name: 'Summary' }).textContent(), SOON).toContain('CREDITED');
+    await expect.poll(() => page.getByRole('region', { name: 'Payments' }).textContent(), SOON).toContain('25.00');
+    await expect.poll(() => page.getByRole('region', { name: 'Timeline' }).textContent(), SOON).toContain('payment.completed');
 
     // both in the list, CREDITED
     await page.getByRole('link', { name: 'Intents', exact: true }).click();
-    for (const id of [demoId, mine.id]) await expect.poll(() => page.locator('li', { hasText: id }).textContent(), { timeout: 15_000 }).toContain('CREDITED');
+    for (const id of [demoId, mine.id]) await expect.poll(() => page.locator('li', { hasText: id }).textContent(), SOON).toContain('CREDITED');
 
     // the webhooks listen registered, and their deliveries the receiver answered 200
     const completed = (id: string) => received.some((body) => body.includes('"payment.completed"') && body.includes(id));
@@ -166,15 +171,15 @@ describe("the README's quickstart, then the dashboard with the banner's login", 
     await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByRole('button', { name: `${receiverUrl}/webhooks`, exact: true }).click();
     const deliveries = page.getByRole('region', { name: `Deliveries to ${receiverUrl}/webhooks` });
-    await expect.poll(() => deliveries.locator('li.delivery', { hasText: 'payment.completed' }).count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => deliveries.locator('li.delivery', { hasText: 'payment.completed' }).count(), SOON).toBeGreaterThanOrEqual(2);
     expect(await deliveries.locator('li.delivery', { hasText: 'payment.completed' }).first().textContent()).toContain('HTTP 200');
 
     // the application the quickstart made, and its key (masked, ending as the banner's)
     await page.getByRole('link', { name: 'Applications', exact: true }).click();
     await page.getByRole('button', { name: 'Sandbox application' }).click();
     const keys = page.getByRole('region', { name: 'Keys of Sandbox application' });
-    await expect.poll(() => keys.textContent()).toContain(`sk_test_…${row('Secret key').slice(-4)}`);
-    await expect.poll(() => keys.textContent()).toContain(`pk_test_…${row('Publishable key').slice(-4)}`);
+    await expect.poll(() => keys.textContent(), SOON).toContain(`sk_test_…${row('Secret key').slice(-4)}`);
+    await expect.poll(() => keys.textContent(), SOON).toContain(`pk_test_…${row('Publishable key').slice(-4)}`);
 
     stop.abort();
     expect(await listen.done, listen.output()).toBe(0);
