@@ -109,6 +109,13 @@ describe("the README's quickstart, then the dashboard with the banner's login", 
     const demoId = /pnpm fundkit pay (fi_\w+)/.exec(banner)![1]!;
     expect(banner).toContain(pay.replace(/fi_\w+/, demoId));
     expect(banner).toContain(/pnpm fundkit listen --forward-to \S+/.exec(sample!)![0]);
+    // every other line as printed (the title, where it listens, the two commands), this start's intent id aside
+    const sampleId = /pnpm fundkit pay (fi_\w+)/.exec(sample!)![1]!;
+    const sampleLines = sample!.split('\n');
+    const rowLines = new Set(bannerRows(banner).map(([label, value]) => `${label} ${value}`));
+    for (const line of banner.split('\n').filter((l) => l.trim() !== '' && !rowLines.has(l.trim().replace(/ {2,}/, ' ')))) {
+      expect(sampleLines, 'a banner line the README does not show').toContain(line.replace(demoId, sampleId));
+    }
     // where the login is saved, as the README says
     expect(QUICKSTART).toContain('`.fundkit/dashboard-account.json`');
     const saved = JSON.parse(readFileSync(join(dataDir, 'dashboard-account.json'), 'utf8')) as { email: string; password: string };
