@@ -1,9 +1,9 @@
 /**
  * axe-core on the pages a newcomer meets first (issue 42): the dashboard's sign-in page, its Today
  * page (the quickstart's application and its demo intent), and the hosted checkout of the demo
- * intent, at 1280 and 360 px. No violation of impact serious or critical is allowed; on the
- * dashboard's pages none at all. The checkout's lesser ones are printed with the page, so they can
- * be read, not hidden.
+ * intent, at 1280 and 360 px. The issue asks for no violation of impact serious or critical;
+ * these pages have none of any impact, so the test allows none (a moderate one, such as content
+ * outside every landmark, fails it too).
  */
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -42,18 +42,14 @@ afterAll(async () => {
 interface Violation { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }
 
 /** axe.run on the page as it stands (the pages' CSP would refuse the injected script: bypassed for this context only). */
-async function violations(page: Page, { moderateToo = false } = {}): Promise<Violation[]> {
+async function violations(page: Page): Promise<Violation[]> {
   await page.addScriptTag({ content: AXE });
-  const found = await page.evaluate(async () => {
+  return page.evaluate(async () => {
     const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Violation[] }> } }).axe.run;
     return (await run(document, { resultTypes: ['violations'] })).violations.map((v) => ({
       id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
     }));
   });
-  if (moderateToo) return found;
-  const minor = found.filter((v) => v.impact !== 'serious' && v.impact !== 'critical');
-  if (minor.length > 0) console.info(`axe, ${page.url()} (moderate or minor):`, minor.map((v) => `${v.id} (${v.impact}): ${v.help} [${v.nodes.map((n) => n.target.join(" ")).join(", ")}]`).join('; '));
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 async function open(width: number, url: string): Promise<Page> {
@@ -76,20 +72,21 @@ describe('axe-core finds no serious or critical violation', () => {
   it.each(WIDTHS)("on the dashboard's sign-in page and, signed in, its Today page (%i px)", async (width) => {
     const page = await open(width, `${t.url}/dashboard`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(await violations(page, { moderateToo: true })).toEqual([]);
+    expect(await violations(page)).toEqual([]);
 
     await signIn(page);
     await page.goto(`${t.url}/dashboard/#/today`);
     await page.getByRole('heading', { name: 'Today', level: 1 }).waitFor();
     await page.getByRole('region', { name: "Today's totals" }).waitFor();
-    // the dashboard is ours: not even a moderate one (the mode line is a landmark of its own)
-    expect(await violations(page, { moderateToo: true })).toEqual([]);
+    // the mode line is a landmark of its own (axe: region)
+    expect(await violations(page)).toEqual([]);
     await page.context().close();
   });
 
   it.each(WIDTHS)('on the hosted checkout page of the demo intent (%i px)', async (width) => {
     const page = await open(width, sandbox.demo!.url.replace(/^http:\/\/localhost:/, 'http://127.0.0.1:'));
     await page.locator('[data-testid=amount]').waitFor();
+    // the page around the widget gives it a main landmark and a heading: no moderate one either
     expect(await violations(page)).toEqual([]);
     await page.context().close();
   });

@@ -15,6 +15,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatNetworkBanner, prepareNetworkBanner } from '../../packages/server/src/banner.js';
 import { runCli, type CliIo } from '../../packages/server/src/cli/index.js';
+import { loadConfig } from '../../packages/server/src/config.js';
 import { SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../../packages/server/test/helpers/server.js';
 import { launchChromium } from './harness.js';
 import { codeBlocks, commandLine, fundkitArgv, parseCurl, readmeSection } from './readme.js';
@@ -84,8 +85,11 @@ afterAll(async () => {
 describe('a custom network, by the README', () => {
   it("the README's local network runs beside the quickstart: its own port, data folder and database; the sandbox's assets", () => {
     expect(env.FUNDKIT_STELLAR).toBe('custom');
-    expect(env.PORT).not.toBe('4010');
-    expect(env.FUNDKIT_DATA_DIR).not.toBe(resolve(folder, '.fundkit'));
+    // `pnpm start` of the quickstart: its defaults, in the same folder
+    const quickstart = loadConfig({});
+    expect(Number(env.PORT)).not.toBe(quickstart.port);
+    expect(env.FUNDKIT_DATA_DIR).not.toBe(resolve(folder, quickstart.dataDir));
+    expect(env.FUNDKIT_DB).not.toBe(resolve(folder, quickstart.dbPath));
     // the README's FUNDKIT_ASSETS are what `fundkit sandbox` prints as CODE:ISSUER
     for (const asset of env.FUNDKIT_ASSETS!.split(',')) expect(networkOut).toContain(`Asset       ${asset}`);
     expect(banner).toContain('Fundkit reference server — a custom Stellar network');
