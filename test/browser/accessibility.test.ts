@@ -32,7 +32,7 @@ beforeAll(async () => {
   t = await startTestServer({ bootstrap: null, env: { FUNDKIT_DB: join(dataDir, 'fundkit.db'), FUNDKIT_DATA_DIR: dataDir } });
   sandbox = await prepareSandbox(t.server, t.url);
   browser = await launchChromium();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();

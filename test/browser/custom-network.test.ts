@@ -73,7 +73,7 @@ beforeAll(async () => {
   t = await startTestServer({ bootstrap: null, env: { ...env, FUNDKIT_DEPOSIT_POOL_SIZE: '1', FUNDKIT_TREASURY_CHANNELS: '2' } });
   banner = formatNetworkBanner(await prepareNetworkBanner(t.server, t.url));
   browser = await launchChromium();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
