@@ -62,9 +62,12 @@ export function Shell({ api, route, onSignOut }: { api: Api; route: Route; onSig
         </div>
         <button class="link" onClick={onSignOut}>Sign out</button>
       </header>
-      <p class={`mode-banner ${choice.mode}`} role="note">
-        {networkNote(about.data?.network ?? null, choice.mode)}
-      </p>
+      {/* a landmark of its own, so a screen reader's landmark list reaches it (axe: region) */}
+      <aside aria-label="Mode and network">
+        <p class={`mode-banner ${choice.mode}`} role="note">
+          {networkNote(about.data?.network ?? null, choice.mode)}
+        </p>
+      </aside>
       {apps.loading && !apps.data ? (
         <main aria-busy="true"><p class="muted">Loading…</p></main>
       ) : apps.error && !apps.data ? (

@@ -79,8 +79,11 @@ function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
+/** The page around the widget or a message: one main landmark and a heading for screen readers (axe). */
 function shell(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title><style>body{margin:0;min-height:100vh;background:#f4f5f7;font-family:system-ui,sans-serif;display:flex;justify-content:center;align-items:flex-start}
-#checkout{width:100%;max-width:440px;margin:32px 12px}.msg{margin:64px 16px;color:#333}</style></head><body>${body}</body></html>`;
+#checkout{width:100%;max-width:440px;margin:32px 12px}.msg{margin:64px 16px;color:#333}
+main{width:100%;display:flex;justify-content:center}.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}</style></head>
+<body><main><h1 class="sr">${title}</h1>${body}</main></body></html>`;
 }
