@@ -2,7 +2,7 @@
  * Wires quotes and route executions onto the payment pipeline: its network, its treasury signer
  * (one sequence number in flight), its deposit keys and state machine, and one more worker loop.
  */
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import type { Pipeline } from '../../pipeline/index.js';
 import type { StellarNetwork } from '../../stellar/index.js';
 import type { AssetsService } from '../assets/service.js';

@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../../http/api-error.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { newId } from '../../lib/ids.js';
 import { fromStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';

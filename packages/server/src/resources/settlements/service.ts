@@ -1,5 +1,6 @@
 import { notFound } from '../../http/api-error.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import type { Caller, IntentAccess } from '../funding-intents/service.js';
 import { presentSettlement } from './present.js';
 import type { SettlementsRepo } from './repo.js';
