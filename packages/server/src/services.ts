@@ -4,6 +4,7 @@ import type { ServerInstance } from './cluster/instance.js';
 import { fenceOf } from './cluster/leadership.js';
 import { ClusterRepo } from './cluster/repo.js';
 import { IdempotencyRepo } from './db/idempotency-repo.js';
+import { IdempotencyService } from './resources/idempotency-keys/service.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
 import { HashSlots } from './resources/accounts/hash-slots.js';
@@ -48,7 +49,7 @@ export interface Services {
   requestLogs: RequestLogsService;
   checkout: CheckoutService;
   webhooks: WebhookServices;
-  idempotency: IdempotencyRepo;
+  idempotency: IdempotencyService;
   /** payments, settlements, ledger, refunds, test helpers and the pipeline behind them */
   pipeline: PipelineServices;
   /** options, quotes and the route executions that convert a source asset */
@@ -140,7 +141,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     assets,
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
-    idempotency: new IdempotencyRepo(sql, deps.instance, deriveKey(deps.masterKey, 'idempotency-replies')),
+    idempotency: new IdempotencyService(new IdempotencyRepo(sql, deps.instance, deriveKey(deps.masterKey, 'idempotency-replies'))),
     checkout: createCheckoutService(deps, fundingIntents, statusFeed, checkoutLinks),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
