@@ -28,6 +28,8 @@ import { deriveKey } from './lib/crypto.js';
 import { createPipelineServices, type PipelineServices } from './pipeline/services.js';
 import { createPipeline, pipelineSettings, type PipelineSettings } from './pipeline/index.js';
 import { createQuoteServices, type QuoteServices } from './resources/quotes/index.js';
+import { serverJobs } from './workers/jobs.js';
+import { WorkerLoops } from './workers/loops.js';
 import { FundingIntentReadModel } from './resources/funding-intents/read-model.js';
 import { PaymentsReadModel } from './resources/payments/read-model.js';
 import { QuotesRepo } from './resources/quotes/repo.js';
@@ -54,6 +56,8 @@ export interface Services {
   pipeline: PipelineServices;
   /** options, quotes and the route executions that convert a source asset */
   quotes: QuoteServices;
+  /** the job loops of the pipeline and the route executions, started by the server that leads the pipeline */
+  workers: WorkerLoops;
 }
 
 export interface ServiceDeps {
@@ -86,9 +90,12 @@ const NETWORK_LEDGER_SECONDS = 5;
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config, sql, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(sql), config.stellar, config.network);
+  const settings = { ...pipelineSettings({}), ...deps.pipeline };
+  const workers = new WorkerLoops({ intervalMs: settings.workerIntervalMs, backoffBaseMs: settings.backoffBaseMs, logger });
   const pipeline = await createPipeline({
-    sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
+    sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings,
     fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance), telemetry: deps.telemetry, ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+    nudgeJob: (name) => workers.nudge(name),
   });
   const { repos } = pipeline;
   const executions = new ExecutionsRepo(sql);
@@ -133,6 +140,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     routeRemainder: (intent, payment) => executions.remainderFor(intent.id, payment.id),
     conversions: quotes.conversions,
   });
+  workers.add(...serverJobs(config, pipeline, quotes));
   return {
     accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl, config.stellar === 'sandbox',
       new AuthLimits(new LimitStore(sql), config.authLimits), new HashSlots(config.passwordHashes.concurrency, config.passwordHashes.queue)),
@@ -146,5 +154,6 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
     quotes,
+    workers,
   };
 }
