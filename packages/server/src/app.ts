@@ -31,7 +31,11 @@ import { fundingIntentRoutes } from './resources/funding-intents/routes.js';
 import { requestLogRoutes } from './resources/request-logs/routes.js';
 import { eventRoutes, webhookRoutes } from './resources/webhooks/index.js';
 import type { Services } from './services.js';
-import { pipelineRoutes } from './pipeline/routes.js';
+import { ledgerRoutes } from './resources/ledger/routes.js';
+import { paymentRoutes } from './resources/payments/routes.js';
+import { refundRoutes } from './resources/refunds/routes.js';
+import { settlementRoutes } from './resources/settlements/routes.js';
+import { testHelperRoutes } from './resources/test-helpers/routes.js';
 import { quoteRoutes } from './resources/quotes/routes.js';
 import { routeExecutionRoutes } from './resources/route-executions/routes.js';
 import { pathAliases, type Operation, type Spec } from './spec/operations.js';
@@ -67,7 +71,8 @@ export function routeTable(services: Services): RouteDef[] {
     ...requestLogRoutes(services.requestLogs),
     ...checkoutRoutes(services.checkout),
     ...webhookRoutes(services.webhooks.endpoints, services.webhooks.deliveries), ...eventRoutes(services.webhooks.events),
-    ...pipelineRoutes(services.pipeline),
+    ...paymentRoutes(services.pipeline.payments), ...settlementRoutes(services.pipeline.settlements), ...ledgerRoutes(services.pipeline.ledger),
+    ...refundRoutes(services.pipeline.refunds), ...testHelperRoutes(services.pipeline.testHelpers),
     ...quoteRoutes(services.quotes.quotes), ...routeExecutionRoutes(services.quotes.routeExecutions),
   ];
 }

@@ -4,7 +4,6 @@ import { NetworkSettingsError, resolveNetwork, type Issuers, type NetworkProfile
 import { StrKey } from '@stellar/stellar-sdk';
 import { webhookSettings, WebhookSettingsError, type WebhookSettings } from './resources/webhooks/settings.js';
 import express from 'express';
-import type { AuthLimitSettings } from './resources/accounts/limits.js';
 
 export type StellarMode = 'sandbox' | 'testnet' | 'pubnet' | 'custom';
 
@@ -17,6 +16,18 @@ export interface RateLimitConfig {
 
 /** Express's `trust proxy`: false, true (every hop), a hop count, or addresses/subnets/names to trust. */
 export type TrustProxySetting = boolean | number | string[];
+
+/** Limits of sign-in failures, sign-ups and verifications, enforced by resources/accounts/limits.ts. */
+export interface AuthLimitSettings {
+  /** failed sign-ins an account takes per hour before backoff (FUNDKIT_SIGNIN_ACCOUNT_FAILURES) */
+  signInAccountFailures: number;
+  /** failed sign-ins a client takes per hour before backoff (FUNDKIT_SIGNIN_CLIENT_FAILURES) */
+  signInClientFailures: number;
+  /** sign-ups per client per hour (FUNDKIT_SIGNUP_LIMIT) */
+  signUpsPerClient: number;
+  /** email verifications per client per hour (FUNDKIT_VERIFY_EMAIL_LIMIT) */
+  verificationsPerClient: number;
+}
 
 export interface Config {
   port: number;

@@ -142,9 +142,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
             async start() {
               // the sandbox closes a ledger per transaction: its deposit pool is full before the first create
               if (config.stellar === 'sandbox') await pipeline.fillPool(POOL_FILL_TIMEOUT_MS);
-              pipeline.start();
+              services.workers.start();
             },
-            stop: () => pipeline.stop(),
+            stop: () => services.workers.stop(),
           }, { instance, repo: cluster, logger });
           void leadership.ready.then(async () => {
             stopMaintenance = await startMaintenance(services, logger);
@@ -163,7 +163,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
       await webhookWorker?.stop();
       // the pipeline stops and its lease is free for another server at once
       if (leadership) await leadership.stop();
-      else await services.pipeline.pipeline.stop();
+      else await services.workers.stop();
       if (server) {
         // open status streams end (checkouts reconnect, to another server behind a load
         // balancer); they would keep server.close waiting for their payers to leave

@@ -4,6 +4,7 @@ import type { ServerInstance } from './cluster/instance.js';
 import { fenceOf } from './cluster/leadership.js';
 import { ClusterRepo } from './cluster/repo.js';
 import { IdempotencyRepo } from './db/idempotency-repo.js';
+import { IdempotencyService } from './resources/idempotency-keys/service.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
 import { HashSlots } from './resources/accounts/hash-slots.js';
@@ -27,6 +28,8 @@ import { deriveKey } from './lib/crypto.js';
 import { createPipelineServices, type PipelineServices } from './pipeline/services.js';
 import { createPipeline, pipelineSettings, type PipelineSettings } from './pipeline/index.js';
 import { createQuoteServices, type QuoteServices } from './resources/quotes/index.js';
+import { serverJobs } from './workers/jobs.js';
+import { WorkerLoops } from './workers/loops.js';
 import { FundingIntentReadModel } from './resources/funding-intents/read-model.js';
 import { PaymentsReadModel } from './resources/payments/read-model.js';
 import { QuotesRepo } from './resources/quotes/repo.js';
@@ -48,11 +51,13 @@ export interface Services {
   requestLogs: RequestLogsService;
   checkout: CheckoutService;
   webhooks: WebhookServices;
-  idempotency: IdempotencyRepo;
+  idempotency: IdempotencyService;
   /** payments, settlements, ledger, refunds, test helpers and the pipeline behind them */
   pipeline: PipelineServices;
   /** options, quotes and the route executions that convert a source asset */
   quotes: QuoteServices;
+  /** the job loops of the pipeline and the route executions, started by the server that leads the pipeline */
+  workers: WorkerLoops;
 }
 
 export interface ServiceDeps {
@@ -85,9 +90,12 @@ const NETWORK_LEDGER_SECONDS = 5;
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config, sql, logger } = deps;
   const assets = new AssetsService(new AssetsRepo(sql), config.stellar, config.network);
+  const settings = { ...pipelineSettings({}), ...deps.pipeline };
+  const workers = new WorkerLoops({ intervalMs: settings.workerIntervalMs, backoffBaseMs: settings.backoffBaseMs, logger });
   const pipeline = await createPipeline({
-    sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings: { ...pipelineSettings({}), ...deps.pipeline },
+    sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings,
     fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance), telemetry: deps.telemetry, ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+    nudgeJob: (name) => workers.nudge(name),
   });
   const { repos } = pipeline;
   const executions = new ExecutionsRepo(sql);
@@ -132,6 +140,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     routeRemainder: (intent, payment) => executions.remainderFor(intent.id, payment.id),
     conversions: quotes.conversions,
   });
+  workers.add(...serverJobs(config, pipeline, quotes));
   return {
     accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl, config.stellar === 'sandbox',
       new AuthLimits(new LimitStore(sql), config.authLimits), new HashSlots(config.passwordHashes.concurrency, config.passwordHashes.queue)),
@@ -140,10 +149,11 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     assets,
     fundingIntents,
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
-    idempotency: new IdempotencyRepo(sql, deps.instance, deriveKey(deps.masterKey, 'idempotency-replies')),
+    idempotency: new IdempotencyService(new IdempotencyRepo(sql, deps.instance, deriveKey(deps.masterKey, 'idempotency-replies'))),
     checkout: createCheckoutService(deps, fundingIntents, statusFeed, checkoutLinks),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
     quotes,
+    workers,
   };
 }

@@ -1,5 +1,5 @@
 import { bindAll, prepared, sqlOf, type Sql, type SqlSource } from './sql.js';
-import type { Environment } from '../http/context.js';
+import type { Environment } from '../domain/environment.js';
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
 

@@ -6,7 +6,7 @@ import { ApiError } from './api-error.js';
 import { locals, type AuthContext } from './context.js';
 import { looksLikeJwt, verifyCheckoutToken } from './checkout-token.js';
 import { secretsEqual } from '../lib/crypto.js';
-import type { ApplicationRecord } from './context.js';
+import type { ApplicationRecord } from '../domain/application.js';
 
 /** Security scheme names of the spec, one per credential form (DESIGN §3). */
 export type Scheme = 'SecretKey' | 'PublishableKey' | 'CheckoutSession' | 'AccountSession' | 'OperatorKey';

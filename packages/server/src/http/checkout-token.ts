@@ -1,5 +1,5 @@
 import { SignJWT, errors, jwtVerify } from 'jose';
-import type { Environment } from './context.js';
+import type { Environment } from '../domain/environment.js';
 
 /** Claims binding a checkout session token to one session, intent, application and environment. */
 export interface CheckoutClaims {

@@ -1,21 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Operation } from '../spec/operations.js';
-
-/** `test` = sandbox (sk_test_/pk_test_ keys), `live` = production. */
-export type Environment = 'test' | 'live';
-
-export interface ApplicationRecord {
-  id: string;
-  account_id: string | null;
-  name: string;
-  settlement_address: string | null;
-  status: 'active' | 'inactive';
-  logo_url: string | null;
-  logo_file: string | null;
-  logo_content_type: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { ApplicationRecord } from '../domain/application.js';
+import type { Environment } from '../domain/environment.js';
 
 /** Who is calling. Set by the auth middleware; routes read it through `auth(res)`. */
 export type AuthContext =

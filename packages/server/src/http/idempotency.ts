@@ -1,12 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { IdempotencyRepo } from '../db/idempotency-repo.js';
 import type { Operation } from '../spec/operations.js';
-import { isoNow } from '../lib/time.js';
 import { ApiError } from './api-error.js';
 import { locals, type AuthContext } from './context.js';
 
-const RETENTION_MS = 24 * 3_600_000;
+/** A stored claim: the reply of a completed request, or a request still running. */
+export interface ClaimedKey {
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+}
+
+/** What the middleware needs of the key store (IdempotencyService, which owns the retention). */
+export interface IdempotencyKeys {
+  claim(scope: string, key: string, requestHash: string): Promise<ClaimedKey | null>;
+  complete(scope: string, key: string, status: number, body: string | null): Promise<void>;
+  release(scope: string, key: string): Promise<void>;
+}
 
 /**
  * Keys are scoped to the application and environment (DESIGN §7); other callers to themselves. A
@@ -48,22 +59,21 @@ function requestHash(op: Operation, req: Request): string {
  * otherwise claims the key and records the response the handler sends. 5xx, other retryable
  * answers and aborted requests release the key so a retry runs again.
  */
-export function idempotency(op: Operation, repo: IdempotencyRepo) {
+export function idempotency(op: Operation, keys: IdempotencyKeys) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.get('idempotency-key');
     // only operations that declare the header take part (a stray header on a GET is ignored)
     if (!key || !op.idempotencyKey) return next();
     const scope = scopeOf(locals(res).auth);
     const hash = requestHash(op, req);
-    const now = Date.now();
-    const existing = await repo.claim(scope, key, hash, isoNow(now), isoNow(now + RETENTION_MS));
+    const existing = await keys.claim(scope, key, hash);
     if (existing) return answerExisting(res, existing, hash);
-    recordResponse(res, repo, scope, key);
+    recordResponse(res, keys, scope, key);
     next();
   };
 }
 
-function answerExisting(res: Response, existing: NonNullable<Awaited<ReturnType<IdempotencyRepo['claim']>>>, hash: string): void {
+function answerExisting(res: Response, existing: ClaimedKey, hash: string): void {
   if (existing.request_hash !== hash) {
     throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request; use a new key', { param: 'Idempotency-Key' });
   }
@@ -75,15 +85,15 @@ function answerExisting(res: Response, existing: NonNullable<Awaited<ReturnType<
   res.status(existing.response_status ?? 200).type('application/json').send(existing.response_body);
 }
 
-function recordResponse(res: Response, repo: IdempotencyRepo, scope: string, key: string): void {
+function recordResponse(res: Response, keys: IdempotencyKeys, scope: string, key: string): void {
   let settled = false;
   const settle = async (body: string | null) => {
     if (settled) return;
     settled = true;
     // an answer the client is told to retry must not be replayed to that retry (issue 26: a
     // "not yet" 409 stored here made every retry with the key replay it, so it never succeeded)
-    if (res.statusCode >= 500 || locals(res).retryableAnswer) await repo.release(scope, key);
-    else await repo.complete(scope, key, res.statusCode, body);
+    if (res.statusCode >= 500 || locals(res).retryableAnswer) await keys.release(scope, key);
+    else await keys.complete(scope, key, res.statusCode, body);
   };
   // a key that could not be recorded stays in progress until it expires; the answer still goes out
   const settleQuietly = (body: string | null) => settle(body).catch(() => undefined);
@@ -100,7 +110,7 @@ function recordResponse(res: Response, repo: IdempotencyRepo, scope: string, key
     // the client left before any answer: free the key rather than hold it for 24 h
     if (!settled && !res.writableFinished) {
       settled = true;
-      void repo.release(scope, key).catch(() => undefined);
+      void keys.release(scope, key).catch(() => undefined);
     }
   });
 }

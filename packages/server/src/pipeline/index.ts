@@ -1,6 +1,6 @@
 /**
  * Assembles the payment pipeline: the Stellar network, the observer, the state machine, the
- * settlement, refund and expiry steps, and their worker loops.
+ * settlement, refund and expiry steps. Their worker loops are started in workers/loops.ts.
  */
 import type { Sql } from '../db/sql.js';
 import type { Router } from 'express';
@@ -13,16 +13,8 @@ import { LedgerRepo } from '../resources/ledger/repo.js';
 import { PaymentsRepo } from '../resources/payments/repo.js';
 import { RefundsRepo } from '../resources/refunds/repo.js';
 import { SettlementsRepo } from '../resources/settlements/repo.js';
-import { startWorker, type JobSpec, type Worker } from '../workers/loop.js';
-import { depositPoolJob } from '../workers/deposit-pool.js';
-import { depositRetireJob } from '../workers/deposit-retire.js';
 import { parseDuration } from '../lib/time.js';
 import { DepositRetirer } from './retire.js';
-import { expiryJob } from '../workers/expiry.js';
-import { ledgerFollowerJob } from '../workers/ledger-follower.js';
-import { paymentConfirmationJob } from '../workers/payment-confirmation.js';
-import { refundPayoutJob } from '../workers/refund-payout.js';
-import { settlementJob } from '../workers/settlement.js';
 import { PaymentConfirmer } from './confirm.js';
 import { DepositKeys } from './deposit-keys.js';
 import { EventWriter } from './events.js';
@@ -91,6 +83,8 @@ export interface PipelineDeps {
   telemetry: Telemetry;
   /** a running sandbox network to share (ServerOptions.sandbox) */
   sandbox?: SandboxLink;
+  /** wakes the named job loop (workers/loops.ts): new work for it */
+  nudgeJob(name: string): void;
 }
 
 export interface Pipeline {
@@ -106,25 +100,20 @@ export interface Pipeline {
   observer: Observer | null;
   /** reads the network ledger by ledger for every watched account (null without a network) */
   follower: LedgerFollower | null;
-  /** the settlement and refund payout workers' logic (null without a network) */
+  /** the payment confirmation, settlement, refund payout and retirement workers' logic (null without a network) */
+  confirmer: PaymentConfirmer | null;
   settler: Settler | null;
   refundPayer: RefundPayer | null;
+  retirer: DepositRetirer | null;
   tools: SandboxTools | null;
   depositKeys: DepositKeys;
   expirer: Expirer;
   nudge: { confirm(): void; settle(): void; refund(): void };
   /** the treasury's one signer (null without a network): every platform transaction goes through it */
   signer: TreasurySigner | null;
-  /** one more worker loop (route executions), started and stopped with the others */
-  addJob(job: JobSpec<any>): void;
   nudgeJob(name: string): void;
   /** fills the deposit pool before the loops start (sandbox at instant close: tests and the quickstart get active accounts) */
   fillPool(timeoutMs: number): Promise<void>;
-  /** starts the worker loops (listen); returns nothing, stop() ends them */
-  start(): void;
-  stop(): Promise<void>;
-  /** waits until every worker found nothing to do (tests) */
-  drain(): Promise<void>;
 }
 
 function createRepos(sql: Sql) {
@@ -133,9 +122,6 @@ function createRepos(sql: Sql) {
     watch: new WatchRepo(sql), intents: new PipelineIntentsRepo(sql), fundingIntents: new FundingIntentsRepo(sql),
   };
 }
-
-/** Payments confirmed at once (a database transaction each: the follower read them from closed ledgers). */
-const CONFIRMATIONS_IN_FLIGHT = 8;
 
 /** A real network closes a ledger about every 5 s: the follower reads about then. */
 const NETWORK_LEDGER_MS = 5000;
@@ -159,18 +145,18 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const stellar = setup && { ...setup, network: meteredNetwork(setup.network, deps.telemetry) };
   const poolRepo = new DepositPoolRepo(sql);
   const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey, stellar ? { treasury: stellar.treasury, lookup: poolRepo } : null);
-  const workers: Worker[] = [];
-  const nudgeOf = (name: string) => () => workers.find((w) => w.name === name)?.nudge();
+  const nudgeOf = (name: string) => () => deps.nudgeJob(name);
   const nudge = { confirm: nudgeOf('payment-confirmation'), settle: nudgeOf('settlement'), refund: nudgeOf('refund-payout') };
-  const jobs: JobSpec<any>[] = [expiryJob(expirer)];
   let observer: Observer | null = null;
   let follower: LedgerFollower | null = null;
   let tools: SandboxTools | null = null;
   let deposits: DepositAccountSource = randomKeypairSource;
   let pool: DepositPool | null = null;
   let treasurySigner: TreasurySigner | null = null;
+  let confirmer: PaymentConfirmer | null = null;
   let settler: Settler | null = null;
   let refundPayer: RefundPayer | null = null;
+  let retirer: DepositRetirer | null = null;
 
   if (stellar) {
     const networkName = stellar.network.kind;
@@ -183,8 +169,6 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       lingerMs: stellar.sandbox && !stellar.sandbox.clocked ? 0 : TREASURY_LINGER_MS,
     });
     treasurySigner = signer;
-    // as many payouts running as the treasury's transactions can carry in one ledger
-    const inFlight = deps.config.treasuryChannels * deps.config.treasuryBatchItems;
     observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, machine, logger, onApplied: nudge.confirm, telemetry: deps.telemetry });
     const recorder = observer;
     follower = new LedgerFollower({
@@ -204,13 +188,13 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       nudgeOf('ledger-follower')();
     });
     tools = stellar.sandbox ? new SandboxTools(stellar.sandbox, stellar.network) : null;
-    const confirmer = new PaymentConfirmer({ sql, payments: repos.payments, machine, onConfirmed: nudge.settle });
+    confirmer = new PaymentConfirmer({ sql, payments: repos.payments, machine, onConfirmed: nudge.settle });
     settler = new Settler({
       sql, network: stellar.network, networkName, payments: repos.payments, settlements: repos.settlements, ledger: repos.ledger, intents: repos.intents,
       machine, events, signer, depositKeys, ...(tools ? { prepareDestination: tools.prepareDestination.bind(tools) } : {}),
       routeOf: (intent) => ((intent as { route_type?: string }).route_type === 'STELLAR_PATH_PAYMENT' ? 'STELLAR_PATH_PAYMENT' : 'DIRECT_STELLAR'),
     });
-    const payer = refundPayer = new RefundPayer({ sql, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
+    refundPayer = new RefundPayer({ sql, refunds: repos.refunds, payments: repos.payments, ledger: repos.ledger, machine, events, signer, depositKeys });
     // an account just became active: the follower reads the next ledger at once (it matches every watched address)
     const followAddress = () => nudgeOf('ledger-follower')();
     // Horizon adapter wiring: live keys use pubnet only, test keys testnet or the sandbox only (DESIGN §5)
@@ -227,38 +211,20 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
       watchAddress: followAddress, nudge: nudgeOf('deposit-pool'), keyThreadAfter: deps.config.keyThreadAfter,
     });
-    jobs.push(depositPoolJob(pool, deps.config.treasuryChannels));
-    jobs.push(paymentConfirmationJob(confirmer, CONFIRMATIONS_IN_FLIGHT), settlementJob(settler, repos.intents, repos.settlements, inFlight), refundPayoutJob(payer, inFlight),
-      ledgerFollowerJob(follower));
-    jobs.push(depositRetireJob(new DepositRetirer({
+    retirer = new DepositRetirer({
       sql, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,
       watchWindowMs: deps.settings.depositWatchMs,
-    })));
+    });
   }
 
   return {
-    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, follower, settler, refundPayer, tools, depositKeys, expirer, nudge,
-    signer: treasurySigner,
-    addJob(job) {
-      jobs.push(job);
-    },
-    nudgeJob: (name) => nudgeOf(name)(),
+    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, follower, confirmer, settler, refundPayer, retirer,
+    tools, depositKeys, expirer, nudge, signer: treasurySigner,
+    nudgeJob: (name) => deps.nudgeJob(name),
     async fillPool(timeoutMs) {
       // a ledger on a clock closes only once started: its pool fills in the background, as on a real network
       if (stellar?.sandbox?.clocked) return;
       await pool?.fill(timeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'deposit pool not filled at start; its worker retries'));
-    },
-    start() {
-      if (workers.length > 0) return;
-      for (const job of jobs) workers.push(startWorker(job, { intervalMs: deps.settings.workerIntervalMs, backoffBaseMs: deps.settings.backoffBaseMs, logger }));
-    },
-    async stop() {
-      // jobs in hand finish first: on a clocked ledger they wait for its next close (the ledger's
-      // clock runs on every server, lease or not: see index.ts)
-      await Promise.all(workers.splice(0).map((w) => w.stop()));
-    },
-    async drain() {
-      await Promise.all(workers.map((w) => w.drain()));
     },
   };
 }

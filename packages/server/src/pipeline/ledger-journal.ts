@@ -2,7 +2,7 @@
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
 import type { EntryType, LedgerAccount, LedgerRepo } from '../resources/ledger/repo.js';
-import type { Environment } from '../http/context.js';
+import type { Environment } from '../domain/environment.js';
 
 export interface Journal {
   applicationId: string;

@@ -82,7 +82,7 @@ describe.concurrent.each(['rpc', 'horizon'] as const)('the payment flow over the
   it.sequential('at rest reads the network at most 3 times a ledger, whatever the open intents, and keeps within a few ledgers of its tip', async () => {
     // open intents: their accounts are watched, and must cost no request
     for (let i = 0; i < 5; i += 1) expect((await t.request('POST', '/v1/funding-intents', { key, body: { amount: '1', asset: 'USDC' } })).status).toBe(201);
-    await t.server.services.pipeline.pipeline.drain();
+    await t.server.services.workers.drain();
     let byMethod: Record<string, number> = {};
     const requests = async () => {
       const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } })).text();

@@ -46,7 +46,7 @@ afterEach(() => restore?.());
 async function burst() {
   const intents = await Promise.all(Array.from({ length: BURST }, () => createIntent(t, { amount: '5.00' })));
   // the deposit pool refills behind the creates; its transactions are not what is counted
-  await t.server.services.pipeline.pipeline.drain();
+  await t.server.services.workers.drain();
   return intents;
 }
 

@@ -12,7 +12,7 @@ const refundsPath = (intentId: string, paymentId: string) => `/v1/funding-intent
 const refund = (intentId: string, paymentId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   t.request('POST', refundsPath(intentId, paymentId), { key, body, headers });
 const getRefund = async (id: string) => (await t.request('GET', `/v1/refunds/${id}`, { key })).body;
-const pipeline = () => t.server.services.pipeline.pipeline;
+const workers = () => t.server.services.workers;
 
 async function paidIntent(amount: string, asset = 'USDC', until = 'CREDITED') {
   const intent = await createIntent(t);
@@ -64,14 +64,14 @@ describe('createRefund', () => {
 
   it('409 while another refund of the payment is in progress', async () => {
     const { intent, payment } = await paidIntent('40');
-    await pipeline().stop();
+    await workers().stop();
     try {
       expect((await refund(intent.id, payment.id, { reason: 'OVERPAYMENT' })).status).toBe(201);
       const second = await refund(intent.id, payment.id, { reason: 'OVERPAYMENT' });
       expect(second.status).toBe(409);
       expect(second.body.error.code).toBe('CONFLICT');
     } finally {
-      pipeline().start();
+      workers().start();
     }
   });
 

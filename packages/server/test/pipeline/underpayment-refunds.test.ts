@@ -14,7 +14,7 @@ let t: TestServer;
 beforeAll(async () => { t = await startPipelineServer(); });
 afterAll(() => t.close());
 
-const pipeline = () => t.server.services.pipeline.pipeline;
+const workers = () => t.server.services.workers;
 const refundsPath = (intentId: string, paymentId: string) => `/v1/funding-intents/${intentId}/payments/${paymentId}/refunds`;
 const refund = (intentId: string, paymentId: string, reason = 'UNDERPAYMENT') => t.request('POST', refundsPath(intentId, paymentId), { key, body: { reason } });
 const getIntent = async (id: string) => (await t.request('GET', `/v1/funding-intents/${id}`, { key })).body;
@@ -82,7 +82,7 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
 
   it('a payment while REFUND_PENDING is not applied either; 409 only while a refund of the payment is in progress', async () => {
     const { intent, payment } = await underpaid('10', '5');
-    await pipeline().stop();
+    await workers().stop();
     let refundId: string;
     try {
       const res = await refund(intent.id, payment.id);
@@ -93,7 +93,7 @@ describe('refunding an underpayment (PARTIALLY_FUNDED)', () => {
       expect(busy.status).toBe(409);
       expect(busy.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/in progress/) });
     } finally {
-      pipeline().start();
+      workers().start();
     }
     await pay(t, intent.id, '10');
     const [, late] = await settledPayments(intent.id, 2);

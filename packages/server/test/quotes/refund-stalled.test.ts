@@ -15,7 +15,7 @@ afterAll(() => t.close());
 const post = (path: string, body?: Record<string, unknown>) => t.request('POST', path, { key, ...(body ? { body } : {}) });
 const getIntent = async (id: string) => (await t.request('GET', `/v1/funding-intents/${id}`, { key })).body;
 const refund = (intentId: string, paymentId: string, reason: string) => post(`/v1/funding-intents/${intentId}/payments/${paymentId}/refunds`, { reason });
-const pipeline = () => t.server.services.pipeline.pipeline;
+const workers = () => t.server.services.workers;
 
 /** The payer's native balance in stroops, read from the sandbox ledger through Horizon. */
 async function xlmOf(address: string): Promise<bigint> {
@@ -97,7 +97,7 @@ describe('refunding a payment whose conversion stalled', () => {
     try {
       const { intent, payment, stuck } = await stalled(() => book(t).drainUsdcForXlm(), 'FAILED');
       // with the workers stopped a retried execution stays PENDING
-      await pipeline().stop();
+      await workers().stop();
       try {
         expect((await post(`/v1/route-executions/${stuck.id}/retry`)).body.status).toBe('PENDING');
         const pending = await refund(intent.id, payment.id, 'MANUAL');
@@ -105,7 +105,7 @@ describe('refunding a payment whose conversion stalled', () => {
         expect(pending.body.error).toMatchObject({ code: 'CONFLICT' });
         expect(pending.body.error.message).toContain('in progress');
       } finally {
-        pipeline().start();
+        workers().start();
       }
       const failedAgain = await execution(t, intent.id, (e) => e.status === 'FAILED');
       expect(failedAgain.failure.code).toBe('op_too_few_offers');
@@ -118,7 +118,7 @@ describe('refunding a payment whose conversion stalled', () => {
   it('409 while a resumed conversion is RUNNING', async () => {
     const { intent, payment, stuck } = await stalled(() => book(t).setUsdcPrice(11, 1), 'PAUSED');
     // with the workers stopped a resumed execution stays RUNNING
-    await pipeline().stop();
+    await workers().stop();
     try {
       expect((await post(`/v1/route-executions/${stuck.id}/resume`)).body.status).toBe('RUNNING');
       const running = await refund(intent.id, payment.id, 'MANUAL');
@@ -127,7 +127,7 @@ describe('refunding a payment whose conversion stalled', () => {
       expect((await getIntent(intent.id)).status).toBe('ROUTING');
     } finally {
       await book(t).setUsdcPrice(10, 1);
-      pipeline().start();
+      workers().start();
     }
     // the price is back: the resumed conversion completes as usual
     await waitForIntent(t, intent.id, (i) => i.status === 'CREDITED');

@@ -13,18 +13,8 @@
 import type { RateLimiterRes, RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../../http/api-error.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import type { AuthLimitSettings } from '../../config.js';
 import type { LimitStore } from './limit-store.js';
-
-export interface AuthLimitSettings {
-  /** failed sign-ins an account takes per hour before backoff (FUNDKIT_SIGNIN_ACCOUNT_FAILURES) */
-  signInAccountFailures: number;
-  /** failed sign-ins a client takes per hour before backoff (FUNDKIT_SIGNIN_CLIENT_FAILURES) */
-  signInClientFailures: number;
-  /** sign-ups per client per hour (FUNDKIT_SIGNUP_LIMIT) */
-  signUpsPerClient: number;
-  /** email verifications per client per hour (FUNDKIT_VERIFY_EMAIL_LIMIT) */
-  verificationsPerClient: number;
-}
 
 const WINDOW_SECONDS = 3_600;
 const FIRST_BACKOFF_SECONDS = 30;

@@ -1,6 +1,6 @@
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { ApplicationRecord } from '../../http/context.js';
-import { afterPosition, type PageRequest } from '../../http/pagination.js';
+import type { ApplicationRecord } from '../../domain/application.js';
+import { afterPosition, type PageRequest } from '../../domain/page.js';
 import { freshnessOf } from './freshness.js';
 
 /**

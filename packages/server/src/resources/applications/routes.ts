@@ -1,7 +1,8 @@
 import { LOGO_HEADERS } from './logo.js';
 import type { Response } from 'express';
 import { ApiError } from '../../http/api-error.js';
-import { auth, type Environment } from '../../http/context.js';
+import { auth } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import { pageRequest } from '../../http/pagination.js';
 import { body, type RouteDef } from '../../http/route.js';
 import { input } from '../../http/validate.js';

@@ -1,7 +1,8 @@
 import { StrKey } from '@stellar/stellar-sdk';
-import type { ApplicationRecord } from '../../http/context.js';
+import type { ApplicationRecord } from '../../domain/application.js';
 import { ApiError, notFound } from '../../http/api-error.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { ApplicationsRepo } from './repo.js';

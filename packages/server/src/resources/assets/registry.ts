@@ -1,5 +1,5 @@
 import { Asset, Networks } from '@stellar/stellar-sdk';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 
 export type StellarNetworkName = 'sandbox' | 'testnet' | 'pubnet' | 'custom';
 

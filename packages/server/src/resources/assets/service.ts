@@ -1,6 +1,6 @@
 import type { StellarMode } from '../../config.js';
 import { notFound } from '../../http/api-error.js';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import { isoNow } from '../../lib/time.js';
 import type { NetworkProfile } from '../../stellar/networks.js';
 import { findAsset, listAssets, networkFor, useCustomNetwork, type AssetInfo, type StellarNetworkName } from './registry.js';

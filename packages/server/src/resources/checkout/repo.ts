@@ -1,5 +1,5 @@
 import { bindAll, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 
 export interface CheckoutSessionRecord {
   id: string;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError, notFound } from '../../http/api-error.js';
 import { signCheckoutToken } from '../../http/checkout-token.js';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';

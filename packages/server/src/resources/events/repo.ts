@@ -1,8 +1,8 @@
 import { sql as kysql } from 'kysely';
 import type { EventRow } from '../../db/outbox.js';
 import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../http/context.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { Environment } from '../../domain/environment.js';
+import type { PageRequest } from '../../domain/page.js';
 
 export interface EventRecord extends EventRow {
   fanned_out_at: string | null;

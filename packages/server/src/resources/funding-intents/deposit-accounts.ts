@@ -1,4 +1,4 @@
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import { NativeKeypair } from '../../stellar/keypair.js';
 
 export interface ProvisionRequest {

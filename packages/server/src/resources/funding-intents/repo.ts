@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../../db/sql.js';
-import type { Environment } from '../../http/context.js';
-import { afterPosition, type PageRequest } from '../../http/pagination.js';
+import type { Environment } from '../../domain/environment.js';
+import { afterPosition, type PageRequest } from '../../domain/page.js';
 import type { FundingIntentStatus } from './transitions.js';
 
 export interface FundingIntentRecord {

@@ -1,16 +1,10 @@
-import { applicationAuth } from '../../http/context.js';
+import { caller } from '../../http/caller.js';
 import { pageRequest } from '../../http/pagination.js';
 import { body, type RouteDef } from '../../http/route.js';
 import { input } from '../../http/validate.js';
 import { sendJsonWith } from '../../http/json.js';
 import { presentedJson } from './read-model.js';
-import type { FundingIntentsService, CreateIntentInput, Caller } from './service.js';
-import type { Response } from 'express';
-
-function caller(res: Response): Caller {
-  const context = applicationAuth(res);
-  return { applicationId: context.application.id, environment: context.environment, settlementAddress: context.application.settlement_address };
-}
+import type { FundingIntentsService, CreateIntentInput } from './service.js';
 
 export function fundingIntentRoutes(service: FundingIntentsService): RouteDef[] {
   return [

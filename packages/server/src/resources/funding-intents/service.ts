@@ -2,8 +2,10 @@ import type { CheckoutLinks } from '../checkout/link.js';
 import { StrKey } from '@stellar/stellar-sdk';
 import { GroupCommit } from '../../db/group-commit.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
-import type { Environment } from '../../http/context.js';
-import { toPage, type PageRequest } from '../../http/pagination.js';
+import type { Caller } from '../../domain/caller.js';
+import type { Environment } from '../../domain/environment.js';
+import { toPage } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import { toStroops } from '../../lib/money.js';
@@ -26,14 +28,6 @@ export interface CreateIntentInput {
   reference?: string;
   metadata?: Record<string, unknown>;
   expires_at?: string;
-}
-
-/** The application and environment acting: objects of others are invisible or forbidden. */
-export interface Caller {
-  applicationId: string;
-  environment: Environment;
-  /** the application's default destination as authentication cached it (create reads the current one) */
-  settlementAddress?: string | null;
 }
 
 const DEFAULT_TTL_MS = 24 * 3_600_000;

@@ -1,8 +1,9 @@
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { ApplicationRecord, Environment } from '../../http/context.js';
+import type { ApplicationRecord } from '../../domain/application.js';
+import type { Environment } from '../../domain/environment.js';
 import { findApplicationRow } from '../applications/repo.js';
 import { freshnessOf, type CacheFreshness } from '../applications/freshness.js';
-import { afterPosition, type PageRequest } from '../../http/pagination.js';
+import { afterPosition, type PageRequest } from '../../domain/page.js';
 
 export type KeyType = 'secret' | 'publishable';
 

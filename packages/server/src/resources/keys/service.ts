@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { ApplicationRecord, Environment } from '../../http/context.js';
+import type { ApplicationRecord } from '../../domain/application.js';
+import type { Environment } from '../../domain/environment.js';
 import { notFound } from '../../http/api-error.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';

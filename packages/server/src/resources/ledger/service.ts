@@ -1,6 +1,7 @@
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { fromStroops } from '../../lib/money.js';
-import type { Caller } from '../funding-intents/service.js';
+import type { Caller } from '../../domain/caller.js';
 import type { LedgerEntryRecord, LedgerRepo } from './repo.js';
 
 const ASSETS = ['USDC', 'EURC', 'XLM'];

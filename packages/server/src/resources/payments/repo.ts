@@ -1,6 +1,6 @@
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../http/context.js';
-import { applicationPage, type PageRequest } from '../../http/pagination.js';
+import type { Environment } from '../../domain/environment.js';
+import { applicationPage, type PageRequest } from '../../domain/page.js';
 
 export type PaymentStatus = 'DETECTED' | 'CONFIRMED' | 'UNAPPLIED' | 'FAILED';
 

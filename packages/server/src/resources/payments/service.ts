@@ -1,6 +1,8 @@
 import { notFound } from '../../http/api-error.js';
-import { toPage, type PageRequest } from '../../http/pagination.js';
-import type { Caller, IntentAccess } from '../funding-intents/service.js';
+import { toPage } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
+import type { Caller } from '../../domain/caller.js';
+import type { IntentAccess } from '../funding-intents/service.js';
 import type { PaymentsReadModel } from './read-model.js';
 import type { PaymentFilters, PaymentRecord, PaymentsRepo } from './repo.js';
 

@@ -1,5 +1,5 @@
 /** Turns a priced path (or a direct transfer) into a stored Quote row. */
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import { newId } from '../../lib/ids.js';
 import { fromStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';

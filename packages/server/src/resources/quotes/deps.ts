@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../../http/api-error.js';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import type { StellarNetwork } from '../../stellar/index.js';
 import type { AssetsService } from '../assets/service.js';
 import type { ExecutionsRepo } from '../route-executions/repo.js';

@@ -2,7 +2,7 @@
  * Wires quotes and route executions onto the payment pipeline: its network, its treasury signer
  * (one sequence number in flight), its deposit keys and state machine, and one more worker loop.
  */
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import type { Pipeline } from '../../pipeline/index.js';
 import type { StellarNetwork } from '../../stellar/index.js';
 import type { AssetsService } from '../assets/service.js';
@@ -11,7 +11,6 @@ import type { ExecutionsRepo } from '../route-executions/repo.js';
 import { RouteRunner } from '../route-executions/runner.js';
 import { RouteExecutionsService } from '../route-executions/service.js';
 import { ensureTrust } from '../route-executions/trust.js';
-import { routeExecutionJob } from '../route-executions/worker.js';
 import { QuoteIntentsRepo } from './intent-link.js';
 import type { QuotesRepo } from './repo.js';
 import { lapseLocks } from './lapse.js';
@@ -29,6 +28,10 @@ export interface QuoteServices {
   executions: ExecutionsRepo;
   /** lets a refund give up a FAILED/PAUSED conversion */
   conversions: ConversionGate;
+  /** the route-execution job's logic (workers/route-execution.ts) */
+  runner: RouteRunner;
+  /** lapses quotes and the locks they hold: the route-execution job's housekeeping */
+  lapse: () => Promise<void>;
 }
 
 export interface QuoteServiceDeps {
@@ -59,8 +62,6 @@ export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
     sql, executions, quotes, network, signer, depositKeys: () => pipeline.depositKeys,
     transition: (id, to, reason) => pipeline.machine.transition(id, to, reason), onSucceeded: () => pipeline.nudge.settle(),
   });
-  const job = routeExecutionJob(runner, executions, () => lapseLocks(sql, quotes, intents, executions));
-  pipeline.addJob(job);
   const service = new QuotesService({
     sql, quotes, executions, intents, assets, network, ttlSeconds: settings.ttlSeconds, slippageBps: settings.slippageBps,
     ensureTrust: async (intentId, code, environment) => {
@@ -72,5 +73,5 @@ export function createQuoteServices(deps: QuoteServiceDeps): QuoteServices {
     },
   });
   const routeExecutions = new RouteExecutionsService({ sql, executions, quotes, intents, nudge: () => pipeline.nudgeJob('route-execution') });
-  return { quotes: service, routeExecutions, executions, conversions: new ConversionGate(executions, quotes) };
+  return { quotes: service, routeExecutions, executions, conversions: new ConversionGate(executions, quotes), runner, lapse: () => lapseLocks(sql, quotes, intents, executions) };
 }

@@ -1,5 +1,6 @@
 /** Quotes: options of an intent, accept, the simple form, retrieve and list. */
-import { toPage, type PageRequest } from '../../http/pagination.js';
+import { toPage } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { isoNow } from '../../lib/time.js';
 import { acceptQuote, present } from './accept.js';
 import { loadQuote, type QuoteCaller, type QuotesDeps } from './deps.js';

@@ -3,7 +3,7 @@
  * INTERFACE.md types its amounts as numbers; the exact decimals travel beside them.
  */
 import { ApiError, parseAmountInput } from '../../http/api-error.js';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import { fromStroops, toNumber } from '../../lib/money.js';
 import { numberToStroops } from '../../pricing/amounts.js';
 import { priceReceive, priceSend, type AssetCode, type PricedPath } from '../../pricing/price.js';

@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../../http/api-error.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { newId } from '../../lib/ids.js';
 import { fromStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
@@ -8,7 +9,8 @@ import { postJournal } from '../../pipeline/ledger-journal.js';
 import { coversIntent, inProgress, refundableAmount, settledRemaining } from '../../pipeline/refundable.js';
 import type { StateMachine } from '../../pipeline/state-machine.js';
 import type { FundingIntentRecord } from '../funding-intents/repo.js';
-import type { Caller, IntentAccess } from '../funding-intents/service.js';
+import type { Caller } from '../../domain/caller.js';
+import type { IntentAccess } from '../funding-intents/service.js';
 import type { PipelineIntentsRepo } from '../../pipeline/intents-repo.js';
 import type { LedgerRepo } from '../ledger/repo.js';
 import type { PaymentRecord, PaymentsRepo } from '../payments/repo.js';

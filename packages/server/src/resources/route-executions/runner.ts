@@ -9,7 +9,7 @@ import type { DepositKeys } from '../../pipeline/deposit-keys.js';
 import type { TreasurySigner, TxOutcome } from '../../pipeline/tx.js';
 import { priceReceive, type AssetCode } from '../../pricing/price.js';
 import { parseAssetKey, type StellarNetwork } from '../../stellar/index.js';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import type { FundingIntentStatus } from '../funding-intents/transitions.js';
 import { routeInfo } from '../quotes/present.js';
 import type { QuotesRepo } from '../quotes/repo.js';

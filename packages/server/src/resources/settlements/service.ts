@@ -1,6 +1,8 @@
 import { notFound } from '../../http/api-error.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
-import type { Caller, IntentAccess } from '../funding-intents/service.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
+import type { Caller } from '../../domain/caller.js';
+import type { IntentAccess } from '../funding-intents/service.js';
 import { presentSettlement } from './present.js';
 import type { SettlementsRepo } from './repo.js';
 

@@ -1,6 +1,6 @@
 import { body, type RouteDef } from '../../http/route.js';
 import { input } from '../../http/validate.js';
-import { callerOf } from '../../pipeline/caller.js';
+import { caller } from '../../http/caller.js';
 import type { TestHelpersService, TestPaymentInput } from './service.js';
 
 export function testHelperRoutes(service: TestHelpersService): RouteDef[] {
@@ -8,10 +8,10 @@ export function testHelperRoutes(service: TestHelpersService): RouteDef[] {
     {
       operationId: 'createTestPayment',
       handler: async (req, res) => {
-        res.status(201).json(await service.pay(callerOf(res), String(input(res).path.id), body<TestPaymentInput>(req)));
+        res.status(201).json(await service.pay(caller(res), String(input(res).path.id), body<TestPaymentInput>(req)));
       },
     },
-    { operationId: 'expireTestFundingIntent', handler: async (_req, res) => void res.json(await service.expire(callerOf(res), String(input(res).path.id))) },
-    { operationId: 'failTestSettlement', handler: async (_req, res) => void res.json(await service.failSettlement(callerOf(res), String(input(res).path.id))) },
+    { operationId: 'expireTestFundingIntent', handler: async (_req, res) => void res.json(await service.expire(caller(res), String(input(res).path.id))) },
+    { operationId: 'failTestSettlement', handler: async (_req, res) => void res.json(await service.failSettlement(caller(res), String(input(res).path.id))) },
   ];
 }

@@ -8,7 +8,8 @@ import { isoNow } from '../../lib/time.js';
 import type { DepositKeys } from '../../pipeline/deposit-keys.js';
 import type { Expirer } from '../../pipeline/expiry.js';
 import type { SandboxTools } from '../../pipeline/sandbox-tools.js';
-import type { Caller, IntentAccess } from '../funding-intents/service.js';
+import type { Caller } from '../../domain/caller.js';
+import type { IntentAccess } from '../funding-intents/service.js';
 import type { SettlementsRepo } from '../settlements/repo.js';
 
 export interface TestPaymentInput {

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from '../../cluster/liveness.js';
 import { bindAll, dynamic, prepared, sqlOf, type Params, type Sql, type SqlSource } from '../../db/sql.js';
-import { afterPosition, type PageRequest } from '../../http/pagination.js';
+import { afterPosition, type PageRequest } from '../../domain/page.js';
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 

@@ -1,6 +1,7 @@
 import { insertEvent, notifyOutbox } from '../../db/outbox.js';
 import { ApiError, notFound } from '../../http/api-error.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { EventRecord, EventsRepo } from '../events/repo.js';

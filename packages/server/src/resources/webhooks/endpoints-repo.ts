@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../http/context.js';
-import { afterPosition, type PageRequest } from '../../http/pagination.js';
+import type { Environment } from '../../domain/environment.js';
+import { afterPosition, type PageRequest } from '../../domain/page.js';
 
 export interface EndpointRecord {
   id: string;

@@ -1,6 +1,7 @@
 import { ApiError, notFound } from '../../http/api-error.js';
-import type { Environment } from '../../http/context.js';
-import { toList, type PageRequest } from '../../http/pagination.js';
+import type { Environment } from '../../domain/environment.js';
+import { toList } from '../../http/pagination.js';
+import type { PageRequest } from '../../domain/page.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 
 /**
  * Where webhooks may go. Outside the sandbox a delivery must never reach the server's own host or

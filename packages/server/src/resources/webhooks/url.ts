@@ -1,5 +1,5 @@
 import { ApiError } from '../../http/api-error.js';
-import type { Environment } from '../../http/context.js';
+import type { Environment } from '../../domain/environment.js';
 import type { TargetPolicy } from './targets.js';
 
 function invalid(message: string, status?: number): ApiError {

@@ -1,8 +1,8 @@
 /** The route-execution job for the worker loop: start executions whose funds are confirmed, run started ones. */
-import { isoNow } from '../../lib/time.js';
-import type { JobSpec } from '../../workers/loop.js';
-import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
-import type { RouteRunner } from './runner.js';
+import { isoNow } from '../lib/time.js';
+import type { JobSpec } from './loop.js';
+import type { ExecutionRecord, ExecutionsRepo } from '../resources/route-executions/repo.js';
+import type { RouteRunner } from '../resources/route-executions/runner.js';
 
 type Job = { kind: 'start' | 'run'; execution: ExecutionRecord };
 

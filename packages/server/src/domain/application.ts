@@ -1,0 +1,13 @@
+/** An application as stored: the record every room passes around (auth, resources, workers). */
+export interface ApplicationRecord {
+  id: string;
+  account_id: string | null;
+  name: string;
+  settlement_address: string | null;
+  status: 'active' | 'inactive';
+  logo_url: string | null;
+  logo_file: string | null;
+  logo_content_type: string | null;
+  created_at: string;
+  updated_at: string;
+}

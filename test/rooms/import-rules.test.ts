@@ -1,0 +1,113 @@
+/**
+ * The rooms' import rules (.dependency-cruiser.cjs, run on the real tree by `pnpm lint:imports`)
+ * each fail on an import added on purpose: dependency-cruiser runs with the real config over a
+ * fixture tree laid out as packages/server/src, where every rule has one offending import and the
+ * imports the rules allow stand beside them.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const config = join(root, '.dependency-cruiser.cjs');
+// the root devDependency (bin/ is not among the package's exports)
+const depcruise = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+
+const SRC = 'packages/server/src';
+
+/** file → its source; each line a reason to be here. */
+const FIXTURE: Record<string, string> = {
+  'http/context.ts': 'export const context = 1;',
+  'http/route.ts': "import { context } from './context.js';\nexport const route = context;",
+  // http-reaches-db-through-services
+  'http/idempotency.ts': "import { sql } from '../db/sql.js';\nexport const idempotency = sql;",
+  'db/sql.ts': 'export const sql = 1;',
+  // db-knows-no-transport-or-domain (three ways)
+  'db/outbox.ts': "import { context } from '../http/context.js';\nexport const outbox = context;",
+  'db/reads-a-resource.ts': "import { repo } from '../resources/intents/repo.js';\nexport const reads = repo;",
+  'db/reads-the-pipeline.ts': "import { machine } from '../pipeline/machine.js';\nexport const reads = machine;",
+  'domain/environment.ts': "export type Environment = 'test' | 'live';",
+  // allowed: a resource uses http/ and domain/, and a repo db/
+  'resources/intents/routes.ts': "import { route } from '../../http/route.js';\nimport type { Environment } from '../../domain/environment.js';\nexport const routes: [number, Environment] = [route, 'test'];",
+  'resources/intents/repo.ts': "import { sql } from '../../db/sql.js';\nexport const repo = sql;",
+  // resources-never-import-workers
+  'resources/intents/worker.ts': "import { loop } from '../../workers/loop.js';\nexport const worker = loop;",
+  'workers/loop.ts': 'export const loop = 1;',
+  // allowed: a job calls the pipeline
+  'workers/settle.ts': "import { machine } from '../pipeline/machine.js';\nexport const settle = machine;",
+  'pipeline/machine.ts': 'export const machine = 1;',
+  // pipeline-knows-no-http, directly and through a barrel of another room (no-re-export-across-rooms)
+  'pipeline/caller.ts': "import { context } from '../http/context.js';\nexport const caller = context;",
+  'pipeline/via-barrel.ts': "import { context } from '../lib/index.js';\nexport const via = context;",
+  'lib/index.ts': "export * from '../http/context.js';",
+  'lib/money.ts': 'export const money = 1;',
+  // the sandbox, through a barrel of its own room: `export * from` counts as the import it re-exports
+  'stellar/sandbox/index.ts': "export * from './ledger.js';",
+  // sandbox-imports-nothing-of-the-server (pricing/); lib/money.ts is a named, temporary exception
+  'stellar/sandbox/ledger.ts': "import { price } from '../../pricing/price.js';\nimport { money } from '../../lib/money.js';\nexport const ledger = price + money;",
+  'pricing/price.ts': 'export const price = 1;',
+  'stellar/tools.ts': "export * from './sandbox/index.js';",
+  // sandbox-only-from-start-up: the barrel above is caught where it re-exports; main.ts may import it
+  'treasury/fund.ts': "import { ledger } from '../stellar/tools.js';\nimport { member } from '../cluster/member.js';\nexport const fund = ledger + member;",
+  'main.ts': "import { ledger } from './stellar/sandbox/index.js';\nexport const main = ledger;",
+  // no-cycle-between-folders (a warning for now): treasury/ → cluster/ → treasury/, no file cycle
+  'cluster/member.ts': "import { limit } from '../treasury/limit.js';\nexport const member = limit;",
+  'treasury/limit.ts': 'export const limit = 1;',
+  // no-cycle-between-rooms: a file cycle ops/ → pipeline/ → ops/
+  'ops/meter.ts': "import { tick } from '../pipeline/tick.js';\nexport const meter = () => tick;",
+  'pipeline/tick.ts': "import { meter } from '../ops/meter.js';\nexport const tick = () => meter;",
+};
+
+interface Violation { from: string; to: string; rule: { name: string; severity: string } }
+
+let dir: string;
+let violations: Violation[];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fundkit-rooms-'));
+  for (const [file, source] of Object.entries(FIXTURE)) {
+    mkdirSync(dirname(join(dir, SRC, file)), { recursive: true });
+    writeFileSync(join(dir, SRC, file), `${source}\n`);
+  }
+  const run = spawnSync(process.execPath, [depcruise, SRC, '--config', config, '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
+  if (!run.stdout) throw new Error(`dependency-cruiser gave no report: ${run.stderr}`);
+  violations = (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const pairs = (rule: string) => violations.filter((v) => v.rule.name === rule).map((v) => [v.from.replace(`${SRC}/`, ''), v.to.replace(`${SRC}/`, '')]);
+
+describe('the rooms\' import rules fail on a deliberate import', () => {
+  it.each([
+    ['pipeline-knows-no-http', [['pipeline/caller.ts', 'http/context.ts']]],
+    ['db-knows-no-transport-or-domain', [['db/outbox.ts', 'http/context.ts'], ['db/reads-a-resource.ts', 'resources/intents/repo.ts'], ['db/reads-the-pipeline.ts', 'pipeline/machine.ts']]],
+    ['http-reaches-db-through-services', [['http/idempotency.ts', 'db/sql.ts']]],
+    ['resources-never-import-workers', [['resources/intents/worker.ts', 'workers/loop.ts']]],
+    ['sandbox-only-from-start-up', [['stellar/tools.ts', 'stellar/sandbox/index.ts']]],
+    ['sandbox-imports-nothing-of-the-server', [['stellar/sandbox/ledger.ts', 'pricing/price.ts']]],
+    ['no-re-export-across-rooms', [['lib/index.ts', 'http/context.ts']]],
+  ])('%s', (rule, expected) => {
+    expect(pairs(rule).sort()).toEqual(expected);
+  });
+
+  it('no-cycle-between-rooms', () => {
+    // one report per cycle, from whichever of its files comes first
+    expect(pairs('no-cycle-between-rooms').map((pair) => pair.sort())).toEqual([['ops/meter.ts', 'pipeline/tick.ts']]);
+  });
+
+  it('no-cycle-between-folders (a warning until the known folder cycles are mended)', () => {
+    expect(pairs('no-cycle-between-folders')).toContainEqual(['treasury', 'cluster']);
+    expect(violations.filter((v) => v.rule.name === 'no-cycle-between-folders').every((v) => v.rule.severity === 'warn')).toBe(true);
+  });
+
+  it('lets the imports the rules allow through', () => {
+    const flagged = new Set(violations.map((v) => v.from.replace(`${SRC}/`, '')));
+    for (const allowed of ['resources/intents/routes.ts', 'resources/intents/repo.ts', 'workers/settle.ts', 'main.ts', 'treasury/fund.ts']) {
+      expect(flagged, allowed).not.toContain(allowed);
+    }
+  });
+});
