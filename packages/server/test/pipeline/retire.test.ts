@@ -39,7 +39,7 @@ describe('deposit account retirement', () => {
     await expireNow(intent.id);
     // every worker made a pass and found nothing more to do: a retirement of this account would
     // have been started (and so waited for) by then
-    await t.server.services.pipeline.pipeline.drain();
+    await t.server.services.workers.drain();
     expect((await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body.deposit_account.status).toBe('ACTIVE');
     const refund = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${credited.payment.id}/refunds`, { key, body: { reason: 'OVERPAYMENT' } });
     await waitFor(async () => (await t.request('GET', `/v1/refunds/${refund.body.id}`, { key })).body, (r) => r.status === 'COMPLETED');
