@@ -12,10 +12,10 @@ export const migration: Migration = {
   up(t) {
     return [
       t.schema.createTable('followed_network')
-        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('id', t.int, (c) => c.primaryKey())
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('passphrase', 'text', (c) => c.notNull())
-        .addColumn('first_ledger', 'integer')
+        .addColumn('first_ledger', t.int)
         .addColumn('first_ledger_hash', 'text')
         .addColumn('source', 'text', (c) => c.notNull())
         .addColumn('recorded_at', 'text', (c) => c.notNull()),
