@@ -30,7 +30,7 @@ afterEach(async () => {
 async function sharedDatabase(): Promise<Record<string, string>> {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-one-network-'));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const database = onPostgres
+  const database: Record<string, string> = onPostgres
     ? { FUNDKIT_DATABASE_URL: await (await import('../helpers/postgres.js')).freshPostgresDatabase('one_network') }
     : { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATABASE_URL: '' };
   return { ...database, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex'), FUNDKIT_OPERATOR_KEY: 'op_test_operator_key_0123456789abcdef' };
