@@ -58,6 +58,9 @@ describe.each(SCENARIOS)('crash safety on $name', ({ env: extra, lanes, roundMs,
     for (let round = 0; round < ROUNDS; round++) {
       const flow = traffic(child, round * 1000, lanes);
       await new Promise((r) => setTimeout(r, roundMs + Math.random() * roundMs * 3));
+      // until one intent was credited, a kill also waits for one: on a busy machine the short
+      // rounds could otherwise all end before any payment, and the run would prove nothing
+      if (round === ROUNDS - 1) await someCredited(child);
       await kill(child, 'SIGKILL');
       await flow;
       child = await startChild(env, port);
@@ -99,3 +102,13 @@ describe.each(SCENARIOS)('crash safety on $name', ({ env: extra, lanes, roundMs,
     }
   }, timeoutMs);
 });
+
+/** Waits (at most 90 s) until the server lists a CREDITED intent. */
+async function someCredited(target: { url: string }): Promise<void> {
+  const until = Date.now() + 90_000;
+  while (Date.now() < until) {
+    const list = (await call(target, 'GET', '/v1/funding-intents?limit=100').catch(() => null))?.body?.data ?? [];
+    if (list.some((i: { status: string }) => i.status === 'CREDITED')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
