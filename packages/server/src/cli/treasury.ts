@@ -89,8 +89,8 @@ function configOf(io: CliIo, args: ParsedArgs): Config {
 
 /** The server's own wiring (pipeline/stellar.ts): the same treasury key, created if absent. */
 function stellarSetup(sql: Sql, config: Config, stellarKeys: Buffer): Promise<StellarSetup> {
-  if (config.stellar === 'sandbox') return setupSandboxMode(sql, stellarKeys, config, `http://localhost:${config.port}/sandbox/horizon`, pino({ level: 'silent' }), undefined, 'fundkit treasury');
-  return setupNetwork(sql, stellarKeys, config.network!, 'fundkit treasury');
+  if (config.stellar === 'sandbox') return setupSandboxMode(sql, stellarKeys, config, `http://localhost:${config.port}/sandbox/horizon`, pino({ level: 'silent' }));
+  return setupNetwork(sql, stellarKeys, config.network!);
 }
 
 function toJson(a: Assessment) {

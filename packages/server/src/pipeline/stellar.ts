@@ -22,7 +22,6 @@ import { NativeKeypair } from '../stellar/keypair.js';
 import { httpLink, inProcessLink, ledgerStream, type SandboxLink } from '../stellar/sandbox/link.js';
 import { SANDBOX_PASSPHRASE } from '../stellar/sandbox/ledger.js';
 import { startSandboxThread } from '../stellar/sandbox/thread.js';
-import { followNetwork, NetworkMismatchError } from '../stellar/followed-network.js';
 
 export interface StellarSetup {
   network: StellarNetwork;
@@ -40,8 +39,6 @@ const SANDBOX_FLOAT = toStroops('1000000');
 const KEY = prepared<{ secret_encrypted: string }, { role: string; network: string }>((k, p) =>
   k.selectFrom('stellar_keys').select('secret_encrypted').where('role', '=', p('role')).where('network', '=', p('network')));
 
-const KEY_NETWORK = prepared<{ network: string }, { role: string }>((k, p) => k.selectFrom('stellar_keys').select('network').where('role', '=', p('role')));
-
 const INSERT_KEY = prepared<never, { role: string; network: string; public_key: string; secret_encrypted: string; created_at: string }>((k, p) =>
   k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
 
@@ -49,10 +46,6 @@ const INSERT_KEY = prepared<never, { role: string; network: string; public_key: 
 async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keypair> {
   const row = await sql.get(KEY, { role: 'treasury', network });
   if (row) return NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted));
-  // a database from before it recorded its network (stellar/followed-network.ts) may hold another's treasury
-  const other = await sql.get(KEY_NETWORK, { role: 'treasury' });
-  if (other) throw new NetworkMismatchError(`this database's treasury key is for the ${other.network} network, not ${network}: `
-    + `its deposit accounts and treasury exist on ${other.network} only. Use FUNDKIT_STELLAR=${other.network}, or give ${network} its own database (FUNDKIT_DATABASE_URL, or FUNDKIT_DATA_DIR / FUNDKIT_DB)`);
   const keypair = NativeKeypair.random();
   await sql.run(INSERT_KEY, {
     role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
@@ -84,7 +77,6 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
   const ledger = new SandboxLedger(sql, {
     ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   });
-  const network = new SandboxNetwork(ledger, horizonUrl);
   const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
   const fresh = !(await ledger.store.getKey('market_maker'));
   if (fresh && settings.unfundedTreasury) await ledger.store.putKey(UNFUNDED_TREASURY, treasury.publicKey(), null);
@@ -97,8 +89,7 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
     const line = await ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
     if (line && line.balance === 0n) await ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
   }
-  await followNetwork(sql, { kind: 'sandbox', passphrase: ledger.passphrase, firstLedger: await network.firstLedger(), source: 'the sandbox chain in this database' });
-  return { network, ledger, sandbox: inProcessLink(ledger), treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
+  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, sandbox: inProcessLink(ledger), treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
 }
 
 const IN_PROCESS_CHAIN = prepared<{ seq: number }, Record<string, never>>((k) => k.selectFrom('sbx_ledgers').select('seq').limit(1));
@@ -120,16 +111,14 @@ export interface WiredSandboxSettings extends SandboxSettings {
   /** a sandbox network already running, shared with other servers */
   link?: SandboxLink;
   logger: Logger;
-  /** the process, in a refusal's message ("this server", "fundkit treasury") */
-  who?: string;
 }
 
 /**
  * Sandbox mode: the sandbox in its own thread by default, reached over HTTP; a `fundkit sandbox`
  * at a URL; or in this process (FUNDKIT_SANDBOX_NETWORK, sandboxPlacement).
  */
-export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, horizonUrl: string, logger: Logger, shared?: SandboxLink, who?: string): Promise<StellarSetup> {
-  const settings = { who, rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps };
+export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, horizonUrl: string, logger: Logger, shared?: SandboxLink): Promise<StellarSetup> {
+  const settings = { rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps };
   const placement = await sandboxPlacement(sql, config.sandboxNetwork);
   if (placement.mode === 'in-process') return setupSandbox(sql, secretsKey, horizonUrl, settings);
   // a shared one stands in for the thread this server would start (never for a configured URL)
@@ -147,6 +136,7 @@ const sandboxPoll = (attempt: number) => Math.min(250, 5 * 2 ** attempt);
  * treasury key is this server's; the sandbox's faucet gives it what genesis gave it in process.
  */
 export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: WiredSandboxSettings): Promise<StellarSetup> {
+  const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
   const link = settings.link ?? (settings.url ? await remoteSandbox(settings.url) : await startSandboxThread({
     dbPath: settings.dbPath, ledgerSeconds: settings.ledgerSeconds ?? 0, rates: settings.rates ?? null,
     ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
@@ -158,8 +148,6 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
       issuers: { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! }, api: 'rpc',
     };
     const network = createRpcNetwork(profile, { pollDelay: sandboxPoll });
-    await followNetwork(sql, { kind: 'sandbox', passphrase: SANDBOX_PASSPHRASE, firstLedger: await network.firstLedger(), source: sandboxSource(settings, url) }, settings.who);
-    const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
     // a thread that died says so where readiness reads the network (its requests would only say "fetch failed")
     const stopped = link.stopped?.bind(link);
     if (stopped) {
@@ -176,13 +164,6 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
     await link.close();
     throw error;
   }
-}
-
-/** Where this process reaches its sandbox, as messages name it. */
-function sandboxSource(settings: WiredSandboxSettings, url: string): string {
-  if (settings.link) return `the shared sandbox at ${url}`;
-  if (settings.url) return `the \`fundkit sandbox\` at ${url} (FUNDKIT_SANDBOX_NETWORK)`;
-  return settings.dbPath === ':memory:' ? 'its own sandbox thread (in memory)' : `its own sandbox thread (${settings.dbPath})`;
 }
 
 /** A shared sandbox as this server sees it: its ledger hints until the server closes, which leaves the sandbox running. */
@@ -232,8 +213,7 @@ async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, a
  * key is kept like the sandbox's; `fundkit treasury` says what it needs and funds it where a
  * friendbot exists.
  */
-export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: NetworkProfile, who?: string): Promise<StellarSetup> {
-  await followNetwork(sql, { kind: profile.kind, passphrase: profile.passphrase, firstLedger: null, source: (profile.api === 'rpc' ? profile.rpcUrl : profile.horizonUrl) ?? profile.kind }, who);
+export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: NetworkProfile): Promise<StellarSetup> {
   const treasury = await treasuryKey(sql, secretsKey, profile.kind);
   const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
   return { network, ledger: null, sandbox: null, treasury, horizonRouter: null };

@@ -110,19 +110,6 @@ export class RpcNetwork implements StellarNetwork {
     return (await this.call('getNetwork', () => this.server.getNetwork())).passphrase;
   }
 
-  /**
-   * The oldest ledger this RPC keeps, with its hash (getHealth, then getLedgers): on the sandbox,
-   * which keeps its whole chain, the chain's first ledger, which names the chain. On a real
-   * network it moves with the RPC's retention window.
-   */
-  async firstLedger(): Promise<{ sequence: number; hash: string }> {
-    const { oldestLedger } = await this.call('getHealth', () => this.server.getHealth());
-    const page = await this.call('getLedgers', () => this.server._getLedgers({ startLedger: oldestLedger, pagination: { limit: 1 } }));
-    const first = page.ledgers[0];
-    if (!first) throw new RpcRequestError(`Stellar RPC getLedgers returned no ledger ${oldestLedger}`, null, null);
-    return { sequence: first.sequence, hash: first.hash };
-  }
-
   async latestLedger(): Promise<number> {
     return (await this.call('getLatestLedger', () => this.server.getLatestLedger())).sequence;
   }

@@ -3,7 +3,6 @@
  * chained to the previous one by hash, so explorers and SDKs that decode `header_xdr` or follow
  * `prev_hash` see a consistent chain; transaction and operation counts are added as they apply.
  */
-import { randomBytes } from 'node:crypto';
 import { hash as sha256, xdr } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
 import { prepared } from '../../db/sql.js';
@@ -42,7 +41,7 @@ interface LedgerRow {
   fees: string;
 }
 
-function header(seq: number, prevHash: Buffer, closeTime: number, feePool: bigint, bucketListHash: Buffer): xdr.LedgerHeader {
+function header(seq: number, prevHash: Buffer, closeTime: number, feePool: bigint): xdr.LedgerHeader {
   return new xdr.LedgerHeader({
     ledgerVersion: PROTOCOL_VERSION,
     previousLedgerHash: prevHash,
@@ -51,7 +50,7 @@ function header(seq: number, prevHash: Buffer, closeTime: number, feePool: bigin
       ext: xdr.StellarValueExt.stellarValueBasic(),
     }),
     txSetResultHash: ZERO_HASH,
-    bucketListHash,
+    bucketListHash: ZERO_HASH,
     ledgerSeq: seq,
     totalCoins: xdr.Int64.fromString(TOTAL_COINS.toString()),
     feePool: xdr.Int64.fromString(feePool.toString()),
@@ -96,12 +95,7 @@ export async function openLedger(store: SandboxStore, seq: number, closeTime: nu
   const last = await store.sql.get(LAST_LEDGER);
   const fees = BigInt(last?.fees ?? '0');
   const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
-  // A chain's first ledger names its starting state with random bytes (a real genesis names its
-  // bucket list): two chains started in the same second still differ in their first ledger's
-  // hash, which is how a database tells the sandbox chain it follows from another
-  // (stellar/followed-network.ts). Later ledgers keep a zero hash.
-  const bucketListHash = last ? ZERO_HASH : randomBytes(32);
-  const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees, bucketListHash).toXdr());
+  const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXdr());
   await store.sql.run(INSERT_LEDGER, {
     seq, hash: Buffer.from(sha256(raw)).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),
   });

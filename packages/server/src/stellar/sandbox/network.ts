@@ -24,14 +24,6 @@ export class SandboxNetwork implements StellarNetwork {
     return this.ledger.ledgerSequence();
   }
 
-  /** The chain's first recorded ledger, with its hash: what names this chain (stellar/followed-network.ts). */
-  async firstLedger(): Promise<{ sequence: number; hash: string }> {
-    const sequence = Math.min(await this.ledger.elderLedger(), await this.ledger.ledgerSequence());
-    const ledger = await this.ledger.getLedger(sequence);
-    if (!ledger) throw new Error(`the sandbox ledger has no ledger ${sequence}`);
-    return { sequence, hash: ledger.hash };
-  }
-
   async networkPassphrase(): Promise<string> {
     return this.passphrase;
   }
