@@ -273,7 +273,7 @@ describe('the dashboard over one application', () => {
     await page.goto(`${api.url}/dashboard/#/money`);
     await page.getByRole('row', { name: /USDC/ }).waitFor();
     // live mode is marked, and holds none of the test data
-    await page.getByLabel('Mode').selectOption('live');
+    await page.getByLabel('Mode', { exact: true }).selectOption('live');
     // the sandbox serves test keys only, and the banner says so rather than "real payments"
     await page.getByText('Live mode: this server is on the sandbox (no real money) and serves test keys only.').waitFor();
     await page.goto(`${api.url}/dashboard/#/intents`);
