@@ -33,8 +33,8 @@ async function cannon(url: string, load: Load): Promise<{ rps: number; p50: numb
 
 export interface ServerFigure { name: string; fundkit: number; express: number; prism: number | null; fundkitP99: number; before: number | null; beforeP99: number | null }
 
-/** Migrations and the bootstrap through the server itself, then 100k intents cloned in one SQL transaction. */
-export async function seed(dir: string, count = SEED): Promise<{ env: Record<string, string>; seconds: number }> {
+/** A bench server's settings in `dir` (file database, bootstrap with the bench key written there). */
+function benchEnv(dir: string) {
   const env = {
     FUNDKIT_DB: join(dir, 'bench.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
     FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn',
@@ -44,6 +44,12 @@ export async function seed(dir: string, count = SEED): Promise<{ env: Record<str
     FUNDKIT_MAX_OPEN_INTENTS: '10000000',
   };
   writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], settlement_address: ADDRESS }] }));
+  return env;
+}
+
+/** Migrations and the bootstrap through the server itself, then 100k intents cloned in one SQL transaction. */
+export async function seed(dir: string, count = SEED): Promise<{ env: Record<string, string>; seconds: number }> {
+  const env = benchEnv(dir);
   const started = performance.now();
   const server = await createServer({ env });
   const { url } = await server.listen(0, '127.0.0.1');
@@ -59,11 +65,7 @@ export async function seed(dir: string, count = SEED): Promise<{ env: Record<str
  */
 async function seedWithBuild(dir: string, root: string, count = SEED): Promise<{ env: Record<string, string>; seconds: number }> {
   const started = performance.now();
-  const env = {
-    FUNDKIT_DB: join(dir, 'bench.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_BOOTSTRAP: join(dir, 'bootstrap.json'),
-    FUNDKIT_MASTER_KEY: 'cd'.repeat(32), LOG_LEVEL: 'warn', FUNDKIT_RATE_LIMIT: '1000000', FUNDKIT_RATE_LIMIT_BURST: '1000000', FUNDKIT_MAX_OPEN_INTENTS: '10000000',
-  };
-  writeFileSync(env.FUNDKIT_BOOTSTRAP, JSON.stringify({ applications: [{ name: 'Bench', secret_keys: [KEY], settlement_address: ADDRESS }] }));
+  const env = benchEnv(dir);
   const port = await freePort();
   const child = await startChild(process.execPath, [join(root, 'packages/server/bin/fundkit-server.js')], { ...env, PORT: String(port) }, port, '/v1/assets');
   let model: { id: string };
