@@ -285,7 +285,8 @@ describe('a server that lost the pipeline lease', () => {
       new Date().toISOString(), new Date().toISOString());
     await run(sql, "UPDATE leases SET owner = 'srv_other' WHERE name = 'pipeline'");
     await a.request('POST', `/v1/test_helpers/funding-intents/${intent.body.id}/payments`, { key: KEYS.alphaSecretTest, body: { amount: '25', asset: 'USDC' } });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // the server tried to send the settlement and its fence refused it (a condition, not a pause)
+    await until(() => a.logs.some((line) => JSON.stringify(line).includes('the pipeline lease is held by srv_other')));
     expect(await status()).not.toBe('CREDITED');
     expect(await value(sql, 'SELECT COUNT(*) AS n FROM settlements WHERE envelope_xdr IS NOT NULL')).toBe(0);
 
