@@ -16,7 +16,7 @@ import {
   type StellarNetwork, type StrictReceiveQuery, type StrictSendQuery, type SubmitResult, type SupportedAsset, type TransactionView,
 } from '../network.js';
 import { resultCodesOf } from '../result-codes.js';
-import { paymentRecords, transactionOf, type RpcTransaction } from './records.js';
+import { paymentRecords, sacIndex, transactionOf, type RpcTransaction, type SacIndex } from './records.js';
 import { accountKey, readAccount, readTrustline, trustlineKey } from './xdr-read.js';
 
 /** getTransactions' page: stellar-rpc's default maximum (an RPC configured lower says so, and is asked for less). */
@@ -65,6 +65,8 @@ export class RpcNetwork implements StellarNetwork {
   private readonly horizon: HorizonNetwork | null;
   private counter: RequestCounter | null = null;
   private pageLimit = PAGE;
+  /** the supported assets' Stellar Asset Contracts: the only contracts whose `transfer` events are money */
+  private readonly sacs: SacIndex;
 
   /** the wait before each getTransaction poll of a submission (a real network: once a second) */
   private readonly pollDelay: (attempt: number) => number;
@@ -77,6 +79,7 @@ export class RpcNetwork implements StellarNetwork {
     this.rpcUrl = profile.rpcUrl;
     this.horizonUrl = profile.horizonUrl ?? '';
     this.assets = { USDC: { code: 'USDC', issuer: profile.issuers.USDC }, EURC: { code: 'EURC', issuer: profile.issuers.EURC }, XLM: { code: 'XLM', issuer: NATIVE.issuer } };
+    this.sacs = sacIndex(Object.values(this.assets), this.passphrase);
     this.server = new rpc.Server(profile.rpcUrl, { allowHttp: profile.rpcUrl.startsWith('http:') });
     this.horizon = profile.horizonUrl ? createHorizonNetwork({ profile: { ...profile, api: 'horizon' } }) : null;
   }
@@ -145,7 +148,7 @@ export class RpcNetwork implements StellarNetwork {
       for (const t of transactions) {
         // a full page may end inside a ledger: that ledger is read again from its start next time
         if (t.ledger > last) return { through: last, records, latest: page.latestLedger, latestClosedAtMs: closedAt };
-        records.push(...paymentRecords(t, this.passphrase));
+        records.push(...paymentRecords(t, this.passphrase, this.sacs));
       }
       // stellar-rpc fills a page up to the limit asked (it refuses a limit above its maximum): a short page reached its tip
       if (transactions.length < this.pageLimit) return { through: Math.min(page.latestLedger, last), records, latest: page.latestLedger, latestClosedAtMs: closedAt };

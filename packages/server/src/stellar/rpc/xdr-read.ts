@@ -3,7 +3,7 @@
  * JSON. Every XDR accessor the adapter uses is here, in one place, so an SDK whose XDR classes
  * change (@stellar/stellar-sdk 17) changes one file.
  */
-import { Keypair, StrKey, xdr, type Asset } from '@stellar/stellar-sdk';
+import { Keypair, scValToNative, StrKey, xdr, type Asset } from '@stellar/stellar-sdk';
 import type { AssetRef } from '../assets.js';
 import type { BalanceView } from '../network.js';
 
@@ -73,4 +73,61 @@ export function readTrustline(dataXdr: string): BalanceView | null {
     issuer: StrKey.encodeEd25519PublicKey(Buffer.from(credit.issuer.ed25519.toBytes())),
   };
   return { asset: ref, balance: BigInt(t.balance), limit: BigInt(t.limit) };
+}
+
+/** A Soroban `transfer` event as emitted by a contract (unverified: the caller checks the contract). */
+export interface TransferEvent {
+  /** the operation that emitted it */
+  opIndex: number;
+  /** the emitting contract (C…) */
+  contractId: string;
+  from: string;
+  to: string;
+  amount: bigint;
+  /** CAP-67: the muxed id of a muxed destination (only a u64 id; a text or hash memo is not one) */
+  toMuxedId: string | null;
+}
+
+/** i128 data, or (CAP-67) a map {amount, to_muxed_id}. Null for any other shape. */
+function transferData(data: xdr.ScVal): { amount: bigint; toMuxedId: string | null } | null {
+  const value = scValToNative(data) as unknown;
+  if (typeof value === 'bigint') return { amount: value, toMuxedId: null };
+  if (!value || typeof value !== 'object') return null;
+  const { amount, to_muxed_id: id } = value as { amount?: unknown; to_muxed_id?: unknown };
+  if (typeof amount !== 'bigint') return null;
+  return { amount, toMuxedId: data.type === 'scvMap' && typeof id === 'bigint' && isU64(data, 'to_muxed_id') ? id.toString() : null };
+}
+
+/** The map entry `key` is a u64 (a muxed id), not a text or hash memo carried in the same field. */
+function isU64(map: xdr.ScVal, key: string): boolean {
+  const entries = (map as Extract<xdr.ScVal, { type: 'scvMap' }>).map ?? [];
+  return entries.some((e) => e.key.type === 'scvSymbol' && scValToNative(e.key) === key && e.val.type === 'scvU64');
+}
+
+function contractEvents(meta: xdr.TransactionMeta): { opIndex: number; event: xdr.ContractEvent }[] {
+  // v4 (protocol 23+, CAP-67): events per operation; v3: the one invokeHostFunction's, in sorobanMeta
+  if (meta.type === 'v4') return meta.v4.operations.flatMap((op, opIndex) => op.events.map((event) => ({ opIndex, event })));
+  if (meta.type === 'v3') return (meta.v3.sorobanMeta?.events ?? []).map((event) => ({ opIndex: 0, event }));
+  return [];
+}
+
+/**
+ * The `transfer` events of a transaction's meta (getTransactions' resultMetaXdr): topics
+ * ["transfer", from, to, asset name?]. Anything else, or a malformed one, is skipped.
+ */
+export function transferEvents(resultMetaXdr: string): TransferEvent[] {
+  const out: TransferEvent[] = [];
+  for (const { opIndex, event } of contractEvents(xdr.TransactionMeta.fromXdr(resultMetaXdr, 'base64'))) {
+    if (event.type.name !== 'contract' || !event.contractId || event.body.type !== 'v0') continue;
+    const { topics, data } = event.body.v0;
+    if (topics.length < 3 || topics[0]!.type !== 'scvSymbol' || scValToNative(topics[0]!) !== 'transfer') continue;
+    if (topics[1]!.type !== 'scvAddress' || topics[2]!.type !== 'scvAddress') continue;
+    const moved = transferData(data);
+    if (!moved || moved.amount <= 0n) continue;
+    out.push({
+      opIndex, contractId: StrKey.encodeContract(Buffer.from(event.contractId.toBytes())),
+      from: scValToNative(topics[1]!) as string, to: scValToNative(topics[2]!) as string, ...moved,
+    });
+  }
+  return out;
 }
