@@ -3,6 +3,7 @@
  * the (later) Horizon adapter both implement it; records are Horizon-shaped so one observer
  * consumes either.
  */
+import type { Transaction } from '@stellar/stellar-sdk';
 import type { AssetRef } from './assets.js';
 import type { HorizonPaymentRecord } from './horizon-types.js';
 
@@ -165,4 +166,10 @@ export interface StellarNetwork {
   networkPassphrase(): Promise<string>;
   findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]>;
   findStrictSendPaths(query: StrictSendQuery): Promise<PathQuote[]>;
+  /**
+   * A contract invocation simulated and assembled (its footprint, resources and resource fee, its
+   * source-account authorizations), ready to sign: Stellar RPC's simulateTransaction. Absent on
+   * a network without it (Horizon only, the sandbox today): nothing can be paid to a contract there.
+   */
+  prepareTransaction?(tx: Transaction): Promise<Transaction>;
 }

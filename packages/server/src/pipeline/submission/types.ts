@@ -20,4 +20,9 @@ export interface BuildSpec {
   signers?: Keypair[];
   /** a memo is the whole transaction's: an item with one is sent alone */
   memo?: Memo;
+  /**
+   * one invokeHostFunction (a SAC transfer): sent alone (a Soroban transaction has one
+   * operation), simulated and assembled over RPC before it is signed
+   */
+  soroban?: boolean;
 }

@@ -6,7 +6,7 @@
  * parse yet never stops observation. RPC has no path finding: conversions need a Horizon too
  * (FUNDKIT_HORIZON_URL); without one there are no conversion options.
  */
-import { rpc, TransactionBuilder } from '@stellar/stellar-sdk';
+import { rpc, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { NATIVE, toSdkAsset } from '../assets.js';
 import { createHorizonNetwork, type HorizonNetwork } from '../horizon/index.js';
 import type { RequestCounter } from '../horizon/ledgers.js';
@@ -216,6 +216,11 @@ export class RpcNetwork implements StellarNetwork {
       feeAccount: joined.fee_account, feeCharged: BigInt(joined.fee_charged), memoType: joined.memo_type, memo: joined.memo ?? null,
       envelopeXdr: joined.envelope_xdr, resultXdr: joined.result_xdr,
     };
+  }
+
+  /** simulateTransaction, then the SDK assembles its footprint, resources, fee and auth into the transaction (one request). */
+  async prepareTransaction(tx: Transaction): Promise<Transaction> {
+    return this.call('simulateTransaction', () => this.server.prepareTransaction(tx));
   }
 
   async findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]> {
