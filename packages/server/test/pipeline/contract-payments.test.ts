@@ -58,6 +58,13 @@ describe('the pipeline credits a contract account\'s SAC transfer (read over RPC
       amount: '12.5000000', asset: 'USDC', payer_address: WALLET, destination_address: deposit, transaction_hash: page[0]!.txHash,
       operation_id: `${read.records[0]!.id}-0`,
     });
+    // a refund to a contract takes no memo (an invocation carries none): refused before anything is recorded
+    const memo = await t.request('POST', `/v1/funding-intents/${intent.id}/payments/${payments[0].id}/refunds`, {
+      key, body: { reason: 'OVERPAYMENT', destination_memo: { type: 'text', value: 'x' } }, headers: { 'idempotency-key': `memo-${intent.id}` },
+    });
+    expect(memo.status).toBe(400);
+    expect(memo.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(memo.body.error.message).toMatch(/contract \(C…\) destination/);
     const after = await waitFor(async () => (await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body, (i) => i.status !== 'AWAITING_PAYMENT');
     expect(after.status).not.toBe('PARTIALLY_FUNDED');
   });

@@ -11,6 +11,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RefundPayer } from '../../src/pipeline/refund-payout.js';
+import { checkDestination } from '../../src/resources/refunds/rules.js';
 import { SubmissionEngine } from '../../src/pipeline/submission/engine.js';
 import type { RefundRecord } from '../../src/resources/refunds/repo.js';
 import { resolveNetwork } from '../../src/stellar/networks.js';
@@ -86,6 +87,16 @@ function payer(engine: SubmissionEngine, saved: string[]) {
     depositKeys: { forIntent: async () => ({ address: deposit.publicKey(), signer: deposit }) }, signer: engine,
   } as never);
 }
+
+describe('refund destinations', () => {
+  it('a contract (C…) is accepted where the network can pay it, refused plainly over Horizon alone; anything else is no destination', () => {
+    expect(checkDestination(WALLET, { payable: true, memo: false })).toBe(WALLET);
+    expect(() => checkDestination(WALLET, { payable: false, memo: false })).toThrow(expect.objectContaining({ code: 'INVALID_DESTINATION', message: expect.stringMatching(/Stellar RPC/) }));
+    expect(() => checkDestination(WALLET, { payable: true, memo: true })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    expect(checkDestination(deposit.publicKey())).toBe(deposit.publicKey());
+    expect(() => checkDestination(`${WALLET.slice(0, -1)}A`, { payable: true, memo: false })).toThrow(expect.objectContaining({ code: 'INVALID_DESTINATION' }));
+  });
+});
 
 describe('a refund to a contract address', () => {
   it('is a SAC transfer from the deposit account, simulated, assembled with its resource fee, signed and sent', async () => {
