@@ -94,7 +94,7 @@ export class RefundPayer {
     const at = isoNow();
     const code = out.code?.split(': ').at(-1) ?? 'REFUND_FAILED';
     // once: a failed BALANCE refund gives its amount back, which must never happen twice
-    if (!await this.deps.refunds.updateFrom(r.id, ['PENDING', 'PROCESSING'], { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'})`, updated_at: at })) return;
+    if (!await this.deps.refunds.updateFrom(r.id, ['PENDING', 'PROCESSING'], { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'}${out.detail ? `: ${out.detail}` : ''})`, updated_at: at })) return;
     await this.deps.events.refund('refund.failed', (await this.deps.refunds.findById(r.id))!);
     // a MANUAL refund debited the balance when it was recorded; give it back
     if (r.source === 'BALANCE') {

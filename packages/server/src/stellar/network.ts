@@ -112,7 +112,11 @@ export interface LedgerRead {
    * for is not closed yet. A closed ledger is final: nothing read here needs a second request.
    */
   through: number;
-  /** Successful payment-type operations (payment, both path payments, create_account, account_merge) of ledgers from..through, in order, with `transaction` joined. */
+  /**
+   * Successful payment-type operations (payment, both path payments, create_account,
+   * account_merge) and contract invocations that moved a supported asset (invoke_host_function
+   * with its SAC balance changes) of ledgers from..through, in order, with `transaction` joined.
+   */
   records: HorizonPaymentRecord[];
   /** The network's latest closed ledger, as the source saw it. */
   latest: number;
@@ -135,6 +139,14 @@ export class RateLimitedError extends Error {
   constructor(readonly retryAfterMs: number | null, what: string) {
     super(`${what}: rate limited (429)${retryAfterMs !== null ? `, retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`);
     this.name = 'RateLimitedError';
+  }
+}
+
+/** The network simulated the invocation and it would fail (no balance, no such contract…): sending it is pointless. */
+export class SimulationFailedError extends Error {
+  constructor(readonly reason: string) {
+    super(`the transaction's simulation failed: ${reason}`);
+    this.name = 'SimulationFailedError';
   }
 }
 

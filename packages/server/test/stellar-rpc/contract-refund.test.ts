@@ -38,6 +38,7 @@ function accountEntry(key: xdr.LedgerKey): string {
 const calls: string[] = [];
 let simulated: Transaction | null = null;
 let sent: string | null = null;
+let simulationError: string | null = null;
 const server = setupServer(http.post(RPC, async ({ request }) => {
   const { method, params } = await request.json() as { method: string; params: any };
   calls.push(method);
@@ -49,6 +50,8 @@ const server = setupServer(http.post(RPC, async ({ request }) => {
     }
     case 'simulateTransaction': {
       simulated = TransactionBuilder.fromXdr(params.transaction, profile.passphrase) as Transaction;
+      // stellar-rpc's answer for an invocation that fails (here: the deposit account's balance is short)
+      if (simulationError) return ok({ latestLedger: 100, error: simulationError, events: [] });
       const data = new SorobanDataBuilder().setResourceFee(RESOURCE_FEE).setResources(1_000_000, 2_000, 300).build();
       return ok({ latestLedger: 100, minResourceFee: String(RESOURCE_FEE), transactionData: data.toXdr('base64'),
         results: [{ auth: [], xdr: xdr.ScVal.scvVoid().toXdr('base64') }], cost: { cpuInsns: '1000', memBytes: '1000' } });
@@ -80,10 +83,14 @@ function refund(over: Partial<RefundRecord> = {}): RefundRecord {
   } as RefundRecord;
 }
 
-function payer(engine: SubmissionEngine, saved: string[]) {
-  // stand-ins: the refund is already PROCESSING; its completion is another process's (updateFrom false)
+function payer(engine: SubmissionEngine, saved: string[], outcomes: object[] = []) {
+  // stand-ins: the refund is already PROCESSING; its outcome is recorded (updateFrom), then left to another process (false)
   return new RefundPayer({
-    sql: { transaction: (fn: () => Promise<unknown>) => fn() }, refunds: { updateFrom: async () => false, update: async (_id: string, p: { envelope_xdr?: string }) => { if (p.envelope_xdr) saved.push(p.envelope_xdr); } },
+    sql: { transaction: (fn: () => Promise<unknown>) => fn() },
+    refunds: {
+      updateFrom: async (_id: string, _from: string[], patch: object) => { outcomes.push(patch); return false; },
+      update: async (_id: string, p: { envelope_xdr?: string }) => { if (p.envelope_xdr) saved.push(p.envelope_xdr); },
+    },
     depositKeys: { forIntent: async () => ({ address: deposit.publicKey(), signer: deposit }) }, signer: engine,
   } as never);
 }
@@ -129,5 +136,22 @@ describe('a refund to a contract address', () => {
     const hints = tx.signatures.map((s) => Buffer.from(s.hint.toBytes()).toString('hex'));
     expect(hints).toContain(Buffer.from(deposit.signatureHint()).toString('hex'));
     expect(simulated!.operations[0]!.type).toBe('invokeHostFunction');
+  });
+
+  it('fails, with the network\'s reason, when the simulation says the transfer would fail; nothing is sent', async () => {
+    calls.length = 0;
+    sent = null;
+    simulationError = 'HostError: Error(Contract, #10)\n\nEvent log (newest first):\n   0: [Diagnostic Event] ...';
+    try {
+      const engine = new SubmissionEngine(createRpcNetwork(profile, { pollDelay: () => 5 }), treasury, { channels: 1, pollMs: 5 });
+      const outcomes: { status?: string; failure_code?: string; failure_message?: string }[] = [];
+      await payer(engine, [], outcomes).pay(refund({ id: 'refund_2' }));
+      expect(outcomes).toEqual([expect.objectContaining({ status: 'FAILED', failure_code: 'simulation_failed' })]);
+      expect(outcomes[0]!.failure_message).toContain('HostError: Error(Contract, #10)');
+      expect(calls).toContain('simulateTransaction');
+      expect(calls).not.toContain('sendTransaction');
+    } finally {
+      simulationError = null;
+    }
   });
 });

@@ -26,8 +26,10 @@ const USDC = new Asset('USDC', profile.issuers.USDC);
 const DEPOSIT = 'GBXBIYGVHATBQOB3CT3PYRUAPM4N5OL3CU44TK32D7QYTKMWCC2EYEMY';
 
 let page: ReturnType<typeof invokeTransaction>[] = [];
+const methods: string[] = [];
 const server = setupServer(http.post(RPC, async ({ request }) => {
   const call = await request.json() as { method: string };
+  methods.push(call.method);
   if (call.method !== 'getTransactions') return HttpResponse.json({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'unexpected' } });
   const latest = Math.max(...page.map((t) => t.ledger));
   return HttpResponse.json({ jsonrpc: '2.0', id: 1, result: {
@@ -57,6 +59,8 @@ describe('readLedgers over Stellar RPC: Soroban transfers', () => {
       { ...invokeTransaction(move({ to: DEPOSIT, stroops: 5n }), { ledger: 101, order: 3, passphrase: PASSPHRASE, sequence: '500' }), status: 'FAILED' },
     ];
     const read = await createRpcNetwork(profile).readLedgers(100, 10);
+    // the events come with the transactions: still one request per read, no getEvents
+    expect(methods).toEqual(['getTransactions']);
     expect(read.through).toBe(101);
     expect(read.records.map((r) => r.type)).toEqual(['invoke_host_function', 'invoke_host_function', 'invoke_host_function']);
     expect(changesOf(read.records)).toEqual([

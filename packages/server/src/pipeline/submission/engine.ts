@@ -11,7 +11,7 @@
  * a ledger because of one operation is split: that item fails, the others go again.
  */
 import { FeeBumpTransaction, TransactionBuilder, type Keypair, type Transaction } from '@stellar/stellar-sdk';
-import type { StellarNetwork, TransactionView } from '../../stellar/index.js';
+import { SimulationFailedError, type StellarNetwork, type TransactionView } from '../../stellar/index.js';
 import type { BuildSpec, TxOutcome } from './types.js';
 import { buildBatch, buildPrepared, fitCount, withSources, type Built } from './batch.js';
 import { ChannelPool, type Channel } from './channels.js';
@@ -133,7 +133,13 @@ export class SubmissionEngine {
   private async dispatch(channel: Channel, items: Item[]): Promise<void> {
     try {
       const sequence = await this.channels.nextSequence(channel);
-      const built = await this.build(items, channel, sequence);
+      const built = await this.build(items, channel, sequence).catch((error: unknown) => {
+        if (!(error instanceof SimulationFailedError)) throw error;
+        // the network says the invocation would fail: the item fails, nothing was sent
+        for (const item of items) item.resolve({ hash: '', applied: false, successful: false, ledger: null, code: 'simulation_failed', detail: error.reason });
+        return null;
+      });
+      if (!built) return;
       await this.atomically(async () => { for (const item of items) await item.save(built.envelope); });
       const sent = await this.send(channel, built.envelope, built.hash);
       this.settle(items, built, sent);

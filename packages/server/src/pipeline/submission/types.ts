@@ -11,6 +11,8 @@ export interface TxOutcome {
   code: string | null;
   /** where this item's first operation sits in the transaction (to read its result) */
   opIndex?: number;
+  /** why, in the network's words, when `code` alone does not say (a failed simulation) */
+  detail?: string;
 }
 
 export interface BuildSpec {

@@ -12,7 +12,7 @@ import { createHorizonNetwork, type HorizonNetwork } from '../horizon/index.js';
 import type { RequestCounter } from '../horizon/ledgers.js';
 import type { NetworkProfile } from '../networks.js';
 import {
-  LedgerGapError, RateLimitedError, type AccountView, type NetworkKind, type AsyncSubmitResult, type BalanceView, type LedgerRead, type PathQuote,
+  LedgerGapError, RateLimitedError, SimulationFailedError, type AccountView, type NetworkKind, type AsyncSubmitResult, type BalanceView, type LedgerRead, type PathQuote,
   type StellarNetwork, type StrictReceiveQuery, type StrictSendQuery, type SubmitResult, type SupportedAsset, type TransactionView,
 } from '../network.js';
 import { resultCodesOf } from '../result-codes.js';
@@ -218,9 +218,15 @@ export class RpcNetwork implements StellarNetwork {
     };
   }
 
-  /** simulateTransaction, then the SDK assembles its footprint, resources, fee and auth into the transaction (one request). */
+  /**
+   * simulateTransaction (one request), then the SDK assembles its footprint, resources, resource
+   * fee and source-account auth into the transaction. An invocation that would fail is a
+   * SimulationFailedError (final), a failed request an RpcRequestError (retried).
+   */
   async prepareTransaction(tx: Transaction): Promise<Transaction> {
-    return this.call('simulateTransaction', () => this.server.prepareTransaction(tx));
+    const simulation = await this.call('simulateTransaction', () => this.server.simulateTransaction(tx));
+    if (rpc.Api.isSimulationError(simulation)) throw new SimulationFailedError(simulation.error.split('\n')[0] ?? simulation.error);
+    return rpc.assembleTransaction(tx, simulation).build();
   }
 
   async findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]> {

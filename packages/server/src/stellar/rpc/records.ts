@@ -1,6 +1,8 @@
 /**
  * A transaction as Stellar RPC returns it (getTransactions, getTransaction: base64 XDR) → the
- * payment records Horizon would have ingested from it, so one observer reads either source. Ids
+ * payment records Horizon would have ingested from it, so one observer reads either source:
+ * classic payment operations from the envelope, and each contract invocation's SAC `transfer`s
+ * from the meta's events, as Horizon's invoke_host_function record with asset_balance_changes. Ids
  * are Horizon's operation ids (TOID: ledger << 32 | application order << 12 | index + 1): a
  * payment keeps its id whichever API observed it.
  */
