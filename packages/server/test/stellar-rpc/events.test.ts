@@ -8,7 +8,7 @@
  * against real meta.
  */
 import { readFileSync } from 'node:fs';
-import { Asset, Networks, StrKey } from '@stellar/stellar-sdk';
+import { Account, Asset, MuxedAccount, Networks, StrKey } from '@stellar/stellar-sdk';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,9 @@ describe('readLedgers over Stellar RPC: Soroban transfers', () => {
         { ledger: 101, order: 1, passphrase: PASSPHRASE, sequence: '300' }),
       // before protocol 23: TransactionMeta v3, the events in sorobanMeta
       invokeTransaction(move({ to: DEPOSIT, stroops: 1n }), { ledger: 101, order: 2, passphrase: PASSPHRASE, sequence: '400', meta: 3 }),
+      // a muxed address in the topic itself: its base account, and its id
+      invokeTransaction(move({ to: new MuxedAccount(new Account(DEPOSIT, '0'), '77').accountId(), stroops: 2n }),
+        { ledger: 101, order: 4, passphrase: PASSPHRASE, sequence: '600' }),
       // a failed transaction moved nothing
       { ...invokeTransaction(move({ to: DEPOSIT, stroops: 5n }), { ledger: 101, order: 3, passphrase: PASSPHRASE, sequence: '500' }), status: 'FAILED' },
     ];
@@ -62,14 +65,15 @@ describe('readLedgers over Stellar RPC: Soroban transfers', () => {
     // the events come with the transactions: still one request per read, no getEvents
     expect(methods).toEqual(['getTransactions']);
     expect(read.through).toBe(101);
-    expect(read.records.map((r) => r.type)).toEqual(['invoke_host_function', 'invoke_host_function', 'invoke_host_function']);
+    expect(read.records.map((r) => r.type)).toEqual(['invoke_host_function', 'invoke_host_function', 'invoke_host_function', 'invoke_host_function']);
     expect(changesOf(read.records)).toEqual([
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '12.5000000', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '3.0000001', asset_type: 'native', destination_muxed_id: '18446744073709551615' },
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '0.0000001', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
+      { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '0.0000002', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC, destination_muxed_id: '77' },
     ]);
     // the follower's one watched-address lookup sees the receiver of each
-    expect(read.records.flatMap(receiversOf)).toEqual([DEPOSIT, DEPOSIT, DEPOSIT]);
+    expect(read.records.flatMap(receiversOf)).toEqual([DEPOSIT, DEPOSIT, DEPOSIT, DEPOSIT]);
     expect(read.records[0]!.transaction_hash).toBe(page[0]!.txHash);
   });
 });

@@ -3,7 +3,7 @@
  * JSON. Every XDR accessor the adapter uses is here, in one place, so an SDK whose XDR classes
  * change (@stellar/stellar-sdk 17) changes one file.
  */
-import { Keypair, scValToNative, StrKey, xdr, type Asset } from '@stellar/stellar-sdk';
+import { Keypair, MuxedAccount, scValToNative, StrKey, xdr, type Asset } from '@stellar/stellar-sdk';
 import type { AssetRef } from '../assets.js';
 import type { BalanceView } from '../network.js';
 
@@ -124,9 +124,12 @@ export function transferEvents(resultMetaXdr: string): TransferEvent[] {
     if (topics[1]!.type !== 'scvAddress' || topics[2]!.type !== 'scvAddress') continue;
     const moved = transferData(data);
     if (!moved || moved.amount <= 0n) continue;
+    const to = scValToNative(topics[2]!) as string;
+    // CAP-67 names the base account in the topic and the id in the data; an M… topic is read the same way
+    const muxed = to.startsWith('M') ? MuxedAccount.fromAddress(to, '0') : null;
     out.push({
-      opIndex, contractId: StrKey.encodeContract(Buffer.from(event.contractId.toBytes())),
-      from: scValToNative(topics[1]!) as string, to: scValToNative(topics[2]!) as string, ...moved,
+      opIndex, contractId: StrKey.encodeContract(Buffer.from(event.contractId.toBytes())), from: scValToNative(topics[1]!) as string,
+      ...moved, to: muxed ? muxed.baseAccount().accountId() : to, toMuxedId: muxed ? muxed.id() : moved.toMuxedId,
     });
   }
   return out;
