@@ -58,7 +58,7 @@ export function movementsInto(record: HorizonPaymentRecord, address: string): In
     const asset = assetOf(c);
     return [{
       operationId: `${record.id}-${i}`, asset, stellarAsset: assetKey(asset), amount: toStroops(c.amount), from: c.from, to: c.to,
-      toMuxedId: c.destination_muxed_id ?? null, ...memoOf(record),
+      toMuxedId: c.destination_muxed_id !== undefined && (c.destination_muxed_id_type ?? 'uint64') === 'uint64' ? c.destination_muxed_id : null, ...memoOf(record),
     }];
   });
 }

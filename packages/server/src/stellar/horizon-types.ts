@@ -65,8 +65,10 @@ export interface HorizonAssetBalanceChange extends HorizonAssetFields {
   from?: string;
   to?: string;
   amount: string;
-  /** the muxed id of a muxed destination (CAP-67 `to_muxed_id`) */
+  /** CAP-67 `to_muxed_id`: a muxed destination's id, or (a classic payment's) the memo in its place */
   destination_muxed_id?: string;
+  /** what destination_muxed_id holds: only a uint64 is a muxed id (string and bytes are a memo) */
+  destination_muxed_id_type?: 'uint64' | 'string' | 'bytes';
 }
 
 /** /payments lists a contract invocation that moved a Stellar asset, with its balance changes. */

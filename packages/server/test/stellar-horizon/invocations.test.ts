@@ -40,6 +40,8 @@ function invocation(to: string, order = 1): HorizonInvokeHostFunctionOp {
       { ...USDC, type: 'transfer', from: WALLET, to: OTHER, amount: '1.0000000' },
       { ...USDC, type: 'transfer', from: WALLET, to, amount: '12.5000000', destination_muxed_id: '42' },
       { ...USDC, type: 'burn', from: WALLET, amount: '3.0000000' },
+      // a memo carried where a muxed id goes is no muxed id
+      { ...USDC, type: 'transfer', from: WALLET, to, amount: '0.0000001', destination_muxed_id: 'order 7', destination_muxed_id_type: 'string' },
     ],
     transaction: { id: hash, hash, ledger: 5, successful: true, memo_type: 'none' } as HorizonInvokeHostFunctionOp['transaction'],
   };
@@ -65,6 +67,9 @@ describe('readLedgers over Horizon: contract invocations', () => {
     expect(movementsInto(record, deposit)).toEqual([{
       operationId: `${record.id}-1`, asset: SANDBOX_ASSETS.USDC, stellarAsset: `USDC:${SANDBOX_ASSETS.USDC.issuer}`, amount: 125_000_000n,
       from: WALLET, to: deposit, toMuxedId: '42', memoType: 'none', memo: null,
+    }, {
+      operationId: `${record.id}-3`, asset: SANDBOX_ASSETS.USDC, stellarAsset: `USDC:${SANDBOX_ASSETS.USDC.issuer}`, amount: 1n,
+      from: WALLET, to: deposit, toMuxedId: null, memoType: 'none', memo: null,
     }]);
     // a failed transaction moved nothing
     expect(movementsInto({ ...record, transaction_successful: false }, deposit)).toEqual([]);
@@ -86,9 +91,12 @@ describe('the pipeline credits a contract account\'s SAC transfer (read over Hor
       // as the follower does: the watched receivers only (the other one is no deposit account)
       for (const record of read.records) for (const address of receiversOf(record).filter((a) => a === deposit)) expect(await observer.handle(address, record), `pass ${pass}`).toBe(true);
     }
-    const payments = await waitFor(async () => (await t.request('GET', `/v1/funding-intents/${intent.id}/payments`, { key })).body.data as any[], (p) => p.length > 0);
-    expect(payments).toHaveLength(1);
-    expect(payments[0]).toMatchObject({ amount: '12.5000000', asset: 'USDC', payer_address: WALLET, destination_address: deposit, operation_id: `${read.records[0]!.id}-1` });
-    await waitFor(async () => (await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body, (i) => i.status === 'PARTIALLY_FUNDED');
+    // the invocation moved money into the deposit account twice: two payments, each once
+    const payments = await waitFor(async () => (await t.request('GET', `/v1/funding-intents/${intent.id}/payments`, { key })).body.data as any[], (p) => p.length > 1);
+    expect(payments.map((p) => [p.operation_id, p.amount, p.payer_address, p.destination_address]).sort()).toEqual([
+      [`${read.records[0]!.id}-1`, '12.5000000', WALLET, deposit], [`${read.records[0]!.id}-3`, '0.0000001', WALLET, deposit],
+    ]);
+    const after = await waitFor(async () => (await t.request('GET', `/v1/funding-intents/${intent.id}`, { key })).body, (i) => i.status === 'PARTIALLY_FUNDED');
+    expect(after.received_amount).toBe('12.5000001');
   });
 });

@@ -68,9 +68,9 @@ describe('readLedgers over Stellar RPC: Soroban transfers', () => {
     expect(read.records.map((r) => r.type)).toEqual(['invoke_host_function', 'invoke_host_function', 'invoke_host_function', 'invoke_host_function']);
     expect(changesOf(read.records)).toEqual([
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '12.5000000', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
-      { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '3.0000001', asset_type: 'native', destination_muxed_id: '18446744073709551615' },
+      { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '3.0000001', asset_type: 'native', destination_muxed_id: '18446744073709551615', destination_muxed_id_type: 'uint64' },
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '0.0000001', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
-      { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '0.0000002', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC, destination_muxed_id: '77' },
+      { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '0.0000002', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC, destination_muxed_id: '77', destination_muxed_id_type: 'uint64' },
     ]);
     // the follower's one watched-address lookup sees the receiver of each
     expect(read.records.flatMap(receiversOf)).toEqual([DEPOSIT, DEPOSIT, DEPOSIT, DEPOSIT]);

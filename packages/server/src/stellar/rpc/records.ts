@@ -107,7 +107,7 @@ function balanceChanges(events: TransferEvent[], sacs: SacIndex): HorizonAssetBa
     const asset = sacs.get(e.contractId);
     if (!asset) return [];
     const change: HorizonAssetBalanceChange = { ...horizonAssetFields(asset), type: 'transfer', from: e.from, to: e.to, amount: fromStroops(e.amount) } as HorizonAssetBalanceChange;
-    return [e.toMuxedId === null ? change : { ...change, destination_muxed_id: e.toMuxedId }];
+    return [e.toMuxedId === null ? change : { ...change, destination_muxed_id: e.toMuxedId, destination_muxed_id_type: 'uint64' as const }];
   });
 }
 
