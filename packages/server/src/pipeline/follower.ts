@@ -34,7 +34,7 @@ export function receiversOf(record: HorizonPaymentRecord): string[] {
   switch (record.type) {
     case 'create_account': return [record.account];
     case 'account_merge': return [record.into];
-    case 'invoke_host_function': return [...new Set((record.asset_balance_changes ?? []).flatMap((c) => (c.type === 'transfer' && c.to ? [c.to] : [])))];
+    case 'invoke_host_function': return [...new Set((record.asset_balance_changes ?? []).flatMap((c) => ((c.type === 'transfer' || c.type === 'mint') && c.to ? [c.to] : [])))];
     default: return [record.to];
   }
 }

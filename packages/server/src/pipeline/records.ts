@@ -45,7 +45,8 @@ export function incoming(record: HorizonPaymentRecord, address: string): Incomin
 
 /**
  * Every movement of value INTO `address` a record carries: a classic payment's one, or each
- * `transfer` balance change of a contract invocation (a SAC transfer from a G… or C… payer).
+ * `transfer` balance change of a contract invocation (a SAC transfer from a G… or C… payer),
+ * or `mint` (the SAC's transfer from the asset's issuer, who is then the payer).
  */
 export function movementsInto(record: HorizonPaymentRecord, address: string): IncomingPayment[] {
   if (record.type !== 'invoke_host_function') {
@@ -54,10 +55,11 @@ export function movementsInto(record: HorizonPaymentRecord, address: string): In
   }
   if (!record.transaction_successful) return [];
   return (record.asset_balance_changes ?? []).flatMap((c, i) => {
-    if (c.type !== 'transfer' || c.to !== address || !c.from || c.from === address) return [];
+    const from = c.type === 'transfer' ? c.from : c.type === 'mint' ? c.from ?? c.asset_issuer : undefined;
+    if (!from || c.to !== address || from === address) return [];
     const asset = assetOf(c);
     return [{
-      operationId: `${record.id}-${i}`, asset, stellarAsset: assetKey(asset), amount: toStroops(c.amount), from: c.from, to: c.to,
+      operationId: `${record.id}-${i}`, asset, stellarAsset: assetKey(asset), amount: toStroops(c.amount), from, to: c.to,
       toMuxedId: c.destination_muxed_id !== undefined && (c.destination_muxed_id_type ?? 'uint64') === 'uint64' ? c.destination_muxed_id : null, ...memoOf(record),
     }];
   });

@@ -13,6 +13,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { receiversOf } from '../../src/pipeline/follower.js';
+import { movementsInto } from '../../src/pipeline/records.js';
 import { resolveNetwork } from '../../src/stellar/networks.js';
 import { createRpcNetwork, paymentRecords, sacIndex, type RpcTransaction } from '../../src/stellar/rpc/index.js';
 import { transferEvents } from '../../src/stellar/rpc/xdr-read.js';
@@ -58,6 +59,9 @@ describe('readLedgers over Stellar RPC: Soroban transfers', () => {
       // a muxed address in the topic itself: its base account, and its id
       invokeTransaction(move({ to: new MuxedAccount(new Account(DEPOSIT, '0'), '77').accountId(), stroops: 2n }),
         { ledger: 101, order: 4, passphrase: PASSPHRASE, sequence: '600' }),
+      // the issuer pays through the SAC: a mint (CAP-67), and before protocol 23 its older topics
+      invokeTransaction(move({ from: profile.issuers.USDC, to: DEPOSIT, stroops: 3n, mint: 'cap67' }), { ledger: 101, order: 5, passphrase: PASSPHRASE, sequence: '700' }),
+      invokeTransaction(move({ from: profile.issuers.USDC, to: DEPOSIT, stroops: 4n, mint: 'legacy' }), { ledger: 101, order: 6, passphrase: PASSPHRASE, sequence: '800', meta: 3 }),
       // a failed transaction moved nothing
       { ...invokeTransaction(move({ to: DEPOSIT, stroops: 5n }), { ledger: 101, order: 3, passphrase: PASSPHRASE, sequence: '500' }), status: 'FAILED' },
     ];
@@ -65,15 +69,23 @@ describe('readLedgers over Stellar RPC: Soroban transfers', () => {
     // the events come with the transactions: still one request per read, no getEvents
     expect(methods).toEqual(['getTransactions']);
     expect(read.through).toBe(101);
-    expect(read.records.map((r) => r.type)).toEqual(['invoke_host_function', 'invoke_host_function', 'invoke_host_function', 'invoke_host_function']);
+    expect(read.records.map((r) => r.type)).toEqual(Array(6).fill('invoke_host_function'));
     expect(changesOf(read.records)).toEqual([
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '12.5000000', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '3.0000001', asset_type: 'native', destination_muxed_id: '18446744073709551615', destination_muxed_id_type: 'uint64' },
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '0.0000001', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
       { type: 'transfer', from: WALLET, to: DEPOSIT, amount: '0.0000002', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC, destination_muxed_id: '77', destination_muxed_id_type: 'uint64' },
+      { type: 'mint', to: DEPOSIT, amount: '0.0000003', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
+      { type: 'mint', to: DEPOSIT, amount: '0.0000004', asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: profile.issuers.USDC },
+    ]);
+    // what the pipeline credits: each movement once, its payer the event's `from` (a mint's: the issuer)
+    expect(read.records.flatMap((r) => movementsInto(r, DEPOSIT)).map((m) => [m.operationId, m.amount, m.from, m.toMuxedId])).toEqual([
+      [`${read.records[0]!.id}-0`, 125_000_000n, WALLET, null], [`${read.records[1]!.id}-0`, 30_000_001n, WALLET, '18446744073709551615'],
+      [`${read.records[2]!.id}-0`, 1n, WALLET, null], [`${read.records[3]!.id}-0`, 2n, WALLET, '77'],
+      [`${read.records[4]!.id}-0`, 3n, profile.issuers.USDC, null], [`${read.records[5]!.id}-0`, 4n, profile.issuers.USDC, null],
     ]);
     // the follower's one watched-address lookup sees the receiver of each
-    expect(read.records.flatMap(receiversOf)).toEqual([DEPOSIT, DEPOSIT, DEPOSIT, DEPOSIT]);
+    expect(read.records.flatMap(receiversOf)).toEqual(Array(6).fill(DEPOSIT));
     expect(read.records[0]!.transaction_hash).toBe(page[0]!.txHash);
   });
 });

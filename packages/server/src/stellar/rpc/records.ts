@@ -106,7 +106,8 @@ function balanceChanges(events: TransferEvent[], sacs: SacIndex): HorizonAssetBa
   return events.flatMap((e) => {
     const asset = sacs.get(e.contractId);
     if (!asset) return [];
-    const change: HorizonAssetBalanceChange = { ...horizonAssetFields(asset), type: 'transfer', from: e.from, to: e.to, amount: fromStroops(e.amount) } as HorizonAssetBalanceChange;
+    // Horizon's mint names no `from` (the issuer minted)
+    const change = { ...horizonAssetFields(asset), type: e.kind, ...(e.from ? { from: e.from } : {}), to: e.to, amount: fromStroops(e.amount) } as HorizonAssetBalanceChange;
     return [e.toMuxedId === null ? change : { ...change, destination_muxed_id: e.toMuxedId, destination_muxed_id_type: 'uint64' as const }];
   });
 }

@@ -75,13 +75,16 @@ export function readTrustline(dataXdr: string): BalanceView | null {
   return { asset: ref, balance: BigInt(t.balance), limit: BigInt(t.limit) };
 }
 
-/** A Soroban `transfer` event as emitted by a contract (unverified: the caller checks the contract). */
+/** A Soroban `transfer` (or `mint`) event as emitted by a contract (unverified: the caller checks the contract). */
 export interface TransferEvent {
+  /** a SAC emits `mint` for a transfer from the asset's issuer (CAP-67) */
+  kind: 'transfer' | 'mint';
   /** the operation that emitted it */
   opIndex: number;
   /** the emitting contract (C…) */
   contractId: string;
-  from: string;
+  /** null for a mint: the asset's issuer */
+  from: string | null;
   to: string;
   amount: bigint;
   /** CAP-67: the muxed id of a muxed destination (only a u64 id; a text or hash memo is not one) */
@@ -112,23 +115,39 @@ function contractEvents(meta: xdr.TransactionMeta): { opIndex: number; event: xd
 }
 
 /**
- * The `transfer` events of a transaction's meta (getTransactions' resultMetaXdr): topics
- * ["transfer", from, to, asset name?]. Anything else, or a malformed one, is skipped.
+ * Who a `transfer` or `mint` moves value from and to, by its topics: ["transfer", from, to,
+ * asset name]; a mint ["mint", to, asset name] (CAP-67), or before protocol 23 ["mint", admin,
+ * to, asset name]. Null for any other event, or a malformed one.
+ */
+function parties(topics: xdr.ScVal[]): { kind: 'transfer' | 'mint'; from: string | null; to: xdr.ScVal } | null {
+  if (topics[0]?.type !== 'scvSymbol') return null;
+  const name = scValToNative(topics[0]) as string;
+  const address = (v: xdr.ScVal | undefined): v is xdr.ScVal => v?.type === 'scvAddress';
+  if (name === 'transfer' && topics.length >= 3 && address(topics[1]) && address(topics[2])) {
+    return { kind: 'transfer', from: scValToNative(topics[1]) as string, to: topics[2] };
+  }
+  if (name !== 'mint') return null;
+  const to = topics.length === 3 ? topics[1] : topics.length === 4 ? topics[2] : undefined;
+  return address(to) ? { kind: 'mint', from: null, to } : null;
+}
+
+/**
+ * The `transfer` and `mint` events of a transaction's meta (getTransactions' resultMetaXdr).
+ * Anything else, or a malformed one, is skipped.
  */
 export function transferEvents(resultMetaXdr: string): TransferEvent[] {
   const out: TransferEvent[] = [];
   for (const { opIndex, event } of contractEvents(xdr.TransactionMeta.fromXdr(resultMetaXdr, 'base64'))) {
     if (event.type.name !== 'contract' || !event.contractId || event.body.type !== 'v0') continue;
     const { topics, data } = event.body.v0;
-    if (topics.length < 3 || topics[0]!.type !== 'scvSymbol' || scValToNative(topics[0]!) !== 'transfer') continue;
-    if (topics[1]!.type !== 'scvAddress' || topics[2]!.type !== 'scvAddress') continue;
-    const moved = transferData(data);
-    if (!moved || moved.amount <= 0n) continue;
-    const to = scValToNative(topics[2]!) as string;
+    const who = parties(topics);
+    const moved = who && transferData(data);
+    if (!who || !moved || moved.amount <= 0n) continue;
+    const to = scValToNative(who.to) as string;
     // CAP-67 names the base account in the topic and the id in the data; an M… topic is read the same way
     const muxed = to.startsWith('M') ? MuxedAccount.fromAddress(to, '0') : null;
     out.push({
-      opIndex, contractId: StrKey.encodeContract(Buffer.from(event.contractId.toBytes())), from: scValToNative(topics[1]!) as string,
+      kind: who.kind, opIndex, contractId: StrKey.encodeContract(Buffer.from(event.contractId.toBytes())), from: who.from,
       ...moved, to: muxed ? muxed.baseAccount().accountId() : to, toMuxedId: muxed ? muxed.id() : moved.toMuxedId,
     });
   }
