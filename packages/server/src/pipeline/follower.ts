@@ -29,12 +29,13 @@ export interface FollowerDeps {
   maxLedgers?: number;
 }
 
-/** The account a payment-type record brings money (or an account) to. */
-export function receiverOf(record: HorizonPaymentRecord): string {
+/** Every account a record brings money (or an account) to: an invocation may pay several. */
+export function receiversOf(record: HorizonPaymentRecord): string[] {
   switch (record.type) {
-    case 'create_account': return record.account;
-    case 'account_merge': return record.into;
-    default: return record.to;
+    case 'create_account': return [record.account];
+    case 'account_merge': return [record.into];
+    case 'invoke_host_function': return [...new Set((record.asset_balance_changes ?? []).flatMap((c) => ((c.type === 'transfer' || c.type === 'mint') && c.to ? [c.to] : [])))];
+    default: return [record.to];
   }
 }
 
@@ -149,12 +150,13 @@ export class LedgerFollower {
 
   /** Hands the watched accounts' records to the observer in order; returns the last ledger fully processed. */
   private async apply(read: LedgerRead, cursor: number): Promise<number> {
-    const receivers = [...new Set(read.records.map(receiverOf))];
+    const receivers = [...new Set(read.records.flatMap(receiversOf))];
     const watched = await this.deps.watch.watchedAmong(this.deps.networkName, receivers);
     for (const record of read.records) {
-      const address = receiverOf(record);
-      if (!watched.has(address)) continue;
-      if (!await this.deps.handle(address, record)) return Math.max(cursor, ledgerOf(record) - 1);
+      for (const address of receiversOf(record)) {
+        if (!watched.has(address)) continue;
+        if (!await this.deps.handle(address, record)) return Math.max(cursor, ledgerOf(record) - 1);
+      }
     }
     return read.through;
   }

@@ -13,7 +13,7 @@ import type { AssetRef, HorizonPaymentRecord, StellarNetwork } from '../stellar/
 import { asPayable } from '../resources/quotes/intent-link.js';
 import { classify } from './classify.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
-import { incoming, type IncomingPayment } from './records.js';
+import { movementsInto, type IncomingPayment } from './records.js';
 import type { StateMachine } from './state-machine.js';
 import type { Sql } from '../db/sql.js';
 import type { Telemetry } from '../ops/telemetry.js';
@@ -52,12 +52,14 @@ export class Observer {
   }
 
   private async process(address: string, record: HorizonPaymentRecord): Promise<boolean> {
-    const found = await this.deps.intents.byDepositAddress(address);
+    let found = await this.deps.intents.byDepositAddress(address);
     if (!found) return false;
-    // after an accepted quote the payer pays its source asset and amount (route executions convert it)
-    const intent = asPayable(found);
-    const money = incoming(record, address);
-    if (money) await this.record(intent, record, money);
+    // one payment per movement into the account (an invocation may carry several), each on the intent as the last left it
+    for (const [i, money] of movementsInto(record, address).entries()) {
+      if (i > 0) found = (await this.deps.intents.byDepositAddress(address))!;
+      // after an accepted quote the payer pays its source asset and amount (route executions convert it)
+      await this.record(asPayable(found), record, money);
+    }
     return true;
   }
 
@@ -68,7 +70,7 @@ export class Observer {
       id: newId('payment'), funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment,
       stellar_network: this.deps.networkName, asset_code: money.asset.code, stellar_asset: money.stellarAsset, amount: money.amount,
       applied_amount: verdict.apply ? verdict.applied : 0n, payer_address: money.from, destination_address: money.to,
-      transaction_hash: record.transaction_hash, operation_id: record.id, paging_token: record.paging_token, operation_type: record.type,
+      transaction_hash: record.transaction_hash, operation_id: money.operationId, paging_token: record.paging_token, operation_type: record.type,
       ledger: record.transaction?.ledger ?? 0, memo_type: money.memoType, memo_value: money.memo,
       status: verdict.apply ? 'DETECTED' : 'UNAPPLIED', failure_code: verdict.apply ? null : verdict.code,
       failure_message: verdict.apply ? null : verdict.message, attempts: 0, next_attempt_at: now, detected_at: now, confirmed_at: null,

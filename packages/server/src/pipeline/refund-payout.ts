@@ -3,7 +3,7 @@
  * from the treasury for MANUAL refunds of settled money) or FAILED. The intent follows only when
  * its whole received value is being returned (REFUND_PENDING → REFUNDED).
  */
-import { Memo, Operation } from '@stellar/stellar-sdk';
+import { Address, Memo, nativeToScVal, Operation, StrKey, type Asset, type xdr } from '@stellar/stellar-sdk';
 import { fromStroops } from '../lib/money.js';
 import { isoNow } from '../lib/time.js';
 import type { LedgerRepo } from '../resources/ledger/repo.js';
@@ -46,11 +46,28 @@ export class RefundPayer {
 
   private async spec(r: RefundRecord): Promise<BuildSpec> {
     const asset = toSdkAsset(parseAssetKey(r.stellar_asset));
+    if (StrKey.isValidContract(r.destination_address)) return this.contractSpec(r, asset);
     const payment = { destination: r.destination_address, asset, amount: fromStroops(r.amount) };
     const memo = refundMemo(r.memo_type, r.memo_value);
     if (r.source === 'BALANCE') return { operations: [Operation.payment(payment)], ...(memo ? { memo } : {}) };
     const deposit = await this.deps.depositKeys.forIntent(r.funding_intent_id);
     return { operations: [Operation.payment({ ...payment, source: deposit.address })], signers: [deposit.signer], ...(memo ? { memo } : {}) };
+  }
+
+  /**
+   * A contract (a C… payer: a smart wallet) holds no trustline and takes no payment operation:
+   * it is paid by the asset's Stellar Asset Contract, `transfer(from, to, amount)`, invoked by
+   * the paying account itself (source-account authorization), simulated before it is signed.
+   */
+  private async contractSpec(r: RefundRecord, asset: Asset): Promise<BuildSpec> {
+    const transfer = (from: string, source?: string): xdr.Operation => Operation.invokeContractFunction({
+      contract: asset.contractId(this.deps.signer.network.passphrase), function: 'transfer',
+      args: [new Address(from).toScVal(), new Address(r.destination_address).toScVal(), nativeToScVal(r.amount, { type: 'i128' })],
+      ...(source ? { source } : {}),
+    });
+    if (r.source === 'BALANCE') return { operations: [transfer(this.deps.signer.treasury.publicKey())], soroban: true };
+    const deposit = await this.deps.depositKeys.forIntent(r.funding_intent_id);
+    return { operations: [transfer(deposit.address, deposit.address)], signers: [deposit.signer], soroban: true };
   }
 
   async pay(r: RefundRecord): Promise<void> {
@@ -77,7 +94,7 @@ export class RefundPayer {
     const at = isoNow();
     const code = out.code?.split(': ').at(-1) ?? 'REFUND_FAILED';
     // once: a failed BALANCE refund gives its amount back, which must never happen twice
-    if (!await this.deps.refunds.updateFrom(r.id, ['PENDING', 'PROCESSING'], { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'})`, updated_at: at })) return;
+    if (!await this.deps.refunds.updateFrom(r.id, ['PENDING', 'PROCESSING'], { status: 'FAILED', failure_code: code, failure_message: `the refund payment failed (${out.code ?? 'rejected'}${out.detail ? `: ${out.detail}` : ''})`, updated_at: at })) return;
     await this.deps.events.refund('refund.failed', (await this.deps.refunds.findById(r.id))!);
     // a MANUAL refund debited the balance when it was recorded; give it back
     if (r.source === 'BALANCE') {

@@ -37,6 +37,7 @@ export function createPipelineServices(deps: PipelineServiceDeps): PipelineServi
   const refunds = new RefundsService({
     sql: deps.sql, repo: repos.refunds, payments: repos.payments, ledger: repos.ledger, fundingIntents: intents, intents: repos.intents, machine: pipeline.machine,
     events: pipeline.events, nudge: pipeline.nudge.refund, routeRemainder: deps.routeRemainder, conversions: deps.conversions,
+    payContracts: typeof pipeline.stellar?.network.prepareTransaction === 'function',
   });
   const testHelpers = new TestHelpersService({
     fundingIntents: intents, tools: pipeline.tools, depositKeys: pipeline.depositKeys, expirer: pipeline.expirer, settlements: repos.settlements,

@@ -59,11 +59,31 @@ export interface HorizonAccountMergeOp extends HorizonRecordBase {
   into: string;
 }
 
+/** One of an invocation's movements of a Stellar asset (Horizon reads them from the SAC's events only). */
+export interface HorizonAssetBalanceChange extends HorizonAssetFields {
+  type: 'transfer' | 'mint' | 'burn' | 'clawback';
+  from?: string;
+  to?: string;
+  amount: string;
+  /** CAP-67 `to_muxed_id`: a muxed destination's id, or (a classic payment's) the memo in its place */
+  destination_muxed_id?: string;
+  /** what destination_muxed_id holds: only a uint64 is a muxed id (string and bytes are a memo) */
+  destination_muxed_id_type?: 'uint64' | 'string' | 'bytes';
+}
+
+/** /payments lists a contract invocation that moved a Stellar asset, with its balance changes. */
+export interface HorizonInvokeHostFunctionOp extends HorizonRecordBase {
+  type: 'invoke_host_function';
+  function: string;
+  asset_balance_changes?: HorizonAssetBalanceChange[] | null;
+}
+
 export type HorizonPaymentRecord =
   | HorizonPaymentOp
   | HorizonPathPaymentOp
   | HorizonCreateAccountOp
-  | HorizonAccountMergeOp;
+  | HorizonAccountMergeOp
+  | HorizonInvokeHostFunctionOp;
 
 /** Operations that are not payments: their type-specific fields vary, so they stay open. */
 export interface HorizonOtherOp extends HorizonRecordBase {

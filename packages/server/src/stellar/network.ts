@@ -3,6 +3,7 @@
  * the (later) Horizon adapter both implement it; records are Horizon-shaped so one observer
  * consumes either.
  */
+import type { Transaction } from '@stellar/stellar-sdk';
 import type { AssetRef } from './assets.js';
 import type { HorizonPaymentRecord } from './horizon-types.js';
 
@@ -111,7 +112,11 @@ export interface LedgerRead {
    * for is not closed yet. A closed ledger is final: nothing read here needs a second request.
    */
   through: number;
-  /** Successful payment-type operations (payment, both path payments, create_account, account_merge) of ledgers from..through, in order, with `transaction` joined. */
+  /**
+   * Successful payment-type operations (payment, both path payments, create_account,
+   * account_merge) and contract invocations that moved a supported asset (invoke_host_function
+   * with its SAC balance changes) of ledgers from..through, in order, with `transaction` joined.
+   */
   records: HorizonPaymentRecord[];
   /** The network's latest closed ledger, as the source saw it. */
   latest: number;
@@ -134,6 +139,14 @@ export class RateLimitedError extends Error {
   constructor(readonly retryAfterMs: number | null, what: string) {
     super(`${what}: rate limited (429)${retryAfterMs !== null ? `, retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`);
     this.name = 'RateLimitedError';
+  }
+}
+
+/** The network simulated the invocation and it would fail (no balance, no such contract…): sending it is pointless. */
+export class SimulationFailedError extends Error {
+  constructor(readonly reason: string) {
+    super(`the transaction's simulation failed: ${reason}`);
+    this.name = 'SimulationFailedError';
   }
 }
 
@@ -165,4 +178,10 @@ export interface StellarNetwork {
   networkPassphrase(): Promise<string>;
   findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]>;
   findStrictSendPaths(query: StrictSendQuery): Promise<PathQuote[]>;
+  /**
+   * A contract invocation simulated and assembled (its footprint, resources and resource fee, its
+   * source-account authorizations), ready to sign: Stellar RPC's simulateTransaction. Absent on
+   * a network without it (Horizon only, the sandbox today): nothing can be paid to a contract there.
+   */
+  prepareTransaction?(tx: Transaction): Promise<Transaction>;
 }

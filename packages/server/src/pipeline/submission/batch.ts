@@ -6,7 +6,7 @@
  * channels), and each item's own signers (deposit keys) for theirs. A memo belongs to the whole
  * transaction, so an item with a memo travels alone.
  */
-import { Account, BASE_FEE, Keypair, TimeoutInfinite, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import { Account, BASE_FEE, Keypair, TimeoutInfinite, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
 import type { BuildSpec } from './types.js';
 
 export const MAX_OPS = 100;
@@ -48,12 +48,12 @@ function addSigners(keys: Map<string, Keypair>, spec: BuildSpec, treasury: Keypa
 
 /** How many of `specs` (in order, at most `maxItems`) fit one transaction: always at least one. */
 export function fitCount(specs: BuildSpec[], treasury: Keypair, maxItems = Infinity): number {
-  if (specs[0]?.memo) return 1;
+  if (specs[0]?.memo || specs[0]?.soroban) return 1;
   const keys = new Map<string, Keypair>();
   let ops = 0;
   let n = 0;
   for (const spec of specs) {
-    if (spec.memo || n >= maxItems) break;
+    if (spec.memo || spec.soroban || n >= maxItems) break;
     ops += spec.operations.length;
     addSigners(keys, spec, treasury);
     // + 1: the channel's own signature
@@ -84,4 +84,20 @@ export function buildBatch(
   const tx = builder.setTimeout(TimeoutInfinite).build();
   tx.sign(channel, ...signersOf(specs, treasury));
   return { envelope: tx.toXdr(), hash: Buffer.from(tx.hash()).toString('hex'), offsets };
+}
+
+/**
+ * A Soroban item's transaction: its one invokeHostFunction over the channel, simulated and
+ * assembled by the network (footprint, resources, resource fee, source-account auth), then signed.
+ */
+export async function buildPrepared(
+  spec: BuildSpec, channel: Keypair, sequence: bigint, treasury: Keypair, passphrase: string, prepare: (tx: Transaction) => Promise<Transaction>,
+): Promise<Built> {
+  const [op, ...more] = withSources(spec, treasury.publicKey());
+  if (!op || more.length > 0) throw new Error('a Soroban transaction carries exactly one operation');
+  const draft = new TransactionBuilder(new Account(channel.publicKey(), sequence.toString()), { fee: BASE_FEE, networkPassphrase: passphrase })
+    .addOperation(op).setTimeout(TimeoutInfinite).build();
+  const tx = await prepare(draft);
+  tx.sign(channel, ...signersOf([spec], treasury));
+  return { envelope: tx.toXdr(), hash: Buffer.from(tx.hash()).toString('hex'), offsets: [0] };
 }

@@ -11,9 +11,9 @@
  * a ledger because of one operation is split: that item fails, the others go again.
  */
 import { FeeBumpTransaction, TransactionBuilder, type Keypair, type Transaction } from '@stellar/stellar-sdk';
-import type { StellarNetwork, TransactionView } from '../../stellar/index.js';
+import { SimulationFailedError, type StellarNetwork, type TransactionView } from '../../stellar/index.js';
 import type { BuildSpec, TxOutcome } from './types.js';
-import { buildBatch, fitCount, withSources, type Built } from './batch.js';
+import { buildBatch, buildPrepared, fitCount, withSources, type Built } from './batch.js';
 import { ChannelPool, type Channel } from './channels.js';
 import { itemVerdict } from './outcome.js';
 
@@ -133,7 +133,13 @@ export class SubmissionEngine {
   private async dispatch(channel: Channel, items: Item[]): Promise<void> {
     try {
       const sequence = await this.channels.nextSequence(channel);
-      const built = buildBatch(items.map((i) => i.spec), channel.keypair, sequence, this.treasury, this.network.passphrase);
+      const built = await this.build(items, channel, sequence).catch((error: unknown) => {
+        if (!(error instanceof SimulationFailedError)) throw error;
+        // the network says the invocation would fail: the item fails, nothing was sent
+        for (const item of items) item.resolve({ hash: '', applied: false, successful: false, ledger: null, code: 'simulation_failed', detail: error.reason });
+        return null;
+      });
+      if (!built) return;
       await this.atomically(async () => { for (const item of items) await item.save(built.envelope); });
       const sent = await this.send(channel, built.envelope, built.hash);
       this.settle(items, built, sent);
@@ -141,6 +147,14 @@ export class SubmissionEngine {
       channel.sequence = null;
       for (const item of items) item.reject(error);
     }
+  }
+
+  private async build(items: Item[], channel: Channel, sequence: bigint): Promise<Built> {
+    const specs = items.map((i) => i.spec);
+    if (!specs[0]!.soroban) return buildBatch(specs, channel.keypair, sequence, this.treasury, this.network.passphrase);
+    const prepare = this.network.prepareTransaction?.bind(this.network);
+    if (!prepare) throw new Error('paying a contract needs Stellar RPC (simulateTransaction): this network has none');
+    return buildPrepared(specs[0]!, channel.keypair, sequence, this.treasury, this.network.passphrase, prepare);
   }
 
   private settle(items: Item[], built: Built, sent: Sent): void {

@@ -11,6 +11,8 @@ export interface TxOutcome {
   code: string | null;
   /** where this item's first operation sits in the transaction (to read its result) */
   opIndex?: number;
+  /** why, in the network's words, when `code` alone does not say (a failed simulation) */
+  detail?: string;
 }
 
 export interface BuildSpec {
@@ -20,4 +22,9 @@ export interface BuildSpec {
   signers?: Keypair[];
   /** a memo is the whole transaction's: an item with one is sent alone */
   memo?: Memo;
+  /**
+   * one invokeHostFunction (a SAC transfer): sent alone (a Soroban transaction has one
+   * operation), simulated and assembled over RPC before it is signed
+   */
+  soroban?: boolean;
 }

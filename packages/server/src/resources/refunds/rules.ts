@@ -9,13 +9,29 @@ export interface MemoInput {
 
 const MAX_UINT64 = 18_446_744_073_709_551_615n;
 
-export function checkDestination(address: string): string {
-  if (!StrKey.isValidEd25519PublicKey(address)) {
-    throw new ApiError('INVALID_DESTINATION', 'destination_address is not a valid Stellar account (G…, checksum included)', {
-      details: [{ path: 'body.destination_address', message: 'is not a valid Stellar public key' }],
-    });
+/**
+ * An account (G…), or a contract (C…: a smart wallet that paid by a SAC transfer) where the
+ * network can pay one (a SAC transfer is simulated over Stellar RPC). A contract takes no memo.
+ */
+export function checkDestination(address: string, contracts: { payable: boolean; memo: boolean } = { payable: false, memo: false }): string {
+  if (StrKey.isValidEd25519PublicKey(address)) return address;
+  if (StrKey.isValidContract(address)) {
+    if (!contracts.payable) {
+      throw new ApiError('INVALID_DESTINATION', 'destination_address is a contract (C…): paying a contract is a Stellar Asset Contract transfer, '
+        + 'which needs Stellar RPC (FUNDKIT_RPC_URL); this server reaches the network through Horizon only. Give an account (G…) to refund to', {
+        details: [{ path: 'body.destination_address', message: 'a contract address cannot be paid over Horizon alone' }],
+      });
+    }
+    if (contracts.memo) {
+      throw new ApiError('VALIDATION_ERROR', 'destination_memo cannot go with a contract (C…) destination: a contract invocation carries no memo', {
+        details: [{ path: 'body.destination_memo', message: 'must be omitted for a contract destination' }],
+      });
+    }
+    return address;
   }
-  return address;
+  throw new ApiError('INVALID_DESTINATION', 'destination_address is not a valid Stellar account (G…) or contract (C…), checksum included', {
+    details: [{ path: 'body.destination_address', message: 'is not a valid Stellar public key or contract id' }],
+  });
 }
 
 export function checkMemo(memo: MemoInput | undefined): void {

@@ -41,6 +41,8 @@ export interface RefundsDeps {
   routeRemainder: (intent: FundingIntentRecord, payment: PaymentRecord) => Promise<bigint>;
   /** a refund may give up a FAILED/PAUSED conversion */
   conversions: Conversions;
+  /** the network can pay a contract (C…) destination: a SAC transfer, simulated over Stellar RPC */
+  payContracts?: boolean;
 }
 
 type Plan = { source: 'DEPOSIT' | 'BALANCE'; amount: bigint };
@@ -66,7 +68,7 @@ export class RefundsService {
 
   async create(caller: Caller, intentId: string, paymentId: string, input: CreateRefundInput) {
     const { payment } = await this.payment(caller, intentId, paymentId);
-    const destination = checkDestination(input.destination_address ?? payment.payer_address);
+    const destination = checkDestination(input.destination_address ?? payment.payer_address, { payable: this.deps.payContracts ?? false, memo: input.destination_memo !== undefined });
     checkMemo(input.destination_memo);
     const refund = await this.deps.sql.transaction(async () => {
       // re-read inside the transaction: two requests can never both pass the checks

@@ -1,7 +1,8 @@
 /**
  * The ledger follower's reads over Horizon: the network-wide /payments list (payments, both path
- * payments with the amount received, create_account, account_merge; successful transactions
- * only), paged from the first operation of a ledger, for every account at once. Horizon's
+ * payments with the amount received, create_account, account_merge, and contract invocations
+ * with the balance changes Horizon read from the Stellar Asset Contracts' events; successful
+ * transactions only), paged from the first operation of a ledger, for every account at once. Horizon's
  * `Latest-Ledger` response header says which ledgers the page is complete for; the root's
  * `history_elder_ledger` is its retention. One request per read while the network is quiet.
  */

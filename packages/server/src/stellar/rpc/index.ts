@@ -1,2 +1,2 @@
 export { createRpcNetwork, RpcNetwork, RpcRequestError } from './network.js';
-export { paymentRecords, toid, type RpcTransaction } from './records.js';
+export { paymentRecords, sacIndex, toid, type RpcTransaction, type SacIndex } from './records.js';

@@ -6,17 +6,17 @@
  * parse yet never stops observation. RPC has no path finding: conversions need a Horizon too
  * (FUNDKIT_HORIZON_URL); without one there are no conversion options.
  */
-import { rpc, TransactionBuilder } from '@stellar/stellar-sdk';
+import { rpc, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { NATIVE, toSdkAsset } from '../assets.js';
 import { createHorizonNetwork, type HorizonNetwork } from '../horizon/index.js';
 import type { RequestCounter } from '../horizon/ledgers.js';
 import type { NetworkProfile } from '../networks.js';
 import {
-  LedgerGapError, RateLimitedError, type AccountView, type NetworkKind, type AsyncSubmitResult, type BalanceView, type LedgerRead, type PathQuote,
+  LedgerGapError, RateLimitedError, SimulationFailedError, type AccountView, type NetworkKind, type AsyncSubmitResult, type BalanceView, type LedgerRead, type PathQuote,
   type StellarNetwork, type StrictReceiveQuery, type StrictSendQuery, type SubmitResult, type SupportedAsset, type TransactionView,
 } from '../network.js';
 import { resultCodesOf } from '../result-codes.js';
-import { paymentRecords, transactionOf, type RpcTransaction } from './records.js';
+import { paymentRecords, sacIndex, transactionOf, type RpcTransaction, type SacIndex } from './records.js';
 import { accountKey, readAccount, readTrustline, trustlineKey } from './xdr-read.js';
 
 /** getTransactions' page: stellar-rpc's default maximum (an RPC configured lower says so, and is asked for less). */
@@ -65,6 +65,8 @@ export class RpcNetwork implements StellarNetwork {
   private readonly horizon: HorizonNetwork | null;
   private counter: RequestCounter | null = null;
   private pageLimit = PAGE;
+  /** the supported assets' Stellar Asset Contracts: the only contracts whose `transfer` events are money */
+  private readonly sacs: SacIndex;
 
   /** the wait before each getTransaction poll of a submission (a real network: once a second) */
   private readonly pollDelay: (attempt: number) => number;
@@ -77,6 +79,7 @@ export class RpcNetwork implements StellarNetwork {
     this.rpcUrl = profile.rpcUrl;
     this.horizonUrl = profile.horizonUrl ?? '';
     this.assets = { USDC: { code: 'USDC', issuer: profile.issuers.USDC }, EURC: { code: 'EURC', issuer: profile.issuers.EURC }, XLM: { code: 'XLM', issuer: NATIVE.issuer } };
+    this.sacs = sacIndex(Object.values(this.assets), this.passphrase);
     this.server = new rpc.Server(profile.rpcUrl, { allowHttp: profile.rpcUrl.startsWith('http:') });
     this.horizon = profile.horizonUrl ? createHorizonNetwork({ profile: { ...profile, api: 'horizon' } }) : null;
   }
@@ -145,7 +148,7 @@ export class RpcNetwork implements StellarNetwork {
       for (const t of transactions) {
         // a full page may end inside a ledger: that ledger is read again from its start next time
         if (t.ledger > last) return { through: last, records, latest: page.latestLedger, latestClosedAtMs: closedAt };
-        records.push(...paymentRecords(t, this.passphrase));
+        records.push(...paymentRecords(t, this.passphrase, this.sacs));
       }
       // stellar-rpc fills a page up to the limit asked (it refuses a limit above its maximum): a short page reached its tip
       if (transactions.length < this.pageLimit) return { through: Math.min(page.latestLedger, last), records, latest: page.latestLedger, latestClosedAtMs: closedAt };
@@ -213,6 +216,17 @@ export class RpcNetwork implements StellarNetwork {
       feeAccount: joined.fee_account, feeCharged: BigInt(joined.fee_charged), memoType: joined.memo_type, memo: joined.memo ?? null,
       envelopeXdr: joined.envelope_xdr, resultXdr: joined.result_xdr,
     };
+  }
+
+  /**
+   * simulateTransaction (one request), then the SDK assembles its footprint, resources, resource
+   * fee and source-account auth into the transaction. An invocation that would fail is a
+   * SimulationFailedError (final), a failed request an RpcRequestError (retried).
+   */
+  async prepareTransaction(tx: Transaction): Promise<Transaction> {
+    const simulation = await this.call('simulateTransaction', () => this.server.simulateTransaction(tx));
+    if (rpc.Api.isSimulationError(simulation)) throw new SimulationFailedError(simulation.error.split('\n')[0] ?? simulation.error);
+    return rpc.assembleTransaction(tx, simulation).build();
   }
 
   async findStrictReceivePaths(query: StrictReceiveQuery): Promise<PathQuote[]> {

@@ -1,14 +1,17 @@
 /**
  * A transaction as Stellar RPC returns it (getTransactions, getTransaction: base64 XDR) → the
- * payment records Horizon would have ingested from it, so one observer reads either source. Ids
+ * payment records Horizon would have ingested from it, so one observer reads either source:
+ * classic payment operations from the envelope, and each contract invocation's SAC `transfer`s
+ * from the meta's events, as Horizon's invoke_host_function record with asset_balance_changes. Ids
  * are Horizon's operation ids (TOID: ledger << 32 | application order << 12 | index + 1): a
  * payment keeps its id whichever API observed it.
  */
 import { Asset, FeeBumpTransaction, TransactionBuilder, extractBaseAddress, type Memo, type OperationRecord, type Transaction } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
-import { fromSdkAsset, horizonAssetFields } from '../assets.js';
-import type { HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
-import { feeCharged, mergedAmount, strictSendReceived } from './xdr-read.js';
+import { fromSdkAsset, horizonAssetFields, toSdkAsset } from '../assets.js';
+import type { AssetRef } from '../assets.js';
+import type { HorizonAssetBalanceChange, HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
+import { feeCharged, mergedAmount, strictSendReceived, transferEvents, type TransferEvent } from './xdr-read.js';
 
 /** getTransactions' / getTransaction's fields this adapter reads (stellar-rpc's TransactionInfo, xdr format). */
 export interface RpcTransaction {
@@ -21,6 +24,8 @@ export interface RpcTransaction {
   feeBump: boolean;
   envelopeXdr: string;
   resultXdr: string;
+  /** TransactionMeta: the Soroban events (`transfer`s of invocations) are read from it */
+  resultMetaXdr?: string;
 }
 
 export const toid = (ledger: number, order: number, index: number): bigint => (BigInt(ledger) << 32n) | (BigInt(order) << 12n) | BigInt(index);
@@ -86,20 +91,48 @@ function paymentRecord(op: OperationRecord, head: Head, t: RpcTransaction, index
   }
 }
 
+/** The Stellar Asset Contracts Fundkit accepts money through: contract id (C…) → asset. */
+export type SacIndex = ReadonlyMap<string, AssetRef>;
+
+export function sacIndex(assets: readonly AssetRef[], passphrase: string): SacIndex {
+  return new Map(assets.map((a) => [toSdkAsset(a).contractId(passphrase), a]));
+}
+
+/**
+ * An invocation's `transfer`s as Horizon's balance changes. Only events of a supported asset's
+ * SAC count: any contract can emit a `transfer` event naming USDC.
+ */
+function balanceChanges(events: TransferEvent[], sacs: SacIndex): HorizonAssetBalanceChange[] {
+  return events.flatMap((e) => {
+    const asset = sacs.get(e.contractId);
+    if (!asset) return [];
+    // Horizon's mint names no `from` (the issuer minted)
+    const change = { ...horizonAssetFields(asset), type: e.kind, ...(e.from ? { from: e.from } : {}), to: e.to, amount: fromStroops(e.amount) } as HorizonAssetBalanceChange;
+    return [e.toMuxedId === null ? change : { ...change, destination_muxed_id: e.toMuxedId, destination_muxed_id_type: 'uint64' as const }];
+  });
+}
+
 /** The payment-type operations of a SUCCESSFUL transaction, as Horizon's /payments records (joined with the transaction). */
-export function paymentRecords(t: RpcTransaction, passphrase: string): HorizonPaymentRecord[] {
+export function paymentRecords(t: RpcTransaction, passphrase: string, sacs: SacIndex = new Map()): HorizonPaymentRecord[] {
   if (t.status !== 'SUCCESS') return [];
   // decoded once: a ledger of the instant sandbox carries a batch of deposit accounts' creations
   const decoded = decodeEnvelope(t.envelopeXdr, passphrase);
   const { tx } = decoded;
   const transaction = transactionOf(t, passphrase, decoded);
   const records: HorizonPaymentRecord[] = [];
+  // only invocations' events: a classic operation's CAP-67 events repeat what its record says
+  const invokes = tx.operations.some((op) => op.type === 'invokeHostFunction') && t.resultMetaXdr ? transferEvents(t.resultMetaXdr) : [];
   tx.operations.forEach((op, index) => {
     const id = toid(t.ledger, t.applicationOrder, index + 1).toString();
     const head: Head = {
       id, paging_token: id, transaction_successful: true, source_account: base(op.source ?? tx.source), created_at: transaction.created_at,
       transaction_hash: t.txHash, transaction,
     };
+    if (op.type === 'invokeHostFunction') {
+      const changes = balanceChanges(invokes.filter((e) => e.opIndex === index), sacs);
+      if (changes.length > 0) records.push({ ...head, type: 'invoke_host_function', type_i: 24, function: 'HostFunctionTypeHostFunctionTypeInvokeContract', asset_balance_changes: changes });
+      return;
+    }
     const record = paymentRecord(op, head, t, index);
     if (record) records.push(record);
   });

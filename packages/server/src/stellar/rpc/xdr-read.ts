@@ -3,7 +3,7 @@
  * JSON. Every XDR accessor the adapter uses is here, in one place, so an SDK whose XDR classes
  * change (@stellar/stellar-sdk 17) changes one file.
  */
-import { Keypair, StrKey, xdr, type Asset } from '@stellar/stellar-sdk';
+import { Keypair, MuxedAccount, scValToNative, StrKey, xdr, type Asset } from '@stellar/stellar-sdk';
 import type { AssetRef } from '../assets.js';
 import type { BalanceView } from '../network.js';
 
@@ -73,4 +73,83 @@ export function readTrustline(dataXdr: string): BalanceView | null {
     issuer: StrKey.encodeEd25519PublicKey(Buffer.from(credit.issuer.ed25519.toBytes())),
   };
   return { asset: ref, balance: BigInt(t.balance), limit: BigInt(t.limit) };
+}
+
+/** A Soroban `transfer` (or `mint`) event as emitted by a contract (unverified: the caller checks the contract). */
+export interface TransferEvent {
+  /** a SAC emits `mint` for a transfer from the asset's issuer (CAP-67) */
+  kind: 'transfer' | 'mint';
+  /** the operation that emitted it */
+  opIndex: number;
+  /** the emitting contract (C…) */
+  contractId: string;
+  /** null for a mint: the asset's issuer */
+  from: string | null;
+  to: string;
+  amount: bigint;
+  /** CAP-67: the muxed id of a muxed destination (only a u64 id; a text or hash memo is not one) */
+  toMuxedId: string | null;
+}
+
+/** i128 data, or (CAP-67) a map {amount, to_muxed_id}. Null for any other shape. */
+function transferData(data: xdr.ScVal): { amount: bigint; toMuxedId: string | null } | null {
+  const value = scValToNative(data) as unknown;
+  if (typeof value === 'bigint') return { amount: value, toMuxedId: null };
+  if (!value || typeof value !== 'object') return null;
+  const { amount, to_muxed_id: id } = value as { amount?: unknown; to_muxed_id?: unknown };
+  if (typeof amount !== 'bigint') return null;
+  return { amount, toMuxedId: data.type === 'scvMap' && typeof id === 'bigint' && isU64(data, 'to_muxed_id') ? id.toString() : null };
+}
+
+/** The map entry `key` is a u64 (a muxed id), not a text or hash memo carried in the same field. */
+function isU64(map: xdr.ScVal, key: string): boolean {
+  const entries = (map as Extract<xdr.ScVal, { type: 'scvMap' }>).map ?? [];
+  return entries.some((e) => e.key.type === 'scvSymbol' && scValToNative(e.key) === key && e.val.type === 'scvU64');
+}
+
+function contractEvents(meta: xdr.TransactionMeta): { opIndex: number; event: xdr.ContractEvent }[] {
+  // v4 (protocol 23+, CAP-67): events per operation; v3: the one invokeHostFunction's, in sorobanMeta
+  if (meta.type === 'v4') return meta.v4.operations.flatMap((op, opIndex) => op.events.map((event) => ({ opIndex, event })));
+  if (meta.type === 'v3') return (meta.v3.sorobanMeta?.events ?? []).map((event) => ({ opIndex: 0, event }));
+  return [];
+}
+
+/**
+ * Who a `transfer` or `mint` moves value from and to, by its topics: ["transfer", from, to,
+ * asset name]; a mint ["mint", to, asset name] (CAP-67), or before protocol 23 ["mint", admin,
+ * to, asset name]. Null for any other event, or a malformed one.
+ */
+function parties(topics: xdr.ScVal[]): { kind: 'transfer' | 'mint'; from: string | null; to: xdr.ScVal } | null {
+  if (topics[0]?.type !== 'scvSymbol') return null;
+  const name = scValToNative(topics[0]) as string;
+  const address = (v: xdr.ScVal | undefined): v is xdr.ScVal => v?.type === 'scvAddress';
+  if (name === 'transfer' && topics.length >= 3 && address(topics[1]) && address(topics[2])) {
+    return { kind: 'transfer', from: scValToNative(topics[1]) as string, to: topics[2] };
+  }
+  if (name !== 'mint') return null;
+  const to = topics.length === 3 ? topics[1] : topics.length === 4 ? topics[2] : undefined;
+  return address(to) ? { kind: 'mint', from: null, to } : null;
+}
+
+/**
+ * The `transfer` and `mint` events of a transaction's meta (getTransactions' resultMetaXdr).
+ * Anything else, or a malformed one, is skipped.
+ */
+export function transferEvents(resultMetaXdr: string): TransferEvent[] {
+  const out: TransferEvent[] = [];
+  for (const { opIndex, event } of contractEvents(xdr.TransactionMeta.fromXdr(resultMetaXdr, 'base64'))) {
+    if (event.type.name !== 'contract' || !event.contractId || event.body.type !== 'v0') continue;
+    const { topics, data } = event.body.v0;
+    const who = parties(topics);
+    const moved = who && transferData(data);
+    if (!who || !moved || moved.amount <= 0n) continue;
+    const to = scValToNative(who.to) as string;
+    // CAP-67 names the base account in the topic and the id in the data; an M… topic is read the same way
+    const muxed = to.startsWith('M') ? MuxedAccount.fromAddress(to, '0') : null;
+    out.push({
+      kind: who.kind, opIndex, contractId: StrKey.encodeContract(Buffer.from(event.contractId.toBytes())), from: who.from,
+      ...moved, to: muxed ? muxed.baseAccount().accountId() : to, toMuxedId: muxed ? muxed.id() : moved.toMuxedId,
+    });
+  }
+  return out;
 }
