@@ -251,10 +251,15 @@ describe('sandbox Stellar RPC', () => {
     await expect(server.getLedgerEntries(ttl)).rejects.toMatchObject({ code: -32602, message: 'ledger ttl entries cannot be queried directly' });
   });
 
-  it('Soroban-only methods answer an error saying the sandbox has no smart contracts', async () => {
-    await expect(server.getEvents({ startLedger: 2, filters: [] })).rejects.toMatchObject({ code: -32601, message: expect.stringContaining('no smart contracts') });
+  it('simulateTransaction answers as stellar-rpc for what it cannot simulate: a bad envelope, a classic operation', async () => {
     const { json } = await call({ jsonrpc: '2.0', id: 7, method: 'simulateTransaction', params: { transaction: 'AAAA' } });
-    expect(json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: expect.stringContaining('no smart contracts') } });
+    expect(json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Could not unmarshal transaction' } });
+    const alice = await funded();
+    const payment = build(await server.getAccount(alice.publicKey()), alice,
+      Operation.payment({ destination: alice.publicKey(), asset: Asset.native(), amount: '1' }));
+    const sim = await server.simulateTransaction(payment);
+    expect(rpc.Api.isSimulationError(sim)).toBe(true);
+    if (rpc.Api.isSimulationError(sim)) expect(sim.error).toBe('Transaction contains unsupported operation type: payment');
   });
 
   it('allows browser dapps (CORS, as stellar-rpc): a preflight and the POST name the origin', async () => {

@@ -113,7 +113,8 @@ interface Found {
   sponsor: string | null;
 }
 
-async function lookUp(store: SandboxStore, raw: Buffer): Promise<Found | null> {
+/** The entry a LedgerKey (its XDR bytes) names, if the sandbox holds it. */
+export async function lookUp(store: SandboxStore, raw: Buffer): Promise<Found | null> {
   const ref = keyRef(raw);
   switch (ref.kind) {
     case 'account': {

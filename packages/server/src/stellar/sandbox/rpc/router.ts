@@ -1,7 +1,7 @@
 /**
  * The sandbox's Stellar RPC: a JSON-RPC 2.0 endpoint (POST, application/json) answering as
- * stellar-rpc does, for `rpc.Server` of @stellar/stellar-sdk and other RPC clients. Classic
- * methods only: the sandbox has no smart contracts, so Soroban's methods answer an error.
+ * stellar-rpc does, for `rpc.Server` of @stellar/stellar-sdk and other RPC clients. Soroban runs
+ * for the built-in Stellar Asset Contracts only (sac/): no WASM contracts.
  *
  *   app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl }));
  */
@@ -13,6 +13,7 @@ import {
 } from './errors.js';
 import { getLedgers } from './ledgers.js';
 import { getFeeStats, getHealth, getLatestLedger, getNetwork, getVersionInfo } from './network.js';
+import { simulateTransaction } from './simulate.js';
 import { getTransaction, getTransactions, sendTransaction } from './transactions.js';
 
 export interface SandboxRpcOptions {
@@ -26,7 +27,7 @@ export interface SandboxRpcOptions {
 type Method = (params: Record<string, unknown>, req: Request) => Promise<unknown> | unknown;
 
 /** stellar-rpc's methods that need Soroban. */
-const SOROBAN_ONLY = ['simulateTransaction', 'getEvents'];
+const SOROBAN_ONLY = ['getEvents'];
 
 function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<string, Method> {
   return {
@@ -40,6 +41,7 @@ function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<stri
     sendTransaction: (p) => sendTransaction(ledger, p),
     getLedgerEntries: (p) => getLedgerEntries(ledger, p),
     getLedgers: (p) => getLedgers(ledger, p),
+    simulateTransaction: (p) => simulateTransaction(ledger, p),
   };
 }
 

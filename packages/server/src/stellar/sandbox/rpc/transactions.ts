@@ -22,7 +22,7 @@ function applicationOrder(t: HorizonTransaction): number {
 const closeTime = (t: HorizonTransaction) => Math.floor(Date.parse(t.created_at) / 1000);
 
 /** TransactionDetails: the fields getTransaction and getTransactions share, in stellar-rpc's order. */
-function details(t: HorizonTransaction, passphrase: string) {
+async function details(ledger: SandboxLedger, t: HorizonTransaction) {
   return {
     status: t.successful ? 'SUCCESS' : 'FAILED',
     txHash: t.hash,
@@ -30,7 +30,7 @@ function details(t: HorizonTransaction, passphrase: string) {
     feeBump: t.fee_bump_transaction !== undefined,
     envelopeXdr: t.envelope_xdr,
     resultXdr: t.result_xdr,
-    resultMetaXdr: resultMetaXdr(t, passphrase),
+    resultMetaXdr: await resultMetaXdr(ledger.store, t, ledger.passphrase),
     ledger: t.ledger,
   };
 }
@@ -51,7 +51,7 @@ export async function getTransaction(ledger: SandboxLedger, params: Record<strin
   };
   // Go's zero values: stellar-rpc's TransactionDetails leaves out only the XDR fields when not found
   if (!t) return { ...head, status: 'NOT_FOUND', txHash: hash, applicationOrder: 0, feeBump: false, ledger: 0, createdAt: '0' };
-  return { ...head, ...details(t, ledger.passphrase), createdAt: String(closeTime(t)) };
+  return { ...head, ...(await details(ledger, t)), createdAt: String(closeTime(t)) };
 }
 
 function pagination(params: Record<string, unknown>): { cursor?: string; limit?: number } {
@@ -95,7 +95,8 @@ export async function getTransactions(ledger: SandboxLedger, params: Record<stri
   const upTo = toid(range.latest.sequence + 1, 0, 0);
   const found = (await ledger.listTransactions({ includeFailed: true }, { cursor: after, limit, order: 'asc' }))
     .filter((t) => BigInt(t.paging_token) < upTo);
-  const transactions = found.map((t) => ({ ...details(t, ledger.passphrase), createdAt: closeTime(t) }));
+  const transactions = [];
+  for (const t of found) transactions.push({ ...(await details(ledger, t)), createdAt: closeTime(t) });
   // stellar-rpc's cursor: the last transaction returned on a full page; else the end of the range
   // it read (the latest ledger, at the last transaction it returned from that ledger, or 0)
   const last = found.at(-1);

@@ -1,0 +1,282 @@
+/**
+ * The sandbox runs the Stellar Asset Contracts natively: a wallet pays with a SAC `transfer`
+ * through stellar-sdk's rpc.Server (simulate, prepare, sign, send), as it would on testnet. Only
+ * the public surface: the sandbox's RPC, its Horizon and its friendbot.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Address, Asset, authorizeEntry, BASE_FEE, Contract, Keypair, nativeToScVal, Operation, rpc, scValToNative, SorobanDataBuilder,
+  TransactionBuilder, xdr, type Account, type Transaction,
+} from '@stellar/stellar-sdk';
+import { SANDBOX_ASSETS, startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
+
+let net: StandaloneSandbox;
+let server: rpc.Server;
+let usdc: Contract;
+let xlm: Contract;
+
+beforeAll(async () => {
+  net = await startStandaloneSandbox({ dbPath: ':memory:', port: 0 });
+  server = new rpc.Server(net.rpcUrl, { allowHttp: true });
+  usdc = new Contract(new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!).contractId(net.passphrase));
+  xlm = new Contract(Asset.native().contractId(net.passphrase));
+});
+
+afterAll(async () => {
+  await net?.close();
+});
+
+async function friendbot(addr: string, asset?: string): Promise<void> {
+  const res = await fetch(`${net.url}/friendbot?addr=${addr}${asset ? `&asset=${asset}&amount=250` : ''}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/** A new account with XLM and, when asked, 250 USDC. */
+async function wallet(withUsdc = true): Promise<Keypair> {
+  const kp = Keypair.random();
+  await friendbot(kp.publicKey());
+  if (!withUsdc) return kp;
+  const trust = unsigned(await server.getAccount(kp.publicKey()), Operation.changeTrust({ asset: new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!) }));
+  expect((await sendSigned(trust, kp)).status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
+  await friendbot(kp.publicKey(), 'USDC');
+  return kp;
+}
+
+/** Horizon's balance of an asset ("native" or "USDC"), in stroops. */
+async function balanceOf(account: string, code: 'native' | 'USDC'): Promise<bigint> {
+  const res = await fetch(`${net.url}/accounts/${account}`);
+  const body = await res.json() as { balances: Array<{ asset_type: string; asset_code?: string; balance: string }> };
+  const line = body.balances.find((b) => (code === 'native' ? b.asset_type === 'native' : b.asset_code === code));
+  if (!line) return 0n;
+  const [whole, frac = ''] = line.balance.split('.');
+  return BigInt(whole!) * 10_000_000n + BigInt(frac.padEnd(7, '0'));
+}
+
+const addr = (k: Keypair | string) => new Address(typeof k === 'string' ? k : k.publicKey()).toScVal();
+const i128 = (n: bigint) => nativeToScVal(n, { type: 'i128' });
+
+function unsigned(source: Account, op: xdr.Operation): Transaction {
+  return new TransactionBuilder(source, { fee: BASE_FEE, networkPassphrase: net.passphrase }).addOperation(op).setTimeout(60).build();
+}
+
+async function transferTx(source: Keypair, from: Keypair, to: string, amount: bigint, contract = usdc): Promise<Transaction> {
+  return unsigned(await server.getAccount(source.publicKey()), contract.call('transfer', addr(from), addr(to), i128(amount)));
+}
+
+async function settled(hash: string): Promise<rpc.Api.GetTransactionResponse> {
+  let got: rpc.Api.GetTransactionResponse | undefined;
+  await expect.poll(async () => (got = await server.getTransaction(hash)).status).not.toBe(rpc.Api.GetTransactionStatus.NOT_FOUND);
+  return got!;
+}
+
+async function sendSigned(tx: Transaction, signer: Keypair): Promise<rpc.Api.GetTransactionResponse> {
+  tx.sign(signer);
+  const sent = await server.sendTransaction(tx);
+  expect(sent.status, JSON.stringify(sent.errorResult?.toXdr('base64'))).toBe('PENDING');
+  return settled(sent.hash);
+}
+
+/** The SAC `transfer` events of a transaction's meta (v4: in its operations' metas). */
+function transferEvents(meta: xdr.TransactionMeta) {
+  expect(meta.type).toBe('v4');
+  const v4 = meta.value as xdr.TransactionMetaV4;
+  return v4.operations.flatMap((op) => op.events).map((e) => {
+    const body = e.body.value as xdr.ContractEventV0;
+    return {
+      contract: Address.contract(e.contractId!.toXdrObject()).toString(),
+      topics: body.topics.map((t) => scValToNative(t)),
+      data: scValToNative(body.data),
+    };
+  });
+}
+
+/**
+ * A transfer of `from`'s USDC that `source` sends, prepared once (recording its auth entry, whose
+ * nonce is in the footprint); `sign` signs that entry as `signer` valid through `until`, and
+ * `send` sends it with the resources prepared, as a relayer does without simulating again.
+ */
+async function relayedTransfer(source: Keypair, from: Keypair, to: string, amount: bigint) {
+  const call = usdc.call('transfer', addr(from), addr(to), i128(amount));
+  const prepared = await server.prepareTransaction(unsigned(await server.getAccount(source.publicKey()), call));
+  const data = (prepared.toEnvelope().value as xdr.TransactionV1Envelope).tx.ext.value as xdr.SorobanTransactionData;
+  const op = prepared.operations[0] as unknown as { func: xdr.HostFunction; auth: xdr.SorobanAuthorizationEntry[] };
+  return {
+    recorded: op.auth,
+    sign: (signer: Keypair, until: number) => Promise.all(op.auth.map((e) => authorizeEntry(e, signer, until, net.passphrase))),
+    send: async (auth: xdr.SorobanAuthorizationEntry[]) => {
+      const tx = new TransactionBuilder(await server.getAccount(source.publicKey()), {
+        fee: (100n + data.resourceFee).toString(), networkPassphrase: net.passphrase,
+      }).setSorobanData(data).addOperation(Operation.invokeHostFunction({ func: op.func, auth })).setTimeout(60).build();
+      return sendSigned(tx, source);
+    },
+  };
+}
+
+describe('the Stellar Asset Contracts in the sandbox', () => {
+  it('balance, decimals, name and symbol simulate what the ledger holds', async () => {
+    const alice = await wallet();
+    const account = await server.getAccount(alice.publicKey());
+    const sim = await server.simulateTransaction(unsigned(account, usdc.call('balance', addr(alice))));
+    expect(rpc.Api.isSimulationSuccess(sim)).toBe(true);
+    if (!rpc.Api.isSimulationSuccess(sim)) return;
+    expect(scValToNative(sim.result!.retval)).toBe(250_0000000n);
+    expect(sim.result!.auth).toEqual([]);
+    expect(Number(sim.minResourceFee)).toBeGreaterThan(0);
+    // read-only: the contract's instance and the holder's trustline
+    const fp = sim.transactionData.build().resources.footprint;
+    expect(fp.readWrite).toHaveLength(0);
+    expect(fp.readOnly.map((k) => k.type).sort()).toEqual(['contractData', 'trustline']);
+
+    const value = async (c: Contract, fn: string) => {
+      const s = await server.simulateTransaction(unsigned(account, c.call(fn)));
+      if (!rpc.Api.isSimulationSuccess(s)) throw new Error(s.error);
+      return scValToNative(s.result!.retval);
+    };
+    expect(await value(usdc, 'decimals')).toBe(7);
+    expect(await value(usdc, 'name')).toBe(`USDC:${SANDBOX_ASSETS.USDC.issuer}`);
+    expect(await value(usdc, 'symbol')).toBe('USDC');
+    expect(await value(xlm, 'name')).toBe('native');
+  });
+
+  it('a transfer prepared, signed and sent by its payer moves the balances exactly and emits its CAP-67 event', async () => {
+    const [alice, bob] = [await wallet(), await wallet()];
+    const xlmBefore = await balanceOf(alice.publicKey(), 'native');
+    const tx = await server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 12_5000000n));
+    // source-account authorization: the payer is the transaction's source
+    const op = tx.operations[0] as unknown as { auth: xdr.SorobanAuthorizationEntry[] };
+    expect(op.auth.map((e) => e.credentials.type)).toEqual(['sorobanCredentialsSourceAccount']);
+    const got = await sendSigned(tx, alice);
+    expect(got.status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
+    if (got.status !== rpc.Api.GetTransactionStatus.SUCCESS) return;
+
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(237_5000000n);
+    expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(262_5000000n);
+    // the fee charged: the inclusion fee and the resource fee declared, from the payer's XLM only
+    const fee = BigInt(got.resultXdr.feeCharged.toString());
+    expect(fee).toBe(100n + BigInt(tx.toEnvelope().type === 'envelopeTypeTx' ? (tx.toEnvelope().value as xdr.TransactionV1Envelope).tx.ext.value!.resourceFee : 0n));
+    expect(await balanceOf(alice.publicKey(), 'native')).toBe(xlmBefore - fee);
+
+    expect(transferEvents(got.resultMetaXdr)).toEqual([{
+      contract: usdc.contractId(),
+      topics: ['transfer', alice.publicKey(), bob.publicKey(), `USDC:${SANDBOX_ASSETS.USDC.issuer}`],
+      data: 12_5000000n,
+    }]);
+    expect(got.returnValue?.type).toBe('scvVoid');
+  });
+
+  it('XLM moves through its SAC too, and a transfer to a muxed address carries to_muxed_id', async () => {
+    const [alice, bob] = [await wallet(false), await wallet(false)];
+    const before = await balanceOf(bob.publicKey(), 'native');
+    const muxed = xdr.ScVal.scvAddress(xdr.ScAddress.scAddressTypeMuxedAccount(new xdr.MuxedEd25519Account({
+      id: 42n, ed25519: Keypair.fromPublicKey(bob.publicKey()).rawPublicKey(),
+    }))) as xdr.ScVal;
+    const tx = await server.prepareTransaction(unsigned(await server.getAccount(alice.publicKey()),
+      xlm.call('transfer', addr(alice), muxed, i128(3_0000000n))));
+    const got = await sendSigned(tx, alice);
+    expect(got.status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
+    if (got.status !== rpc.Api.GetTransactionStatus.SUCCESS) return;
+    expect(await balanceOf(bob.publicKey(), 'native')).toBe(before + 3_0000000n);
+    expect(transferEvents(got.resultMetaXdr)).toEqual([{
+      contract: xlm.contractId(), topics: ['transfer', alice.publicKey(), bob.publicKey(), 'native'],
+      data: { amount: 3_0000000n, to_muxed_id: 42n },
+    }]);
+  });
+
+  it('a transfer whose payer is not the source is authorized by an entry the payer signs; its nonce never serves twice', async () => {
+    const [relayer, alice, bob] = [await wallet(false), await wallet(), await wallet()];
+    const transfer = await relayedTransfer(relayer, alice, bob.publicKey(), 5_0000000n);
+    expect(transfer.recorded.map((e) => e.credentials.type)).toEqual(['sorobanCredentialsAddress']);
+    const until = (await server.getLatestLedger()).sequence + 100;
+
+    // unsigned, or signed by someone else than the payer, it authorizes nothing
+    expect((await transfer.send(transfer.recorded)).status).toBe(rpc.Api.GetTransactionStatus.FAILED);
+    expect((await transfer.send(await transfer.sign(bob, until))).status).toBe(rpc.Api.GetTransactionStatus.FAILED);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(250_0000000n);
+
+    const auth = await transfer.sign(alice, until);
+    const got = await transfer.send(auth);
+    expect(got.status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(245_0000000n);
+    expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(255_0000000n);
+    if (got.status === rpc.Api.GetTransactionStatus.SUCCESS) {
+      expect(transferEvents(got.resultMetaXdr)[0]!.topics.slice(0, 3)).toEqual(['transfer', alice.publicKey(), bob.publicKey()]);
+    }
+
+    // the same signed entry again: its nonce is spent
+    const replay = await transfer.send(auth);
+    expect(replay.status).toBe(rpc.Api.GetTransactionStatus.FAILED);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(245_0000000n);
+    expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(255_0000000n);
+  });
+
+  it('a signature past its expiration ledger authorizes nothing', async () => {
+    const [relayer, alice, bob] = [await wallet(false), await wallet(), await wallet()];
+    const transfer = await relayedTransfer(relayer, alice, bob.publicKey(), 1_0000000n);
+    const latest = (await server.getLatestLedger()).sequence;
+    // valid through the latest ledger: the transaction applies in a later one
+    expect((await transfer.send(await transfer.sign(alice, latest))).status).toBe(rpc.Api.GetTransactionStatus.FAILED);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(250_0000000n);
+    // the same transfer signed to last: it goes through
+    expect((await transfer.send(await transfer.sign(alice, latest + 50))).status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(249_0000000n);
+  });
+
+  it('a footprint missing an entry the call touches fails the transaction, its fee charged', async () => {
+    const [alice, bob] = [await wallet(), await wallet()];
+    const prepared = await server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 1_0000000n));
+    const data = (prepared.toEnvelope().value as xdr.TransactionV1Envelope).tx.ext.value as xdr.SorobanTransactionData;
+    const bobLine = (k: xdr.LedgerKey) => k.type === 'trustline' && k.trustLine.accountId.toXdr('base64') === Keypair.fromPublicKey(bob.publicKey()).xdrAccountId().toXdr('base64');
+    const readWrite = data.resources.footprint.readWrite;
+    expect(readWrite.some(bobLine)).toBe(true);
+    const short = new SorobanDataBuilder(data).setReadWrite(readWrite.filter((k) => !bobLine(k))).build();
+    const tx = TransactionBuilder.cloneFrom(prepared, { fee: prepared.fee, sorobanData: short, networkPassphrase: net.passphrase }).build();
+    const xlmBefore = await balanceOf(alice.publicKey(), 'native');
+    const got = await sendSigned(tx, alice);
+    expect(got.status).toBe(rpc.Api.GetTransactionStatus.FAILED);
+    expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(250_0000000n);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(250_0000000n);
+    expect(await balanceOf(alice.publicKey(), 'native')).toBeLessThan(xlmBefore);
+  });
+
+  it('a resource fee below the declared resources\' fee is refused at submission', async () => {
+    const [alice, bob] = [await wallet(), await wallet()];
+    const prepared = await server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 1_0000000n));
+    const data = (prepared.toEnvelope().value as xdr.TransactionV1Envelope).tx.ext.value as xdr.SorobanTransactionData;
+    const cheap = new SorobanDataBuilder(data).setResourceFee(data.resourceFee - 1n).build();
+    const tx = TransactionBuilder.cloneFrom(prepared, { fee: '100', sorobanData: cheap, networkPassphrase: net.passphrase }).build();
+    tx.sign(alice);
+    const sent = await server.sendTransaction(tx);
+    expect(sent.status).toBe('ERROR');
+    expect(sent.errorResult?.result.type).toBe('txSorobanInvalid');
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(250_0000000n);
+  });
+
+  it('a transfer beyond the balance fails in simulation with the SAC\'s error, and on chain if sent anyway', async () => {
+    const [alice, bob] = [await wallet(), await wallet()];
+    const sim = await server.simulateTransaction(await transferTx(alice, alice, bob.publicKey(), 250_0000001n));
+    expect(rpc.Api.isSimulationError(sim)).toBe(true);
+    if (rpc.Api.isSimulationError(sim)) expect(sim.error).toContain('Error(Contract, #10)');
+    await expect(server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 250_0000001n))).rejects.toThrow();
+
+    // the footprint and resources of a transfer that fits, on one that does not
+    const fits = await server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 1n));
+    const data = (fits.toEnvelope().value as xdr.TransactionV1Envelope).tx.ext.value as xdr.SorobanTransactionData;
+    const args = new xdr.InvokeContractArgs({
+      contractAddress: new Address(usdc.contractId()).toScAddress(), functionName: 'transfer',
+      args: [addr(alice), addr(bob), i128(250_0000001n)],
+    });
+    const sourceAuth = new xdr.SorobanAuthorizationEntry({
+      credentials: xdr.SorobanCredentials.sorobanCredentialsSourceAccount(),
+      rootInvocation: new xdr.SorobanAuthorizedInvocation({
+        function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(args), subInvocations: [],
+      }),
+    });
+    const tooMuch = new TransactionBuilder(await server.getAccount(alice.publicKey()), { fee: fits.fee, networkPassphrase: net.passphrase })
+      .setSorobanData(data).setTimeout(60)
+      .addOperation(Operation.invokeHostFunction({ func: xdr.HostFunction.hostFunctionTypeInvokeContract(args), auth: [sourceAuth] })).build();
+    const got = await sendSigned(tooMuch, alice);
+    expect(got.status).toBe(rpc.Api.GetTransactionStatus.FAILED);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(250_0000000n);
+    expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(250_0000000n);
+  });
+});
