@@ -202,6 +202,22 @@ describe('the Stellar Asset Contracts in the sandbox', () => {
       expect(transferEvents(got.resultMetaXdr)[0]!.topics.slice(0, 3)).toEqual(['transfer', alice.publicKey(), bob.publicKey()]);
     }
 
+    // Horizon lists the invocation in /payments of everyone whose balance it changed, with the change
+    const hash = (got as { txHash: string }).txHash;
+    for (const who of [alice, bob, relayer]) {
+      const page = await (await fetch(`${net.url}/accounts/${who.publicKey()}/payments?order=desc&limit=5`)).json() as { _embedded: { records: any[] } };
+      const record = page._embedded.records.find((r) => r.transaction_hash === hash);
+      expect(record, who.publicKey()).toMatchObject({
+        type: 'invoke_host_function', type_i: 24, source_account: relayer.publicKey(), function: 'HostFunctionTypeHostFunctionTypeInvokeContract',
+        asset_balance_changes: [{
+          asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: SANDBOX_ASSETS.USDC.issuer,
+          type: 'transfer', from: alice.publicKey(), to: bob.publicKey(), amount: '5.0000000',
+        }],
+      });
+    }
+    const all = await (await fetch(`${net.url}/payments?order=desc&limit=20`)).json() as { _embedded: { records: any[] } };
+    expect(all._embedded.records.filter((r) => r.transaction_hash === hash)).toHaveLength(1);
+
     // the same signed entry again: its nonce is spent
     const replay = await transfer.send(auth);
     expect(replay.status).toBe(rpc.Api.GetTransactionStatus.FAILED);
