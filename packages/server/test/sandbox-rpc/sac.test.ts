@@ -295,4 +295,41 @@ describe('the Stellar Asset Contracts in the sandbox', () => {
     expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(250_0000000n);
     expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(250_0000000n);
   });
+
+  it('getEvents finds the transfers by contract, by topic, from a ledger or after a cursor', async () => {
+    const [alice, bob, carol] = [await wallet(), await wallet(), await wallet()];
+    const first = await sendSigned(await server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 2_0000000n)), alice) as rpc.Api.GetSuccessfulTransactionResponse;
+    await sendSigned(await server.prepareTransaction(await transferTx(carol, carol, bob.publicKey(), 7n, xlm)), carol);
+    await sendSigned(await server.prepareTransaction(await transferTx(alice, alice, carol.publicKey(), 3n)), alice);
+    const b64 = (v: xdr.ScVal) => v.toXdr('base64');
+    const sym = b64(xdr.ScVal.scvSymbol('transfer'));
+    const startLedger = first.ledger;
+    const shown = (r: rpc.Api.GetEventsResponse) => r.events.map((e) => ({
+      contract: e.contractId?.contractId(), topics: e.topic.map((t) => scValToNative(t)), value: scValToNative(e.value),
+    }));
+
+    const toBob = await server.getEvents({ startLedger, filters: [{ type: 'contract', topics: [[sym, '*', b64(addr(bob)), '*']] }] });
+    expect(shown(toBob)).toEqual([
+      { contract: usdc.contractId(), topics: ['transfer', alice.publicKey(), bob.publicKey(), `USDC:${SANDBOX_ASSETS.USDC.issuer}`], value: 2_0000000n },
+      { contract: xlm.contractId(), topics: ['transfer', carol.publicKey(), bob.publicKey(), 'native'], value: 7n },
+    ]);
+    expect(toBob.events[0]!.txHash).toBe(first.txHash);
+    expect(toBob.events[0]!.ledger).toBe(first.ledger);
+    expect(toBob.events[0]!.id).toMatch(/^\d{19}-\d{10}$/);
+
+    const usdcFromAlice = await server.getEvents({ startLedger, filters: [{ contractIds: [usdc.contractId()], topics: [[sym, b64(addr(alice)), '**']] }] });
+    expect(shown(usdcFromAlice).map((e) => e.value)).toEqual([2_0000000n, 3n]);
+    expect((await server.getEvents({ startLedger, filters: [{ contractIds: [xlm.contractId()], topics: [[sym, b64(addr(alice)), '**']] }] })).events).toEqual([]);
+
+    // one at a time: the cursor of a full page is its last event; the next page starts after it
+    const filters = [{ contractIds: [usdc.contractId()], topics: [[sym, b64(addr(alice)), '**']] }];
+    const one = await server.getEvents({ startLedger, filters, limit: 1 });
+    expect(one.events).toHaveLength(1);
+    expect(one.cursor).toBe(one.events[0]!.id);
+    const two = await server.getEvents({ cursor: one.cursor, filters, limit: 1 });
+    expect(shown(two).map((e) => e.value)).toEqual([3n]);
+    const rest = await server.getEvents({ cursor: two.cursor, filters, limit: 1 });
+    expect(rest.events).toEqual([]);
+    expect(rest.latestLedger).toBe((await server.getLatestLedger()).sequence);
+  });
 });

@@ -8,6 +8,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { SandboxLedger } from '../ledger.js';
 import { getLedgerEntries } from './entries.js';
+import { getEvents } from './events.js';
 import {
   INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, paramsObject, RpcError,
 } from './errors.js';
@@ -26,9 +27,6 @@ export interface SandboxRpcOptions {
 
 type Method = (params: Record<string, unknown>, req: Request) => Promise<unknown> | unknown;
 
-/** stellar-rpc's methods that need Soroban. */
-const SOROBAN_ONLY = ['getEvents'];
-
 function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<string, Method> {
   return {
     getHealth: () => getHealth(ledger),
@@ -42,6 +40,7 @@ function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<stri
     getLedgerEntries: (p) => getLedgerEntries(ledger, p),
     getLedgers: (p) => getLedgers(ledger, p),
     simulateTransaction: (p) => simulateTransaction(ledger, p),
+    getEvents: (p) => getEvents(ledger, p),
   };
 }
 
@@ -60,9 +59,6 @@ async function answer(table: Record<string, Method>, call: unknown, req: Request
   try {
     const fn = table[method];
     if (!fn) {
-      if (SOROBAN_ONLY.includes(method)) {
-        throw new RpcError(METHOD_NOT_FOUND, `${method} is not available: the Fundkit sandbox has no smart contracts (Soroban); it runs classic Stellar transactions only`);
-      }
       throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`);
     }
     reply = { jsonrpc: '2.0', id: replyId, result: await fn(paramsObject(params), req) };
