@@ -8,26 +8,50 @@ import {
   Address, Asset, authorizeEntry, BASE_FEE, Contract, Keypair, nativeToScVal, Operation, rpc, scValToNative, SorobanDataBuilder,
   TransactionBuilder, xdr, type Account, type Transaction,
 } from '@stellar/stellar-sdk';
-import { SANDBOX_ASSETS, startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
+import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE, startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
+import { startTestServer } from '../helpers/server.js';
+import { FAST_ENV, IN_PROCESS } from '../pipeline/helpers.js';
 
-let net: StandaloneSandbox;
+/** Where a sandbox network answers: its Horizon, RPC and friendbot. */
+interface Net {
+  horizon: string;
+  rpcUrl: string;
+  friendbot: string;
+  passphrase: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The standalone sandbox (its own SQLite chain), and the reference server's in-process sandbox,
+ * whose chain is in the server's database: PostgreSQL under the PostgreSQL config.
+ */
+const SETUPS: Array<{ name: string; start: () => Promise<Net> }> = [
+  {
+    name: 'fundkit sandbox',
+    start: async () => {
+      const s: StandaloneSandbox = await startStandaloneSandbox({ dbPath: ':memory:', port: 0 });
+      return { horizon: s.url, rpcUrl: s.rpcUrl, friendbot: `${s.url}/friendbot`, passphrase: s.passphrase, close: () => s.close() };
+    },
+  },
+  {
+    name: "the server's in-process sandbox, on the server's database",
+    start: async () => {
+      const t = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS } });
+      return {
+        horizon: `${t.url}/sandbox/horizon`, rpcUrl: `${t.url}/sandbox/rpc`, friendbot: `${t.url}/sandbox/friendbot`,
+        passphrase: SANDBOX_PASSPHRASE, close: () => t.close(),
+      };
+    },
+  },
+];
+
+let net: Net;
 let server: rpc.Server;
 let usdc: Contract;
 let xlm: Contract;
 
-beforeAll(async () => {
-  net = await startStandaloneSandbox({ dbPath: ':memory:', port: 0 });
-  server = new rpc.Server(net.rpcUrl, { allowHttp: true });
-  usdc = new Contract(new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!).contractId(net.passphrase));
-  xlm = new Contract(Asset.native().contractId(net.passphrase));
-});
-
-afterAll(async () => {
-  await net?.close();
-});
-
 async function friendbot(addr: string, asset?: string): Promise<void> {
-  const res = await fetch(`${net.url}/friendbot?addr=${addr}${asset ? `&asset=${asset}&amount=250` : ''}`);
+  const res = await fetch(`${net.friendbot}?addr=${addr}${asset ? `&asset=${asset}&amount=250` : ''}`);
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
@@ -44,7 +68,7 @@ async function wallet(withUsdc = true): Promise<Keypair> {
 
 /** Horizon's balance of an asset ("native" or "USDC"), in stroops. */
 async function balanceOf(account: string, code: 'native' | 'USDC'): Promise<bigint> {
-  const res = await fetch(`${net.url}/accounts/${account}`);
+  const res = await fetch(`${net.horizon}/accounts/${account}`);
   const body = await res.json() as { balances: Array<{ asset_type: string; asset_code?: string; balance: string }> };
   const line = body.balances.find((b) => (code === 'native' ? b.asset_type === 'native' : b.asset_code === code));
   if (!line) return 0n;
@@ -112,7 +136,18 @@ async function relayedTransfer(source: Keypair, from: Keypair, to: string, amoun
   };
 }
 
-describe('the Stellar Asset Contracts in the sandbox', () => {
+describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ start }) => {
+  beforeAll(async () => {
+    net = await start();
+    server = new rpc.Server(net.rpcUrl, { allowHttp: true });
+    usdc = new Contract(new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!).contractId(net.passphrase));
+    xlm = new Contract(Asset.native().contractId(net.passphrase));
+  });
+
+  afterAll(async () => {
+    await net?.close();
+  });
+
   it('balance, decimals, name and symbol simulate what the ledger holds', async () => {
     const alice = await wallet();
     const account = await server.getAccount(alice.publicKey());
@@ -205,7 +240,7 @@ describe('the Stellar Asset Contracts in the sandbox', () => {
     // Horizon lists the invocation in /payments of everyone whose balance it changed, with the change
     const hash = (got as { txHash: string }).txHash;
     for (const who of [alice, bob, relayer]) {
-      const page = await (await fetch(`${net.url}/accounts/${who.publicKey()}/payments?order=desc&limit=5`)).json() as { _embedded: { records: any[] } };
+      const page = await (await fetch(`${net.horizon}/accounts/${who.publicKey()}/payments?order=desc&limit=5`)).json() as { _embedded: { records: any[] } };
       const record = page._embedded.records.find((r) => r.transaction_hash === hash);
       expect(record, who.publicKey()).toMatchObject({
         type: 'invoke_host_function', type_i: 24, source_account: relayer.publicKey(), function: 'HostFunctionTypeHostFunctionTypeInvokeContract',
@@ -215,7 +250,7 @@ describe('the Stellar Asset Contracts in the sandbox', () => {
         }],
       });
     }
-    const all = await (await fetch(`${net.url}/payments?order=desc&limit=20`)).json() as { _embedded: { records: any[] } };
+    const all = await (await fetch(`${net.horizon}/payments?order=desc&limit=20`)).json() as { _embedded: { records: any[] } };
     expect(all._embedded.records.filter((r) => r.transaction_hash === hash)).toHaveLength(1);
 
     // the same signed entry again: its nonce is spent
