@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Address, Asset, authorizeEntry, BASE_FEE, Contract, Keypair, nativeToScVal, Operation, rpc, scValToNative, SorobanDataBuilder,
-  TransactionBuilder, xdr, type Account, type Transaction,
+  Address, Asset, authorizeEntry, BASE_FEE, Contract, Keypair, MuxedAccount, nativeToScVal, Operation, rpc, scValToNative, SorobanDataBuilder,
+  TransactionBuilder, xdr, Account, type Transaction,
 } from '@stellar/stellar-sdk';
 import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE, startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
 import { startTestServer } from '../helpers/server.js';
@@ -366,5 +366,34 @@ describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ s
     const rest = await server.getEvents({ cursor: two.cursor, filters, limit: 1 });
     expect(rest.events).toEqual([]);
     expect(rest.latestLedger).toBe((await server.getLatestLedger()).sequence);
+  });
+
+  it('classic payments emit their CAP-67 events too: in meta v4 (with the fee event) and through getEvents', async () => {
+    const [alice, bob] = [await wallet(), await wallet()];
+    const fresh = Keypair.random();
+    const muxedBob = new MuxedAccount(new Account(bob.publicKey(), '0'), '7').accountId();
+    const tx = new TransactionBuilder(await server.getAccount(alice.publicKey()), { fee: BASE_FEE, networkPassphrase: net.passphrase })
+      .addOperation(Operation.createAccount({ destination: fresh.publicKey(), startingBalance: '5' }))
+      .addOperation(Operation.payment({ destination: muxedBob, asset: new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!), amount: '1.5' }))
+      .setTimeout(60).build();
+    const got = await sendSigned(tx, alice);
+    expect(got.status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
+    if (got.status !== rpc.Api.GetTransactionStatus.SUCCESS) return;
+    const usdcName = `USDC:${SANDBOX_ASSETS.USDC.issuer}`;
+    expect(transferEvents(got.resultMetaXdr)).toEqual([
+      { contract: xlm.contractId(), topics: ['transfer', alice.publicKey(), fresh.publicKey(), 'native'], data: 5_0000000n },
+      { contract: usdc.contractId(), topics: ['transfer', alice.publicKey(), bob.publicKey(), usdcName], data: { amount: 1_5000000n, to_muxed_id: 7n } },
+    ]);
+    const fee = (got.resultMetaXdr.value as xdr.TransactionMetaV4).events.map((e) => ({
+      stage: e.stage.name, topics: (e.event.body.value as xdr.ContractEventV0).topics.map((t) => scValToNative(t)),
+      data: scValToNative((e.event.body.value as xdr.ContractEventV0).data),
+    }));
+    expect(fee).toEqual([{ stage: 'transactionEventStageBeforeAllTxs', topics: ['fee', alice.publicKey()], data: 200n }]);
+
+    const found = await server.getEvents({ startLedger: got.ledger, filters: [{ contractIds: [usdc.contractId()] }] });
+    const mine = found.events.filter((e) => e.txHash === got.txHash);
+    expect(mine.map((e) => ({ op: e.operationIndex, topics: e.topic.map((t) => scValToNative(t)) }))).toEqual([
+      { op: 1, topics: ['transfer', alice.publicKey(), bob.publicKey(), usdcName] },
+    ]);
   });
 });

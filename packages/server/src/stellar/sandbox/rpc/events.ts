@@ -3,12 +3,13 @@
  * transactions from startLedger (or after a cursor), matched by type, contract ids and topic
  * filters ("*" one segment, "**" any number at the end). Event ids and cursors are stellar-rpc's:
  * the TOID of (ledger, transaction, operation), a dash, the event's index, zero-padded.
- * The events are the built-in SACs' (CAP-67 `transfer`); classic operations emit none here yet.
+ * The events are CAP-67's of the built-in SACs' calls and of classic payments (meta.ts); fee events
+ * are left out.
  */
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import type { HorizonTransaction } from '../../horizon-types.js';
 import type { SandboxLedger } from '../ledger.js';
-import { loadInvocation } from '../sac/meta-store.js';
+import { transactionEvents } from './meta.js';
 import { base64Format, INVALID_REQUEST, invalidParams, RpcError, stringParam, uint32Param } from './errors.js';
 import { ledgerRange } from './range.js';
 
@@ -87,14 +88,20 @@ function matches(filters: Filter[], e: Found): boolean {
     && (f.topics.length === 0 || f.topics.some((t) => topicMatches(t, e.topics))));
 }
 
-/** A transaction's contract events, by operation (a Soroban transaction has one). */
-async function eventsOf(ledger: SandboxLedger, t: HorizonTransaction): Promise<Found[]> {
-  const inv = await loadInvocation(ledger.store, t.hash);
-  return (inv?.events ?? []).map((event) => ({
-    event,
+interface OpFound extends Found {
+  operation: number;
+  /** Its index among its operation's events. */
+  index: number;
+}
+
+/** A successful transaction's contract events, by operation: a SAC call's, classic movements'. */
+async function eventsOf(ledger: SandboxLedger, t: HorizonTransaction): Promise<OpFound[]> {
+  const { operations } = await transactionEvents(ledger.store, t, ledger.passphrase);
+  return operations.flatMap((events, operation) => events.map((event, index) => ({
+    event, operation, index,
     contractId: event.contractId ? StrKey.encodeContract(Buffer.from(event.contractId.toXdrObject())) : '',
     topics: event.body.type === 'v0' ? event.body.v0.topics.map((v) => v.toXdr('base64')) : [],
-  }));
+  })));
 }
 
 function parseCursor(cursor: string): [bigint, number] {
@@ -136,13 +143,15 @@ export async function getEvents(ledger: SandboxLedger, params: Record<string, un
     const txs = await ledger.listTransactions({}, { cursor: from, limit: 200, order: 'asc' });
     for (const t of txs) {
       if (t.ledger >= end) break scan;
-      const position = BigInt(t.paging_token); // TOID of (ledger, tx order, 0)
-      for (const [i, e] of (await eventsOf(ledger, t)).entries()) {
+      for (const e of await eventsOf(ledger, t)) {
+        // stellar-rpc's id: the TOID of (ledger, transaction, operation) and the event's index in it
+        const position = BigInt(t.paging_token) + BigInt(e.operation);
+        const i = e.index;
         if (position < after[0] || (position === after[0] && i <= after[1])) continue;
         if (!matches(filters, e)) continue;
         events.push({
           type: 'contract', ledger: t.ledger, ledgerClosedAt: t.created_at, contractId: e.contractId,
-          id: eventId(position, i), operationIndex: 0, transactionIndex: Number((position >> 12n) & 0xfffffn),
+          id: eventId(position, i), operationIndex: e.operation, transactionIndex: Number((position >> 12n) & 0xfffffn),
           txHash: t.hash, inSuccessfulContractCall: true, topic: e.topics, value: e.event.body.type === 'v0' ? e.event.body.v0.data.toXdr('base64') : '',
         });
         if (events.length >= limit) {

@@ -3,14 +3,15 @@
  * each entry), so every transaction's meta is a valid, minimal TransactionMeta with empty change
  * lists, in the version stellar-core emits for the protocol the sandbox reports: v3 up to 22, v4
  * from 23 (the sandbox reports 27). One empty OperationMeta per operation of a successful transaction
- * (none for a failed one, as core does). A successful call of a built-in Stellar Asset Contract
- * (sac/) has its contract events (CAP-67's unified `transfer`) in its OperationMetaV2 and its
- * return value in SorobanTransactionMetaV2, as stellar-core writes v4.
+ * (none for a failed one, as core does). v4 carries CAP-67's unified events as stellar-core
+ * writes them: a built-in SAC call's (sac/) in its OperationMetaV2 with its return value in
+ * SorobanTransactionMetaV2, classic movements' (sac/classic-events.ts) in theirs, and the fee event.
  */
 import { FeeBumpTransaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
 import type { HorizonTransaction } from '../../horizon-types.js';
 import { PROTOCOL_VERSION } from '../ledgers.js';
-import { loadInvocation, type Invocation } from '../sac/meta-store.js';
+import { classicEvents, feeEvent } from '../sac/classic-events.js';
+import { loadInvocation } from '../sac/meta-store.js';
 import type { SandboxStore } from '../store.js';
 
 /** TransactionMeta's version for a protocol: v3 up to 22, v4 from 23. */
@@ -21,19 +22,26 @@ export function operationCount(envelopeXdr: string, passphrase: string): number 
   return (tx instanceof FeeBumpTransaction ? tx.innerTransaction : tx).operations.length;
 }
 
-export function transactionMeta(operations: number, version: 3 | 4 = META_VERSION, invocation: Invocation | null = null): xdr.TransactionMeta {
+/** What a transaction's meta v4 says beyond its shape: each operation's events, its fee events, a return value. */
+export interface MetaEvents {
+  operations: xdr.ContractEvent[][];
+  transaction: xdr.TransactionEvent[];
+  returnValue?: xdr.ScVal;
+}
+
+export function transactionMeta(operations: number, version: 3 | 4 = META_VERSION, events?: MetaEvents): xdr.TransactionMeta {
   if (version === 4) {
     return xdr.TransactionMeta.v4(new xdr.TransactionMetaV4({
       ext: xdr.ExtensionPoint.v0(),
       txChangesBefore: [],
-      operations: Array.from({ length: operations }, () => new xdr.OperationMetaV2({
-        ext: xdr.ExtensionPoint.v0(), changes: [], events: invocation?.events ?? [],
+      operations: Array.from({ length: operations }, (_, i) => new xdr.OperationMetaV2({
+        ext: xdr.ExtensionPoint.v0(), changes: [], events: events?.operations[i] ?? [],
       })),
       txChangesAfter: [],
-      sorobanMeta: invocation
-        ? new xdr.SorobanTransactionMetaV2({ ext: xdr.SorobanTransactionMetaExt.v0(), returnValue: invocation.returnValue })
+      sorobanMeta: events?.returnValue
+        ? new xdr.SorobanTransactionMetaV2({ ext: xdr.SorobanTransactionMetaExt.v0(), returnValue: events.returnValue })
         : null,
-      events: [],
+      events: events?.transaction ?? [],
       diagnosticEvents: [],
     }));
   }
@@ -46,8 +54,22 @@ export function transactionMeta(operations: number, version: 3 | 4 = META_VERSIO
   }));
 }
 
+/**
+ * A transaction's CAP-67 events: a successful SAC call's (kept when applied), a successful classic
+ * transaction's (derived from its envelope and result), and its fee event, failed or not.
+ */
+export async function transactionEvents(store: SandboxStore, t: HorizonTransaction, passphrase: string): Promise<MetaEvents> {
+  const env = TransactionBuilder.fromXdr(t.envelope_xdr, passphrase);
+  const inner = env instanceof FeeBumpTransaction ? env.innerTransaction : env;
+  const fee = [feeEvent(t.fee_account, BigInt(t.fee_charged), passphrase)];
+  if (!t.successful) return { operations: [], transaction: fee };
+  const invocation = await loadInvocation(store, t.hash);
+  if (invocation) return { operations: [invocation.events], transaction: fee, returnValue: invocation.returnValue };
+  return { operations: classicEvents(inner, t.result_xdr, passphrase), transaction: fee };
+}
+
 export async function resultMetaXdr(store: SandboxStore, t: HorizonTransaction, passphrase: string): Promise<string> {
   const ops = t.successful ? operationCount(t.envelope_xdr, passphrase) : 0;
-  const invocation = t.successful ? await loadInvocation(store, t.hash) : null;
-  return Buffer.from(transactionMeta(ops, META_VERSION, invocation).toXdr()).toString('base64');
+  const events = META_VERSION === 4 ? await transactionEvents(store, t, passphrase) : undefined;
+  return Buffer.from(transactionMeta(ops, META_VERSION, events).toXdr()).toString('base64');
 }
