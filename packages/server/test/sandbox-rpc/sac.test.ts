@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Address, Asset, authorizeEntry, BASE_FEE, Contract, Keypair, MuxedAccount, nativeToScVal, Operation, rpc, scValToNative, SorobanDataBuilder,
+  Address, Asset, authorizeEntry, BASE_FEE, contract, Contract, Keypair, MuxedAccount, nativeToScVal, Operation, rpc, scValToNative, SorobanDataBuilder,
   TransactionBuilder, xdr, Account, type Transaction,
 } from '@stellar/stellar-sdk';
 import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE, startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
@@ -395,5 +395,23 @@ describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ s
     expect(mine.map((e) => ({ op: e.operationIndex, topics: e.topic.map((t) => scValToNative(t)) }))).toEqual([
       { op: 1, topics: ['transfer', alice.publicKey(), bob.publicKey(), usdcName] },
     ]);
+  });
+
+  it('contract.Client builds a SAC client from the instance getLedgerEntries serves, and its transfer goes through', async () => {
+    const [alice, bob] = [await wallet(), await wallet()];
+    interface Sac {
+      balance(args: { id: string }): Promise<contract.AssembledTransaction<bigint>>;
+      transfer(args: { from: string; to: string; amount: bigint }): Promise<contract.AssembledTransaction<null>>;
+    }
+    const client = await contract.Client.from({
+      contractId: usdc.contractId(), rpcUrl: net.rpcUrl, networkPassphrase: net.passphrase, allowHttp: true,
+      publicKey: alice.publicKey(), ...contract.basicNodeSigner(alice, net.passphrase),
+    }) as unknown as Sac;
+    expect((await client.balance({ id: alice.publicKey() })).result).toBe(250_0000000n);
+    const tx = await client.transfer({ from: alice.publicKey(), to: bob.publicKey(), amount: 4_0000000n });
+    const sent = await tx.signAndSend();
+    expect(sent.getTransactionResponse?.status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
+    expect(await balanceOf(alice.publicKey(), 'USDC')).toBe(246_0000000n);
+    expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(254_0000000n);
   });
 });

@@ -48,3 +48,29 @@ export function addressString(address: xdr.ScAddress): string {
   // Address.fromScAddress covers every kind (account, contract, muxed…)
   return Address.fromScAddress(address).toString();
 }
+
+/**
+ * The SAC's instance entry, as getLedgerEntries serves it: the built-in executable and its
+ * metadata (decimals, name, symbol), with the issuer as admin for an issued asset.
+ */
+export function instanceEntry(sac: BuiltinSac): xdr.LedgerEntryData {
+  const sym = (s: string) => xdr.ScVal.scvSymbol(s);
+  const entry = (key: xdr.ScVal, val: xdr.ScVal) => new xdr.ScMapEntry({ key, val });
+  const storage = [
+    entry(sym('METADATA'), xdr.ScVal.scvMap([
+      entry(sym('decimal'), xdr.ScVal.scvU32(SAC_DECIMALS)),
+      entry(sym('name'), xdr.ScVal.scvString(sac.asset)),
+      entry(sym('symbol'), xdr.ScVal.scvString(sac.symbol)),
+    ])),
+    ...(sac.issuer ? [entry(xdr.ScVal.scvVec([sym('Admin')]), new Address(sac.issuer).toScVal())] : []),
+  ];
+  return xdr.LedgerEntryData.contractData(new xdr.ContractDataEntry({
+    ext: xdr.ExtensionPoint.v0(),
+    contract: new Address(sac.contractId).toScAddress(),
+    key: xdr.ScVal.scvLedgerKeyContractInstance(),
+    durability: xdr.ContractDataDurability.persistent,
+    val: xdr.ScVal.scvContractInstance(new xdr.ScContractInstance({
+      executable: xdr.ContractExecutable.contractExecutableStellarAsset(), storage,
+    })),
+  }));
+}
