@@ -252,6 +252,10 @@ describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ s
     }
     const all = await (await fetch(`${net.horizon}/payments?order=desc&limit=20`)).json() as { _embedded: { records: any[] } };
     expect(all._embedded.records.filter((r) => r.transaction_hash === hash)).toHaveLength(1);
+    const effects = await (await fetch(`${net.horizon}/transactions/${hash}/effects`)).json() as { _embedded: { records: any[] } };
+    expect(effects._embedded.records.map((e) => [e.type, e.account, e.asset_code, e.amount])).toEqual([
+      ['account_debited', alice.publicKey(), 'USDC', '5.0000000'], ['account_credited', bob.publicKey(), 'USDC', '5.0000000'],
+    ]);
 
     // the same signed entry again: its nonce is spent
     const replay = await transfer.send(auth);
