@@ -63,7 +63,9 @@ export async function transactionEvents(store: SandboxStore, t: HorizonTransacti
   const inner = env instanceof FeeBumpTransaction ? env.innerTransaction : env;
   const fee = [feeEvent(t.fee_account, BigInt(t.fee_charged), passphrase)];
   if (!t.successful) return { operations: [], transaction: fee };
-  const invocation = await loadInvocation(store, t.hash);
+  // only a Soroban transaction has an invocation kept: a classic one costs no query
+  const invokes = inner.operations.some((op) => op.type === 'invokeHostFunction');
+  const invocation = invokes ? await loadInvocation(store, t.hash) : null;
   if (invocation) return { operations: [invocation.events], transaction: fee, returnValue: invocation.returnValue };
   return { operations: classicEvents(inner, t.result_xdr, passphrase), transaction: fee };
 }
