@@ -126,6 +126,8 @@ async function relayedTransfer(source: Keypair, from: Keypair, to: string, amoun
   const op = prepared.operations[0] as unknown as { func: xdr.HostFunction; auth: xdr.SorobanAuthorizationEntry[] };
   return {
     recorded: op.auth,
+    readOnly: data.resources.footprint.readOnly.map((k) => k.type as string),
+    readWrite: data.resources.footprint.readWrite.map((k) => k.type as string),
     sign: (signer: Keypair, until: number) => Promise.all(op.auth.map((e) => authorizeEntry(e, signer, until, net.passphrase))),
     send: async (auth: xdr.SorobanAuthorizationEntry[]) => {
       const tx = new TransactionBuilder(await server.getAccount(source.publicKey()), {
@@ -180,6 +182,11 @@ describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ s
     // source-account authorization: the payer is the transaction's source
     const op = tx.operations[0] as unknown as { auth: xdr.SorobanAuthorizationEntry[] };
     expect(op.auth.map((e) => e.credentials.type)).toEqual(['sorobanCredentialsSourceAccount']);
+    // the footprint: the contract's instance read-only, both trustlines read-write
+    const fp = ((tx.toEnvelope().value as xdr.TransactionV1Envelope).tx.ext.value as xdr.SorobanTransactionData).resources.footprint;
+    expect(fp.readOnly.map((k) => k.type)).toEqual(['contractData']);
+    const holders = fp.readWrite.map((k) => (k.type === 'trustline' ? Address.account(k.trustLine.accountId.value.toXdrObject() as Uint8Array).toString() : k.type));
+    expect(holders.sort()).toEqual([alice.publicKey(), bob.publicKey()].sort());
     const got = await sendSigned(tx, alice);
     expect(got.status).toBe(rpc.Api.GetTransactionStatus.SUCCESS);
     if (got.status !== rpc.Api.GetTransactionStatus.SUCCESS) return;
@@ -221,6 +228,8 @@ describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ s
     const [relayer, alice, bob] = [await wallet(false), await wallet(), await wallet()];
     const transfer = await relayedTransfer(relayer, alice, bob.publicKey(), 5_0000000n);
     expect(transfer.recorded.map((e) => e.credentials.type)).toEqual(['sorobanCredentialsAddress']);
+    expect(transfer.readWrite.sort()).toEqual(['contractData', 'trustline', 'trustline']); // the payer's nonce, both trustlines
+    expect(transfer.readOnly.sort()).toEqual(['account', 'contractData']); // the payer's account (its signers), the instance
     const until = (await server.getLatestLedger()).sequence + 100;
 
     // unsigned, or signed by someone else than the payer, it authorizes nothing
