@@ -302,6 +302,21 @@ describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ s
     expect(await balanceOf(alice.publicKey(), 'native')).toBeLessThan(xlmBefore);
   });
 
+  it('instructions declared below what the call takes fail it with RESOURCE_LIMIT_EXCEEDED', async () => {
+    const [alice, bob] = [await wallet(), await wallet()];
+    const prepared = await server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 1_0000000n));
+    const data = (prepared.toEnvelope().value as xdr.TransactionV1Envelope).tx.ext.value as xdr.SorobanTransactionData;
+    const starved = new SorobanDataBuilder(data).setResources(1000, data.resources.diskReadBytes, data.resources.writeBytes).build();
+    const tx = TransactionBuilder.cloneFrom(prepared, { fee: prepared.fee, sorobanData: starved, networkPassphrase: net.passphrase }).build();
+    const got = await sendSigned(tx, alice) as rpc.Api.GetFailedTransactionResponse;
+    expect(got.status).toBe(rpc.Api.GetTransactionStatus.FAILED);
+    const result = got.resultXdr.result;
+    const op = result.type === 'txFailed' ? result.results[0] : undefined;
+    expect(op?.type === 'opInner' && op.tr.type === 'invokeHostFunction' ? op.tr.invokeHostFunctionResult.type : op?.type)
+      .toBe('invokeHostFunctionResourceLimitExceeded');
+    expect(await balanceOf(bob.publicKey(), 'USDC')).toBe(250_0000000n);
+  });
+
   it('a resource fee below the declared resources\' fee is refused at submission', async () => {
     const [alice, bob] = [await wallet(), await wallet()];
     const prepared = await server.prepareTransaction(await transferTx(alice, alice, bob.publicKey(), 1_0000000n));
