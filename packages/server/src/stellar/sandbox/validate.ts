@@ -73,7 +73,8 @@ export async function checkTransaction(
  * declared (sorobanData); classic operations never carry them. Returns the refusal's name.
  */
 function sorobanCheck(tx: Transaction): xdr.SorobanTransactionData | null | string {
-  const ext = tx.toEnvelope().type === 'envelopeTypeTx' ? (tx.toEnvelope() as xdr.TransactionEnvelope & { v1: { tx: xdr.Transaction } }).v1.tx.ext : null;
+  const env = tx.toEnvelope();
+  const ext = env.type === 'envelopeTypeTx' ? env.v1.tx.ext : null;
   const data = ext?.type === 'sorobanData' ? ext.sorobanData : null;
   const invokes = tx.operations.some((op) => op.type === 'invokeHostFunction');
   if (!invokes) return data ? 'txMalformed' : null;
