@@ -204,6 +204,11 @@ describe.each(SETUPS)('the Stellar Asset Contracts in the sandbox ($name)', ({ s
       data: 12_5000000n,
     }]);
     expect(got.returnValue?.type).toBe('scvVoid');
+    // getTransaction's events (stellar-rpc 23): the fee event, and the operation's contract events
+    expect(got.events?.transactionEventsXdr.map((e) => (e.event.body.value as xdr.ContractEventV0).topics.map((t) => scValToNative(t))))
+      .toEqual([['fee', alice.publicKey()]]);
+    expect(got.events?.contractEventsXdr.map((op) => op.map((e) => e.toXdr('base64'))))
+      .toEqual([((got.resultMetaXdr.value as xdr.TransactionMetaV4).operations[0]!.events).map((e) => e.toXdr('base64'))]);
   });
 
   it('XLM moves through its SAC too, and a transfer to a muxed address carries to_muxed_id', async () => {

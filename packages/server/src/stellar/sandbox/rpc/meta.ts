@@ -70,8 +70,25 @@ export async function transactionEvents(store: SandboxStore, t: HorizonTransacti
   return { operations: classicEvents(inner, t.result_xdr, passphrase), transaction: fee };
 }
 
-export async function resultMetaXdr(store: SandboxStore, t: HorizonTransaction, passphrase: string): Promise<string> {
+/** The meta of a transaction whose events are known (transactionEvents). */
+export function metaXdr(t: HorizonTransaction, passphrase: string, events: MetaEvents): string {
   const ops = t.successful ? operationCount(t.envelope_xdr, passphrase) : 0;
-  const events = META_VERSION === 4 ? await transactionEvents(store, t, passphrase) : undefined;
-  return Buffer.from(transactionMeta(ops, META_VERSION, events).toXdr()).toString('base64');
+  return Buffer.from(transactionMeta(ops, META_VERSION, META_VERSION === 4 ? events : undefined).toXdr()).toString('base64');
+}
+
+export async function resultMetaXdr(store: SandboxStore, t: HorizonTransaction, passphrase: string): Promise<string> {
+  return metaXdr(t, passphrase, await transactionEvents(store, t, passphrase));
+}
+
+/**
+ * stellar-rpc's `events` of getTransaction(s) (protocol 23): the transaction's events and each
+ * operation's contract events, each list left out when empty (Go's omitempty); no diagnostic events.
+ */
+export function eventsJson(events: MetaEvents) {
+  const b64 = (v: { toXdr(format: 'base64'): string }) => v.toXdr('base64');
+  const contract = events.operations.some((op) => op.length > 0) ? events.operations.map((op) => op.map(b64)) : [];
+  return {
+    ...(events.transaction.length > 0 ? { transactionEventsXdr: events.transaction.map(b64) } : {}),
+    ...(contract.length > 0 ? { contractEventsXdr: contract } : {}),
+  };
 }

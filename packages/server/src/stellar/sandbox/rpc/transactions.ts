@@ -5,7 +5,7 @@ import type { SandboxLedger } from '../ledger.js';
 import {
   base64Format, INVALID_REQUEST, invalidParams, RpcError, stringParam, uint32Param,
 } from './errors.js';
-import { resultMetaXdr } from './meta.js';
+import { eventsJson, metaXdr, transactionEvents } from './meta.js';
 import { ledgerRange } from './range.js';
 
 /** stellar-rpc's defaults (--max-transactions-limit, --default-transactions-limit). */
@@ -23,6 +23,7 @@ const closeTime = (t: HorizonTransaction) => Math.floor(Date.parse(t.created_at)
 
 /** TransactionDetails: the fields getTransaction and getTransactions share, in stellar-rpc's order. */
 async function details(ledger: SandboxLedger, t: HorizonTransaction) {
+  const events = await transactionEvents(ledger.store, t, ledger.passphrase);
   return {
     status: t.successful ? 'SUCCESS' : 'FAILED',
     txHash: t.hash,
@@ -30,7 +31,8 @@ async function details(ledger: SandboxLedger, t: HorizonTransaction) {
     feeBump: t.fee_bump_transaction !== undefined,
     envelopeXdr: t.envelope_xdr,
     resultXdr: t.result_xdr,
-    resultMetaXdr: await resultMetaXdr(ledger.store, t, ledger.passphrase),
+    resultMetaXdr: metaXdr(t, ledger.passphrase, events),
+    events: eventsJson(events),
     ledger: t.ledger,
   };
 }
@@ -50,7 +52,7 @@ export async function getTransaction(ledger: SandboxLedger, params: Record<strin
     oldestLedgerCloseTime: String(range.oldest.closeTime),
   };
   // Go's zero values: stellar-rpc's TransactionDetails leaves out only the XDR fields when not found
-  if (!t) return { ...head, status: 'NOT_FOUND', txHash: hash, applicationOrder: 0, feeBump: false, ledger: 0, createdAt: '0' };
+  if (!t) return { ...head, status: 'NOT_FOUND', txHash: hash, applicationOrder: 0, feeBump: false, events: {}, ledger: 0, createdAt: '0' };
   return { ...head, ...(await details(ledger, t)), createdAt: String(closeTime(t)) };
 }
 
