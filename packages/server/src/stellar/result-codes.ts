@@ -15,6 +15,7 @@ const OP_CODE_OVERRIDES: Record<string, string> = {
   over_sendmax: 'op_over_source_max',
   under_destmin: 'op_under_dest_min',
   offer_cross_self: 'op_cross_self',
+  trapped: 'function_trapped',
 };
 
 const OUTER_CODES: Record<string, string> = {

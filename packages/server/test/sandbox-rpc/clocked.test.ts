@@ -5,7 +5,9 @@
  * its ledger has closed. The clock is stepped with closeNow (a long period never fires here).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Asset, BASE_FEE, Keypair, Operation, rpc, TransactionBuilder, type Account } from '@stellar/stellar-sdk';
+import {
+  Address, Asset, BASE_FEE, Contract, Keypair, nativeToScVal, Operation, rpc, TransactionBuilder, type Account,
+} from '@stellar/stellar-sdk';
 import { startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
 
 let net: StandaloneSandbox;
@@ -48,5 +50,29 @@ describe('sandbox RPC on a clocked ledger', () => {
     const page = await server.getTransactions({ startLedger: closed, pagination: { limit: 10 } });
     expect(page.transactions.map((t) => t.txHash)).toEqual([sent.hash]);
     expect(page.latestLedger).toBe(closed);
+  });
+
+  it('a SAC transfer prepared on a clocked ledger applies at the close', async () => {
+    const [alice, bob] = [Keypair.random(), Keypair.random()];
+    for (const kp of [alice, bob]) {
+      const granted = fetch(`${net.url}/friendbot?addr=${kp.publicKey()}`);
+      await expect.poll(async () => (await net.ledger.closeNow(), await net.ledger.store.getAccount(kp.publicKey()))).toBeDefined();
+      expect((await granted).status).toBe(200);
+    }
+    const xlm = new Contract(Asset.native().contractId(net.passphrase));
+    const call = xlm.call('transfer', new Address(alice.publicKey()).toScVal(), new Address(bob.publicKey()).toScVal(), nativeToScVal(2_0000000n, { type: 'i128' }));
+    const tx = await server.prepareTransaction(new TransactionBuilder(await server.getAccount(alice.publicKey()), {
+      fee: BASE_FEE, networkPassphrase: net.passphrase,
+    }).addOperation(call).setTimeout(0).build());
+    tx.sign(alice);
+    const xlmOf = async (id: string) => (await (await fetch(`${net.url}/accounts/${id}`)).json()).balances
+      .find((b: { asset_type: string }) => b.asset_type === 'native').balance as string;
+    expect(await xlmOf(bob.publicKey())).toBe('10000.0000000');
+    const sent = await server.sendTransaction(tx);
+    expect(sent.status).toBe('PENDING');
+    expect((await server.getTransaction(sent.hash)).status).toBe('NOT_FOUND');
+    const closed = await net.ledger.closeNow();
+    expect(await server.getTransaction(sent.hash)).toMatchObject({ status: 'SUCCESS', ledger: closed });
+    expect(await xlmOf(bob.publicKey())).toBe('10002.0000000');
   });
 });

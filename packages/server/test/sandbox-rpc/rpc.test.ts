@@ -138,7 +138,7 @@ describe('sandbox Stellar RPC', () => {
     expect(typeof page.latestLedgerCloseTimestamp).toBe('number');
 
     // stellar-rpc's JSON, field for field (Go's struct order; close times strings in getTransaction only)
-    const DETAILS = ['status', 'txHash', 'applicationOrder', 'feeBump', 'envelopeXdr', 'resultXdr', 'resultMetaXdr', 'ledger', 'createdAt'];
+    const DETAILS = ['status', 'txHash', 'applicationOrder', 'feeBump', 'envelopeXdr', 'resultXdr', 'resultMetaXdr', 'events', 'ledger', 'createdAt'];
     const single = (await call({ jsonrpc: '2.0', id: 1, method: 'getTransaction', params: { hash: sent.hash } })).json.result;
     expect(Object.keys(single)).toEqual(['latestLedger', 'latestLedgerCloseTime', 'oldestLedger', 'oldestLedgerCloseTime', ...DETAILS]);
     expect(typeof single.createdAt).toBe('string');
@@ -212,8 +212,10 @@ describe('sandbox Stellar RPC', () => {
     expect((await server.getTransaction(sent.hash)).status).toBe(rpc.Api.GetTransactionStatus.NOT_FOUND);
     const raw = await call({ jsonrpc: '2.0', id: 1, method: 'getTransaction', params: { hash: sent.hash } });
     expect(Object.keys(raw.json.result)).toEqual([
-      'latestLedger', 'latestLedgerCloseTime', 'oldestLedger', 'oldestLedgerCloseTime', 'status', 'txHash', 'applicationOrder', 'feeBump', 'ledger', 'createdAt',
+      'latestLedger', 'latestLedgerCloseTime', 'oldestLedger', 'oldestLedgerCloseTime', 'status', 'txHash', 'applicationOrder', 'feeBump', 'events', 'ledger', 'createdAt',
     ]);
+    // Go's encoding/json never leaves out a struct: an empty events object, as stellar-rpc answers
+    expect(raw.json.result.events).toEqual({});
     expect(raw.json.result).toMatchObject({ status: 'NOT_FOUND', txHash: sent.hash, latestLedgerCloseTime: expect.stringMatching(/^\d+$/) });
   });
 
@@ -251,10 +253,15 @@ describe('sandbox Stellar RPC', () => {
     await expect(server.getLedgerEntries(ttl)).rejects.toMatchObject({ code: -32602, message: 'ledger ttl entries cannot be queried directly' });
   });
 
-  it('Soroban-only methods answer an error saying the sandbox has no smart contracts', async () => {
-    await expect(server.getEvents({ startLedger: 2, filters: [] })).rejects.toMatchObject({ code: -32601, message: expect.stringContaining('no smart contracts') });
+  it('simulateTransaction answers as stellar-rpc for what it cannot simulate: a bad envelope, a classic operation', async () => {
     const { json } = await call({ jsonrpc: '2.0', id: 7, method: 'simulateTransaction', params: { transaction: 'AAAA' } });
-    expect(json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: expect.stringContaining('no smart contracts') } });
+    expect(json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Could not unmarshal transaction' } });
+    const alice = await funded();
+    const payment = build(await server.getAccount(alice.publicKey()), alice,
+      Operation.payment({ destination: alice.publicKey(), asset: Asset.native(), amount: '1' }));
+    const sim = await server.simulateTransaction(payment);
+    expect(rpc.Api.isSimulationError(sim)).toBe(true);
+    if (rpc.Api.isSimulationError(sim)) expect(sim.error).toBe('Transaction contains unsupported operation type: payment');
   });
 
   it('allows browser dapps (CORS, as stellar-rpc): a preflight and the POST name the origin', async () => {

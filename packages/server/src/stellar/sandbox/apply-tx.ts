@@ -12,9 +12,10 @@ import { countTransaction } from './ledgers.js';
 import { applyOperation } from './operations/index.js';
 import { baseAccount, succeeded, type OpContext, type OpOutcome } from './operations/context.js';
 import { opNoSourceAccount, txCode, feeBumpResult, txResult } from './results-xdr.js';
-import { isPayment, operationId, operationRecord, participants } from './records.js';
+import { isClassicPayment, operationId, operationRecord, participants } from './records.js';
 import type { SandboxStore } from './store.js';
 import { transactionResource } from './tx-resource.js';
+import { saveInvocations } from './sac/meta-store.js';
 import type { Checked } from './validate.js';
 
 export interface Clock {
@@ -61,14 +62,15 @@ async function chargeFeeAndSeq(store: SandboxStore, c: Checked, clock: Clock): P
 }
 
 /** Applies every operation (each in its own savepoint); returns outcomes and the tx code. */
-async function applyOperations(store: SandboxStore, tx: Transaction, source: string, clock: Clock) {
+async function applyOperations(store: SandboxStore, tx: Transaction, source: string, clock: Clock, c: Checked) {
+  const soroban = c.sorobanData ? { passphrase: tx.networkPassphrase, resources: c.sorobanData.resources } : undefined;
   const sponsoring = new Map<string, string>();
   const outcomes: OpOutcome[] = [];
   let name = 'txSuccess';
   await savepoint(store, async () => {
     for (const op of tx.operations) {
       const opSource = baseAccount(op.source ?? source);
-      const ctx: OpContext = { store, ledger: clock.ledger, closeTime: clock.closeTime, source: opSource, sponsoring };
+      const ctx: OpContext = { store, ledger: clock.ledger, closeTime: clock.closeTime, source: opSource, sponsoring, ...(soroban ? { soroban } : {}) };
       let outcome: OpOutcome = { result: opNoSourceAccount() };
       if (await store.getAccount(opSource)) await savepoint(store, async () => succeeded((outcome = await applyOperation(op, ctx))));
       outcomes.push(outcome);
@@ -91,10 +93,11 @@ export async function applyTransaction(
   store: SandboxStore, env: Transaction | FeeBumpTransaction, envelopeXdr: string, c: Checked, clock: Clock,
 ): Promise<Applied> {
   await chargeFeeAndSeq(store, c, clock);
-  const { outcomes, name } = await applyOperations(store, c.inner, c.source, clock);
+  const { outcomes, name } = await applyOperations(store, c.inner, c.source, clock, c);
   const successful = name === 'txSuccess';
   const result = buildResult(env, c.feeCharged, name, outcomes.map((o) => o.result.xdr));
   const hash = txHash(env).toString('hex');
+  if (successful) await saveInvocations(store, hash, outcomes);
   const codes = resultCodes(env, name, outcomes);
   const order = clock.txOrder ?? 1;
   const resource = transactionResource({
@@ -109,7 +112,7 @@ export async function applyTransaction(
     if (successful) await insertEffects(store, BigInt(r.id), hash, clock.createdAt, operationEffects(r, outcomes[i]!));
   }
   await countTransaction(store, clock.ledger, successful, records.length, c.feeCharged);
-  const payments = records.filter(isPayment);
+  const payments = records.filter(isClassicPayment);
   return { hash, ledger: clock.ledger, successful, codes, resultXdr: resource.result_xdr, resource, records: payments };
 }
 

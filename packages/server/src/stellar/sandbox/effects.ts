@@ -88,6 +88,12 @@ export function operationEffects(record: HorizonOperationRecord, out: OpOutcome)
       return setOptionsEffects(r, out);
     case 'change_trust':
       return changeTrustEffects(r, out);
+    case 'invoke_host_function':
+      // a SAC transfer between G… accounts debits one and credits the other, as Horizon ingests it
+      return ((r.asset_balance_changes ?? []) as Fields[]).flatMap((c) => [
+        effect(c.from as string, 'account_debited', { ...assetOf(c), amount: c.amount }),
+        effect(c.to as string, 'account_credited', { ...assetOf(c), amount: c.amount }),
+      ]);
     default:
       return [];
   }

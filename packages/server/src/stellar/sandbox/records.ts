@@ -3,7 +3,7 @@
  * operation as submitted plus what it really moved. Keys are in Horizon's order; `_links` are
  * added when rendering because they depend on the URL the client used.
  */
-import { Asset, type Operation, type OperationRecord } from '@stellar/stellar-sdk';
+import { Asset, xdr, type Operation, type OperationRecord } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
 import { fromSdkAsset, horizonAssetFields } from '../assets.js';
 import type {
@@ -11,6 +11,7 @@ import type {
 } from '../horizon-types.js';
 import { baseAccount, stroops, type OpOutcome } from './operations/context.js';
 import { setOptionsFields } from './option-records.js';
+import { assetBalanceChanges } from './sac/balance-changes.js';
 
 export interface RecordBase {
   id: bigint;
@@ -86,9 +87,34 @@ const TYPE_I: Record<string, number> = Object.fromEntries([
 
 const PAYMENT_TYPES = new Set(['create_account', 'payment', 'path_payment_strict_receive', 'path_payment_strict_send', 'account_merge']);
 
-/** Whether Horizon lists the record under /payments as well as /operations. */
-export function isPayment(r: HorizonRecordBase): r is HorizonPaymentRecord {
+/** Whether Horizon lists the record under /payments as well as /operations (invocations too, as Horizon does). */
+export function isPayment(r: HorizonRecordBase): boolean {
+  return PAYMENT_TYPES.has(r.type) || r.type === 'invoke_host_function';
+}
+
+/**
+ * A classic payment-type record: what the sandbox hands its ledger follower (ledgerPayments, the
+ * 'records' event), whose types know no invocation yet.
+ */
+export function isClassicPayment(r: HorizonRecordBase): r is HorizonPaymentRecord {
   return PAYMENT_TYPES.has(r.type);
+}
+
+const scValType = (v: xdr.ScVal) => v.type.replace(/^scv/, '');
+
+/** Horizon's invoke_host_function fields: the call's parameters and, once applied, its balance changes. */
+function invokeFields(op: Operation.InvokeHostFunction, out: OpOutcome | null) {
+  const fn = op.func;
+  const call = fn.type === 'hostFunctionTypeInvokeContract' ? fn.invokeContract : null;
+  const parameters = call
+    ? [xdr.ScVal.scvAddress(call.contractAddress), xdr.ScVal.scvSymbol(call.functionName.toString()), ...call.args]
+      .map((v) => ({ value: v.toXdr('base64'), type: scValType(v) }))
+    : [];
+  return {
+    function: `HostFunctionType${fn.type.charAt(0).toUpperCase()}${fn.type.slice(1)}`,
+    parameters, address: '', salt: '',
+    asset_balance_changes: out?.invocation ? assetBalanceChanges(out.invocation.events) : null,
+  };
 }
 
 const snake = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -118,6 +144,8 @@ export function operationRecord(op: OperationRecord, b: RecordBase, out: OpOutco
       return { ...base, ...(beginSponsor ? { begin_sponsor: beginSponsor } : {}) };
     case 'setOptions':
       return { ...base, ...setOptionsFields(op) };
+    case 'invokeHostFunction':
+      return { ...base, ...invokeFields(op, b.successful ? out : null) };
     default:
       return base;
   }
@@ -130,6 +158,10 @@ export function participants(r: HorizonOperationRecord): string[] {
   const all = [r.source_account];
   const fields = r as unknown as Record<string, unknown>;
   for (const f of PARTICIPANT_FIELDS) if (typeof fields[f] === 'string') all.push(fields[f] as string);
+  // an invocation's participants include whoever its balance changes moved money for (G… only)
+  for (const c of (fields.asset_balance_changes ?? []) as Array<{ from: string; to: string }>) {
+    for (const a of [c.from, c.to]) if (a.startsWith('G')) all.push(a);
+  }
   return [...new Set(all)];
 }
 

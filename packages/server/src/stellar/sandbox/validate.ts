@@ -4,11 +4,12 @@
  * balance, each operation's signatures, unused signatures (auth.ts). A transaction failing here
  * changes nothing (no fee, no sequence number).
  */
-import { FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
+import { FeeBumpTransaction, type Transaction, type xdr } from '@stellar/stellar-sdk';
 import { availableNative } from './accounts.js';
 import { checkOuterAuth, innerAuth } from './auth.js';
 import { baseAccount } from './operations/context.js';
 import type { OpResult } from './results-xdr.js';
+import { resourceFee } from './sac/resources.js';
 import type { SandboxStore } from './store.js';
 
 /** Minimum fee per operation (fixtures README, "Network base fee"). */
@@ -20,6 +21,8 @@ export interface Checked {
   feeAccount: string;
   /** What the ledger charges: the base fee per operation (no surge pricing in the sandbox). */
   feeCharged: bigint;
+  /** A Soroban transaction's declared resources and resource fee. */
+  sorobanData?: xdr.SorobanTransactionData;
 }
 
 export interface Rejected {
@@ -40,8 +43,14 @@ export async function checkTransaction(
   const tb = inner.timeBounds;
   if (tb && now < Number(tb.minTime)) return { name: 'txTooEarly', feeCharged: 0n };
   if (tb && tb.maxTime !== '0' && now > Number(tb.maxTime)) return { name: 'txTooLate', feeCharged: 0n };
-  const feeCharged = BASE_FEE * BigInt(ops + (bump ? 1 : 0));
-  if (BigInt(env.fee) < feeCharged) return { name: 'txInsufficientFee', feeCharged };
+  const soroban = sorobanCheck(inner);
+  if (typeof soroban === 'string') return { name: soroban, feeCharged: 0n };
+  // a Soroban transaction pays the inclusion fee plus the fee of the resources it declared
+  const resources = soroban ? resourceFee(soroban.resources) : 0n;
+  const feeCharged = BASE_FEE * BigInt(ops + (bump ? 1 : 0)) + resources;
+  if (soroban && soroban.resourceFee > BigInt(inner.fee)) return { name: 'txSorobanInvalid', feeCharged: 0n };
+  if (BigInt(env.fee) < feeCharged - resources + (soroban?.resourceFee ?? 0n)) return { name: 'txInsufficientFee', feeCharged };
+  if (soroban && soroban.resourceFee < resources) return { name: 'txSorobanInvalid', feeCharged: 0n };
   const source = baseAccount(inner.source);
   const account = await store.getAccount(source);
   const feeAccount = bump ? baseAccount(env.feeSource) : source;
@@ -56,5 +65,19 @@ export async function checkTransaction(
   const failed = await auth.operations();
   if (failed) return { name: 'txFailed', feeCharged: 0n, ops: failed };
   if (!auth.allUsed()) return { name: 'txBadAuthExtra', feeCharged: 0n };
-  return { inner, source, feeAccount, feeCharged };
+  return { inner, source, feeAccount, feeCharged, ...(soroban ? { sorobanData: soroban } : {}) };
+}
+
+/**
+ * A Soroban transaction (an invokeHostFunction) is that one operation with its resources
+ * declared (sorobanData); classic operations never carry them. Returns the refusal's name.
+ */
+function sorobanCheck(tx: Transaction): xdr.SorobanTransactionData | null | string {
+  const env = tx.toEnvelope();
+  const ext = env.type === 'envelopeTypeTx' ? env.v1.tx.ext : null;
+  const data = ext?.type === 'sorobanData' ? ext.sorobanData : null;
+  const invokes = tx.operations.some((op) => op.type === 'invokeHostFunction');
+  if (!invokes) return data ? 'txMalformed' : null;
+  if (tx.operations.length !== 1 || !data) return 'txMalformed';
+  return data;
 }

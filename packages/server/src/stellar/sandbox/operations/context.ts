@@ -1,4 +1,4 @@
-import { MuxedAccount } from '@stellar/stellar-sdk';
+import { MuxedAccount, type xdr } from '@stellar/stellar-sdk';
 import type { OpResult } from '../results-xdr.js';
 import type { SandboxStore } from '../store.js';
 
@@ -11,6 +11,8 @@ export interface OpContext {
   source: string;
   /** Active begin/endSponsoringFutureReserves pairs of this transaction: sponsored → sponsor. */
   sponsoring: Map<string, string>;
+  /** A Soroban transaction's network and declared resources (invokeHostFunction). */
+  soroban?: { passphrase: string; resources: xdr.SorobanResources };
 }
 
 export interface OpOutcome {
@@ -26,6 +28,8 @@ export interface OpOutcome {
   signers?: SignerChange[];
   /** Signers whose reserve a sponsor took on (sponsor) or stopped paying (formerSponsor). */
   signerSponsorships?: SignerSponsorship[];
+  /** What a successful invokeHostFunction returned and the contract events it emitted. */
+  invocation?: { returnValue: xdr.ScVal; events: xdr.ContractEvent[] };
 }
 
 export interface SignerChange {

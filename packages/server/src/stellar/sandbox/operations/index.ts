@@ -4,6 +4,7 @@ import { accountMerge } from './account-merge.js';
 import { changeTrust } from './change-trust.js';
 import { baseAccount, type OpContext, type OpOutcome } from './context.js';
 import { createAccount } from './create-account.js';
+import { invokeHostFunction } from './invoke-host-function.js';
 import { pathPaymentStrictReceive, pathPaymentStrictSend } from './path-payment.js';
 import { payment } from './payment.js';
 import { setOptions } from './set-options.js';
@@ -13,7 +14,7 @@ type Apply = (op: never, ctx: OpContext) => Promise<OpOutcome> | OpOutcome;
 
 const APPLY: Record<string, Apply> = {
   createAccount, payment, pathPaymentStrictReceive, pathPaymentStrictSend, changeTrust, accountMerge, setOptions,
-  beginSponsoringFutureReserves: beginSponsoring, endSponsoringFutureReserves: endSponsoring,
+  beginSponsoringFutureReserves: beginSponsoring, endSponsoringFutureReserves: endSponsoring, invokeHostFunction,
 };
 
 const notSupported = (): OpResult => ({ code: 'op_not_supported', xdr: xdr.OperationResult.opNotSupported() });
@@ -38,6 +39,7 @@ function emptyPath(Success: typeof xdr.PathPaymentStrictSendResultSuccess, op: P
 /** Operations whose success carries a value; the others succeed with void. */
 const SUCCESS_VALUE: Record<string, (op: never) => unknown> = {
   accountMerge: () => xdr.Int64.fromString('0'),
+  invokeHostFunction: () => Buffer.alloc(32),
   pathPaymentStrictReceive: (op: PathOp) => emptyPath(xdr.PathPaymentStrictReceiveResultSuccess, op),
   pathPaymentStrictSend: (op: PathOp) => emptyPath(xdr.PathPaymentStrictSendResultSuccess, op),
 };

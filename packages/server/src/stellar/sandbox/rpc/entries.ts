@@ -1,8 +1,9 @@
 /**
  * getLedgerEntries for the entries the sandbox's store holds as Stellar does: accounts and
- * trustlines, written as LedgerEntryData XDR from the store's rows. Keys of other kinds the
- * sandbox has none of (contract data and code, claimable balances, liquidity pools…) are not
- * found, as on a network without them; offers and data entries are not served yet.
+ * trustlines, written as LedgerEntryData XDR from the store's rows, and the built-in Stellar Asset
+ * Contracts' instances (sac/). Keys of other kinds the sandbox has none of (other contract data,
+ * contract code, claimable balances, liquidity pools…) are not found, as on a network without
+ * them; offers and data entries are not served yet.
  */
 import { Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
 import { parseAssetKey } from '../../assets.js';
@@ -10,6 +11,8 @@ import { liabilities } from '../accounts.js';
 import type { SandboxLedger } from '../ledger.js';
 import type { AccountRow, SandboxStore, TrustlineRow } from '../store.js';
 import { base64Format, invalidParams } from './errors.js';
+import { builtinSacs, instanceEntry } from '../sac/contracts.js';
+import { instanceKey } from '../sac/keys.js';
 
 /** stellar-rpc's getLedgerEntriesMaxKeys. */
 export const MAX_KEYS = 200;
@@ -88,6 +91,7 @@ type KeyRef = { kind: 'account'; account: string } | { kind: 'trustline'; accoun
 const LEDGER_KEY_ACCOUNT = 0;
 const LEDGER_KEY_TRUSTLINE = 1;
 const LEDGER_KEY_TTL = 9;
+const LEDGER_KEY_CONTRACT_DATA = 6;
 
 function publicKeyAt(b: Buffer, at: number): string {
   return StrKey.encodeEd25519PublicKey(b.subarray(at + 4, at + 36));
@@ -111,10 +115,24 @@ interface Found {
   data: xdr.LedgerEntryData;
   lastModified: number;
   sponsor: string | null;
+  /** Soroban entries' TTL (getLedgerEntries' liveUntilLedgerSeq). */
+  liveUntil?: number;
 }
 
-async function lookUp(store: SandboxStore, raw: Buffer): Promise<Found | null> {
+/** A built-in SAC's instance, if the key names one (deployed from genesis, it never expires). */
+function sacInstance(raw: Buffer, passphrase: string): Found | null {
+  const key = raw.toString('base64');
+  const sac = [...builtinSacs(passphrase).values()].find((s) => instanceKey(s.contractId).toXdr('base64') === key);
+  return sac ? { data: instanceEntry(sac), lastModified: 1, sponsor: null, liveUntil: 0xffffffff } : null;
+}
+
+/**
+ * The entry a LedgerKey (its XDR bytes) names, if the sandbox holds it: accounts, trustlines and,
+ * given the network's passphrase, the built-in SACs' instances.
+ */
+export async function lookUp(store: SandboxStore, raw: Buffer, passphrase?: string): Promise<Found | null> {
   const ref = keyRef(raw);
+  if (raw.readInt32BE(0) === LEDGER_KEY_CONTRACT_DATA) return passphrase ? sacInstance(raw, passphrase) : null;
   switch (ref.kind) {
     case 'account': {
       const a = await store.getAccount(ref.account);
@@ -150,13 +168,14 @@ export async function getLedgerEntries(ledger: SandboxLedger, params: Record<str
   return ledger.store.sql.transaction(async () => {
     const entries = [];
     for (const key of parsed) {
-      const found = await lookUp(ledger.store, key);
+      const found = await lookUp(ledger.store, key, ledger.passphrase);
       if (!found) continue;
       entries.push({
         key: key.toString('base64'),
         xdr: Buffer.from(found.data.toXDR()).toString('base64'),
         extXdr: Buffer.from(entryExt(found.sponsor).toXDR()).toString('base64'),
         lastModifiedLedgerSeq: found.lastModified,
+        ...(found.liveUntil === undefined ? {} : { liveUntilLedgerSeq: found.liveUntil }),
       });
     }
     return { entries, latestLedger: await ledger.ledgerSequence() };

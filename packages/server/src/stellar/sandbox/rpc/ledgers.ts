@@ -34,11 +34,11 @@ export async function closeMetaXdr(ledger: SandboxLedger, l: HorizonLedger): Pro
       previousLedgerHash: header.header.previousLedgerHash,
       txs: txs.map((t) => xdr.TransactionEnvelope.fromXdr(t.envelope_xdr, 'base64')),
     }),
-    txProcessing: txs.map((t) => new xdr.TransactionResultMeta({
+    txProcessing: await Promise.all(txs.map(async (t) => new xdr.TransactionResultMeta({
       result: new xdr.TransactionResultPair({ transactionHash: Buffer.from(t.hash, 'hex'), result: xdr.TransactionResult.fromXdr(t.result_xdr, 'base64') }),
       feeProcessing: [],
-      txApplyProcessing: xdr.TransactionMeta.fromXdr(resultMetaXdr(t, ledger.passphrase), 'base64'),
-    })),
+      txApplyProcessing: xdr.TransactionMeta.fromXdr(await resultMetaXdr(ledger.store, t, ledger.passphrase), 'base64'),
+    }))),
     upgradesProcessing: [],
     scpInfo: [],
   })));

@@ -25,7 +25,7 @@ export async function getNetwork(ledger: SandboxLedger, friendbotUrl: string | u
     ...(friendbotUrl ? { friendbotUrl } : {}),
     passphrase: ledger.passphrase,
     protocolVersion: PROTOCOL_VERSION,
-    // stellar-rpc also names the core build and the Soroban limits; the sandbox runs no core and no contracts
+    // stellar-rpc also names the core build and the Soroban limits; the sandbox runs no core and only the built-in SACs
     build: 'fundkit-sandbox',
     limits: {
       maxContractSize: 0, maxContractDataKeySize: 0, maxContractDataEntrySize: 0, maxTxInstructions: 0,
@@ -66,11 +66,11 @@ function flat(fee: string, transactionCount: number, ledgerCount: number) {
   return { ...fees, transactionCount: String(transactionCount), ledgerCount };
 }
 
-/** No congestion in the sandbox: every classic transaction pays the base fee; no Soroban transactions. */
+/** No congestion in the sandbox: every transaction's inclusion fee is the base fee, Soroban's too. */
 export async function getFeeStats(ledger: SandboxLedger) {
   const latest = await ledger.ledgerSequence();
   return {
-    sorobanInclusionFee: flat('0', 0, 0),
+    sorobanInclusionFee: flat(BASE_FEE.toString(), 0, 0),
     inclusionFee: flat(BASE_FEE.toString(), 0, 0),
     latestLedger: latest,
   };

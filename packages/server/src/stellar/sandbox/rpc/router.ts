@@ -1,18 +1,20 @@
 /**
  * The sandbox's Stellar RPC: a JSON-RPC 2.0 endpoint (POST, application/json) answering as
- * stellar-rpc does, for `rpc.Server` of @stellar/stellar-sdk and other RPC clients. Classic
- * methods only: the sandbox has no smart contracts, so Soroban's methods answer an error.
+ * stellar-rpc does, for `rpc.Server` of @stellar/stellar-sdk and other RPC clients. Soroban runs
+ * for the built-in Stellar Asset Contracts only (sac/): no WASM contracts.
  *
  *   app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl }));
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { SandboxLedger } from '../ledger.js';
 import { getLedgerEntries } from './entries.js';
+import { getEvents } from './events.js';
 import {
   INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, paramsObject, RpcError,
 } from './errors.js';
 import { getLedgers } from './ledgers.js';
 import { getFeeStats, getHealth, getLatestLedger, getNetwork, getVersionInfo } from './network.js';
+import { simulateTransaction } from './simulate.js';
 import { getTransaction, getTransactions, sendTransaction } from './transactions.js';
 
 export interface SandboxRpcOptions {
@@ -24,9 +26,6 @@ export interface SandboxRpcOptions {
 }
 
 type Method = (params: Record<string, unknown>, req: Request) => Promise<unknown> | unknown;
-
-/** stellar-rpc's methods that need Soroban. */
-const SOROBAN_ONLY = ['simulateTransaction', 'getEvents'];
 
 function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<string, Method> {
   return {
@@ -40,6 +39,8 @@ function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<stri
     sendTransaction: (p) => sendTransaction(ledger, p),
     getLedgerEntries: (p) => getLedgerEntries(ledger, p),
     getLedgers: (p) => getLedgers(ledger, p),
+    simulateTransaction: (p) => simulateTransaction(ledger, p),
+    getEvents: (p) => getEvents(ledger, p),
   };
 }
 
@@ -58,9 +59,6 @@ async function answer(table: Record<string, Method>, call: unknown, req: Request
   try {
     const fn = table[method];
     if (!fn) {
-      if (SOROBAN_ONLY.includes(method)) {
-        throw new RpcError(METHOD_NOT_FOUND, `${method} is not available: the Fundkit sandbox has no smart contracts (Soroban); it runs classic Stellar transactions only`);
-      }
       throw new RpcError(METHOD_NOT_FOUND, `method not found: ${method}`);
     }
     reply = { jsonrpc: '2.0', id: replyId, result: await fn(paramsObject(params), req) };

@@ -5,7 +5,7 @@ import type { SandboxLedger } from '../ledger.js';
 import {
   base64Format, INVALID_REQUEST, invalidParams, RpcError, stringParam, uint32Param,
 } from './errors.js';
-import { resultMetaXdr } from './meta.js';
+import { eventsJson, metaXdr, transactionEvents } from './meta.js';
 import { ledgerRange } from './range.js';
 
 /** stellar-rpc's defaults (--max-transactions-limit, --default-transactions-limit). */
@@ -22,7 +22,8 @@ function applicationOrder(t: HorizonTransaction): number {
 const closeTime = (t: HorizonTransaction) => Math.floor(Date.parse(t.created_at) / 1000);
 
 /** TransactionDetails: the fields getTransaction and getTransactions share, in stellar-rpc's order. */
-function details(t: HorizonTransaction, passphrase: string) {
+async function details(ledger: SandboxLedger, t: HorizonTransaction) {
+  const events = await transactionEvents(ledger.store, t, ledger.passphrase);
   return {
     status: t.successful ? 'SUCCESS' : 'FAILED',
     txHash: t.hash,
@@ -30,7 +31,8 @@ function details(t: HorizonTransaction, passphrase: string) {
     feeBump: t.fee_bump_transaction !== undefined,
     envelopeXdr: t.envelope_xdr,
     resultXdr: t.result_xdr,
-    resultMetaXdr: resultMetaXdr(t, passphrase),
+    resultMetaXdr: metaXdr(t, ledger.passphrase, events),
+    events: eventsJson(events),
     ledger: t.ledger,
   };
 }
@@ -50,8 +52,8 @@ export async function getTransaction(ledger: SandboxLedger, params: Record<strin
     oldestLedgerCloseTime: String(range.oldest.closeTime),
   };
   // Go's zero values: stellar-rpc's TransactionDetails leaves out only the XDR fields when not found
-  if (!t) return { ...head, status: 'NOT_FOUND', txHash: hash, applicationOrder: 0, feeBump: false, ledger: 0, createdAt: '0' };
-  return { ...head, ...details(t, ledger.passphrase), createdAt: String(closeTime(t)) };
+  if (!t) return { ...head, status: 'NOT_FOUND', txHash: hash, applicationOrder: 0, feeBump: false, events: {}, ledger: 0, createdAt: '0' };
+  return { ...head, ...(await details(ledger, t)), createdAt: String(closeTime(t)) };
 }
 
 function pagination(params: Record<string, unknown>): { cursor?: string; limit?: number } {
@@ -95,7 +97,8 @@ export async function getTransactions(ledger: SandboxLedger, params: Record<stri
   const upTo = toid(range.latest.sequence + 1, 0, 0);
   const found = (await ledger.listTransactions({ includeFailed: true }, { cursor: after, limit, order: 'asc' }))
     .filter((t) => BigInt(t.paging_token) < upTo);
-  const transactions = found.map((t) => ({ ...details(t, ledger.passphrase), createdAt: closeTime(t) }));
+  const transactions = [];
+  for (const t of found) transactions.push({ ...(await details(ledger, t)), createdAt: closeTime(t) });
   // stellar-rpc's cursor: the last transaction returned on a full page; else the end of the range
   // it read (the latest ledger, at the last transaction it returned from that ledger, or 0)
   const last = found.at(-1);
