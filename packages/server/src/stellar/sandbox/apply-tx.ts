@@ -12,7 +12,7 @@ import { countTransaction } from './ledgers.js';
 import { applyOperation } from './operations/index.js';
 import { baseAccount, succeeded, type OpContext, type OpOutcome } from './operations/context.js';
 import { opNoSourceAccount, txCode, feeBumpResult, txResult } from './results-xdr.js';
-import { isClassicPayment, operationId, operationRecord, participants } from './records.js';
+import { isPayment, operationId, operationRecord, participants } from './records.js';
 import type { SandboxStore } from './store.js';
 import { transactionResource } from './tx-resource.js';
 import { saveInvocations } from './sac/meta-store.js';
@@ -112,7 +112,7 @@ export async function applyTransaction(
     if (successful) await insertEffects(store, BigInt(r.id), hash, clock.createdAt, operationEffects(r, outcomes[i]!));
   }
   await countTransaction(store, clock.ledger, successful, records.length, c.feeCharged);
-  const payments = records.filter(isClassicPayment);
+  const payments = records.filter(isPayment);
   return { hash, ledger: clock.ledger, successful, codes, resultXdr: resource.result_xdr, resource, records: payments };
 }
 

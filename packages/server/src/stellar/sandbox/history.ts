@@ -8,7 +8,7 @@ import type {
   HorizonEffect, HorizonOperationRecord, HorizonPaymentRecord, HorizonTransaction,
 } from '../horizon-types.js';
 import { effectIds, type EffectBody } from './effects.js';
-import { isClassicPayment, isPayment, participants } from './records.js';
+import { isPayment, participants } from './records.js';
 import type { SandboxStore } from './store.js';
 
 const MAX_TOKEN = 2n ** 63n - 1n;
@@ -157,7 +157,7 @@ const LEDGER_PAYMENTS = prepared<{ record: string; tx: string }, { from: bigint;
 export async function listLedgerPayments(store: SandboxStore, from: number, through: number): Promise<HorizonPaymentRecord[]> {
   const rows = await store.sql.all(LEDGER_PAYMENTS, { from: BigInt(from) << 32n, to: BigInt(through + 1) << 32n });
   return rows.map((row) => ({ ...JSON.parse(row.record), transaction: JSON.parse(row.tx) }) as HorizonPaymentRecord)
-    .filter(isClassicPayment);
+    .filter(isPayment);
 }
 
 export async function insertEffects(

@@ -21,7 +21,7 @@ import {
 } from './history.js';
 import { elderLedger, getLedger, listLedgers, MAX_TX_SET_SIZE, openLedger } from './ledgers.js';
 import { findStrictReceive, findStrictSend } from './paths.js';
-import { isClassicPayment } from './records.js';
+import { isPayment } from './records.js';
 import { rejectedResult, txResult } from './results-xdr.js';
 import { ensureSandboxTables } from './schema.js';
 import { SandboxStore } from './store.js';
@@ -125,7 +125,7 @@ export class SandboxLedger {
       const records: HorizonPaymentRecord[] = [];
       for (let cursor: bigint | undefined; ;) {
         const page = await listOperations(this.store, { ledger, paymentsOnly: true }, { limit: 200, order: 'asc', ...(cursor === undefined ? {} : { cursor }) });
-        records.push(...page.filter(isClassicPayment));
+        records.push(...page.filter(isPayment));
         if (page.length < 200) break;
         cursor = BigInt(page.at(-1)!.paging_token);
       }

@@ -87,17 +87,12 @@ const TYPE_I: Record<string, number> = Object.fromEntries([
 
 const PAYMENT_TYPES = new Set(['create_account', 'payment', 'path_payment_strict_receive', 'path_payment_strict_send', 'account_merge']);
 
-/** Whether Horizon lists the record under /payments as well as /operations (invocations too, as Horizon does). */
-export function isPayment(r: HorizonRecordBase): boolean {
-  return PAYMENT_TYPES.has(r.type) || r.type === 'invoke_host_function';
-}
-
 /**
- * A classic payment-type record: what the sandbox hands its ledger follower (ledgerPayments, the
- * 'records' event), whose types know no invocation yet.
+ * Whether Horizon lists the record under /payments as well as /operations: invocations too, as
+ * Horizon does, so the ledger follower hears of SAC transfers (their asset_balance_changes).
  */
-export function isClassicPayment(r: HorizonRecordBase): r is HorizonPaymentRecord {
-  return PAYMENT_TYPES.has(r.type);
+export function isPayment(r: HorizonRecordBase): r is HorizonPaymentRecord {
+  return PAYMENT_TYPES.has(r.type) || r.type === 'invoke_host_function';
 }
 
 const scValType = (v: xdr.ScVal) => v.type.replace(/^scv/, '');
