@@ -18,6 +18,8 @@ import type { StateMachine } from './state-machine.js';
 import type { Sql } from '../db/sql.js';
 import type { Telemetry } from '../ops/telemetry.js';
 import { fromStroops } from '../lib/money.js';
+import { muxedAddress } from '../stellar/muxed.js';
+import type { CollectionRepo } from './collection-repo.js';
 
 export interface ObserverDeps {
   sql: Sql;
@@ -30,6 +32,8 @@ export interface ObserverDeps {
   /** a payment was applied: wake the confirmation worker */
   onApplied: () => void;
   telemetry?: Telemetry;
+  /** collection accounts (muxed deposits) and their unattributed payments; absent: none exist */
+  collections?: CollectionRepo;
 }
 
 export class Observer {
@@ -53,11 +57,37 @@ export class Observer {
 
   private async process(address: string, record: HorizonPaymentRecord): Promise<boolean> {
     const found = await this.deps.intents.byDepositAddress(address);
-    if (!found) return false;
+    if (!found) return (await this.deps.collections?.byAddress(address)) ? this.attribute(address, record) : false;
     // after an accepted quote the payer pays its source asset and amount (route executions convert it)
     const intent = asPayable(found);
     const money = incoming(record, address);
     if (money) await this.record(intent, record, money);
+    return true;
+  }
+
+  /**
+   * Money into a collection account: the intent whose muxed address (its deposit account's address)
+   * it was sent to, else recorded as unattributed, refundable by the operator. A muxed intent is
+   * committed before its address is shown to anyone, so an unknown id is never one not seen yet.
+   */
+  private async attribute(address: string, record: HorizonPaymentRecord): Promise<boolean> {
+    const money = incoming(record, address);
+    if (!money) return true;
+    const intent = money.toMuxedId === null ? undefined : await this.deps.intents.byDepositAddress(muxedAddress(address, money.toMuxedId));
+    if (intent) {
+      await this.record(asPayable(intent), record, money);
+      return true;
+    }
+    const now = isoNow();
+    const inserted = await this.deps.collections!.insertUnattributed({
+      id: newId('payment'), network: this.deps.networkName, collection_address: address, asset_code: money.asset.code, stellar_asset: money.stellarAsset,
+      amount: money.amount, payer_address: money.from, to_muxed_id: money.toMuxedId, transaction_hash: record.transaction_hash, operation_id: record.id,
+      ledger: record.transaction?.ledger ?? 0, status: 'RECORDED', refund_destination: null, refund_transaction_hash: null, created_at: now, updated_at: now,
+    });
+    if (inserted) {
+      this.deps.logger.warn({ address, operation: record.id, muxedId: money.toMuxedId, amount: fromStroops(money.amount), asset: money.asset.code },
+        'a payment to a collection account names no known muxed id: recorded as unattributed, refundable by the operator');
+    }
     return true;
   }
 

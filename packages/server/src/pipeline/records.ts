@@ -11,6 +11,8 @@ export interface IncomingPayment {
   to: string;
   memoType: string | null;
   memo: string | null;
+  /** the muxed id (SEP-23, decimal u64) the payment was sent to, when its destination was an M… address */
+  toMuxedId: string | null;
 }
 
 /** Successful payments INTO `address`; anything else (its creation, what it pays out) is not money in. */
@@ -24,6 +26,6 @@ export function incoming(record: HorizonPaymentRecord, address: string): Incomin
   const tx = record.transaction;
   return {
     asset, stellarAsset: assetKey(asset), amount: toStroops(record.amount), from: record.from, to: record.to,
-    memoType: tx?.memo_type ?? null, memo: tx && tx.memo_type !== 'none' ? tx.memo ?? null : null,
+    memoType: tx?.memo_type ?? null, memo: tx && tx.memo_type !== 'none' ? tx.memo ?? null : null, toMuxedId: record.to_muxed_id ?? null,
   };
 }

@@ -9,10 +9,11 @@ export interface MemoInput {
 
 const MAX_UINT64 = 18_446_744_073_709_551_615n;
 
+/** A G… account, or a muxed address (M…, SEP-23): a refund pays either as given. */
 export function checkDestination(address: string): string {
-  if (!StrKey.isValidEd25519PublicKey(address)) {
-    throw new ApiError('INVALID_DESTINATION', 'destination_address is not a valid Stellar account (G…, checksum included)', {
-      details: [{ path: 'body.destination_address', message: 'is not a valid Stellar public key' }],
+  if (!StrKey.isValidEd25519PublicKey(address) && !StrKey.isValidMed25519PublicKey(address)) {
+    throw new ApiError('INVALID_DESTINATION', 'destination_address is not a valid Stellar account (G…) or muxed address (M…), checksum included', {
+      details: [{ path: 'body.destination_address', message: 'is not a valid Stellar account or muxed address' }],
     });
   }
   return address;
