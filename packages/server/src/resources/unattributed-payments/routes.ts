@@ -8,9 +8,9 @@ export function unattributedPaymentRoutes(service: UnattributedPaymentsService):
     { operationId: 'listUnattributedPayments', handler: async (_req, res) => void res.json(await service.list(Number(input(res).query.limit ?? 20))) },
     {
       operationId: 'refundUnattributedPayment',
-      handler: async (_req, res) => {
-        const { path, body } = input(res);
-        res.json(await service.refund(String(path.id), (body as { destination_address?: string } | undefined)?.destination_address));
+      handler: async (req, res) => {
+        const body = req.body as { destination_address?: string } | undefined;
+        res.json(await service.refund(String(input(res).path.id), body?.destination_address));
       },
     },
   ];
