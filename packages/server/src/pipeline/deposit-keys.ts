@@ -13,6 +13,8 @@ export interface DepositKey {
   status: string;
   /** `muxed`: `address` is the collection account (the key's), never to be merged */
   type: 'account' | 'muxed';
+  /** what payers pay: the account (G…), or the intent's muxed address (M…) */
+  payTo: string;
 }
 
 export interface CosignerLookup {
@@ -36,7 +38,7 @@ export class DepositKeys {
     const keypair = NativeKeypair.fromSecret(decryptSecret(this.secretsKey, account.secret_encrypted));
     // a muxed deposit pays out of its collection account: the account the key is for
     const address = account.deposit_type === 'muxed' ? keypair.publicKey() : account.address;
-    return { keypair, signer: await this.signerFor(account.id, address, keypair), address, accountId: account.id, asset: account.asset, status: account.status, type: account.deposit_type };
+    return { keypair, signer: await this.signerFor(account.id, address, keypair), address, accountId: account.id, asset: account.asset, status: account.status, type: account.deposit_type, payTo: account.address };
   }
 
   /** Exactly one key signs per account: Stellar refuses a signature nobody needed (tx_bad_auth_extra). */
