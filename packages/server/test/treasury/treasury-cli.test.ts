@@ -147,7 +147,7 @@ describe('usage', () => {
   it('the help lists the command', async () => {
     const run = cli(['--help'], env);
     expect(await run.done).toBe(0);
-    expect(run.stdout()).toContain('fundkit treasury [--fund] [--json]');
+    expect(run.stdout()).toContain('fundkit treasury [--fund] [--collections] [--json]');
   });
 });
 
