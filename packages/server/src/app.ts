@@ -36,6 +36,7 @@ import { paymentRoutes } from './resources/payments/routes.js';
 import { refundRoutes } from './resources/refunds/routes.js';
 import { settlementRoutes } from './resources/settlements/routes.js';
 import { testHelperRoutes } from './resources/test-helpers/routes.js';
+import { unattributedPaymentRoutes } from './resources/unattributed-payments/routes.js';
 import { quoteRoutes } from './resources/quotes/routes.js';
 import { routeExecutionRoutes } from './resources/route-executions/routes.js';
 import { pathAliases, type Operation, type Spec } from './spec/operations.js';
@@ -73,6 +74,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...webhookRoutes(services.webhooks.endpoints, services.webhooks.deliveries), ...eventRoutes(services.webhooks.events),
     ...paymentRoutes(services.pipeline.payments), ...settlementRoutes(services.pipeline.settlements), ...ledgerRoutes(services.pipeline.ledger),
     ...refundRoutes(services.pipeline.refunds), ...testHelperRoutes(services.pipeline.testHelpers),
+    ...unattributedPaymentRoutes(services.pipeline.unattributed),
     ...quoteRoutes(services.quotes.quotes), ...routeExecutionRoutes(services.quotes.routeExecutions),
   ];
 }

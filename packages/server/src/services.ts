@@ -130,6 +130,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     machine: pipeline.machine,
     payable,
     maxOpenIntents: config.maxOpenIntents,
+    collections: pipeline.collections,
   });
   const quotes = createQuoteServices({
     sql, assets, pipeline, executions, quotes: quoteRows, settings: { ttlSeconds: config.quoteTtlSeconds, slippageBps: config.quoteSlippageBps },

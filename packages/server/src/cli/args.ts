@@ -7,7 +7,7 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
-const BOOLEAN = new Set(['json', 'help', 'version', 'keep', 'fund', 'force']);
+const BOOLEAN = new Set(['json', 'help', 'version', 'keep', 'fund', 'force', 'collections']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];

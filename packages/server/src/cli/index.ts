@@ -23,13 +23,15 @@ const HELP = `fundkit — drive a Fundkit sandbox from the terminal
       apply the database migrations this version has and the database lacks (default
       FUNDKIT_DATABASE_URL, else FUNDKIT_DB, else .fundkit/fundkit.db); refuses a database a
       newer version migrated
-  fundkit treasury [--fund] [--json] [--db <file | postgres://…>]
+  fundkit treasury [--fund] [--collections] [--json] [--db <file | postgres://…>]
       the platform treasury of the configured network (FUNDKIT_STELLAR, the server's database
       and FUNDKIT_MASTER_KEY): its address, XLM and asset balances, trustlines, channel accounts,
       and the XLM it still needs for the deposit pool (FUNDKIT_DEPOSIT_POOL_SIZE per asset) and
       FUNDKIT_TREASURY_CHANNELS channels; exit 0 when nothing is missing, 1 when something is.
       --fund: on the sandbox or testnet, funds it from the friendbot (FUNDKIT_FRIENDBOT_URL to
       use another), adds its USDC and EURC trustlines and creates its channels; refused on pubnet
+      --collections: once it holds what it needs, makes the collection accounts (one per asset)
+      that deposit_type "muxed" intents are paid to; the sandbox server makes them at start
   fundkit sandbox [--port 8000] [--ledger-seconds N] [--db <file>]
       the sandbox ledger as a Stellar network of its own on one port, in stellar/quickstart's
       layout: Horizon at /, Stellar RPC at /rpc, friendbot at /friendbot (default database
@@ -50,7 +52,7 @@ const COMMANDS: Record<string, { flags: string[]; run: typeof pay }> = {
 /** Commands on this machine's files, not the API: no key, no server. */
 const LOCAL_COMMANDS: Record<string, { flags: string[]; run: typeof migrate }> = {
   migrate: { flags: ['db'], run: migrate },
-  treasury: { flags: ['db', 'fund'], run: treasury },
+  treasury: { flags: ['db', 'fund', 'collections'], run: treasury },
   sandbox: { flags: ['port', 'ledger-seconds', 'db'], run: sandbox },
 };
 

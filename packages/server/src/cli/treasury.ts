@@ -15,6 +15,9 @@ import { fundTreasury, FundError, withSandboxFriendbot } from '../treasury/fund.
 import { channelAddresses, inspectTreasury, poolReady } from '../treasury/inspect.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './context.js';
+import { CollectionRepo, type CollectionAccountRow } from '../pipeline/collection-repo.js';
+import { onboardCollections } from '../pipeline/collections.js';
+import { TreasurySigner } from '../pipeline/tx.js';
 
 /**
  * `fundkit treasury [--fund] [--json] [--db <file | postgres://…>]`: the platform treasury of the
@@ -22,10 +25,12 @@ import type { CliIo } from './context.js';
  * configuration), read from the network, and what it lacks for the deposit pool
  * (FUNDKIT_DEPOSIT_POOL_SIZE per asset) and the channel accounts (FUNDKIT_TREASURY_CHANNELS).
  * The treasury key is created when the database has none, as the server's start does.
+ * With --collections, once the treasury holds what it needs, it makes the collection accounts
+ * `muxed` intents are paid to (one per asset, once; pipeline/collections.ts).
  * Exit 0: nothing missing; 1: something is (or the network could not be read); 2: bad usage.
  */
 export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
-  if (args.positionals.length > 0) throw new UsageError('usage: fundkit treasury [--fund] [--json] [--db <file | postgres://…>]');
+  if (args.positionals.length > 0) throw new UsageError('usage: fundkit treasury [--fund] [--collections] [--json] [--db <file | postgres://…>]');
   const config = configOf(io, args);
   const json = args.flags.json === true;
   const say = (line: string) => { if (!json) io.stdout(`${line}\n`); };
@@ -63,8 +68,17 @@ export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
       }
       report = await read();
     }
-    if (json) io.stdout(`${JSON.stringify(toJson(report))}\n`);
-    else io.stdout(render(report, config));
+    const collectionRepo = new CollectionRepo(store.sql);
+    if (args.flags.collections === true && report.ok) {
+      setup.sandbox?.start();
+      await onboardCollections({
+        repo: collectionRepo, network, networkName: network.kind, signer: new TreasurySigner(network, keypair, { channels: config.treasuryChannels }),
+        secretsKey: deriveKey(masterKey, 'deposit-account-secrets'),
+      });
+    }
+    const collections = await collectionRepo.all(network.kind);
+    if (json) io.stdout(`${JSON.stringify({ ...toJson(report), collection_accounts: collections.map(({ asset, address, status }) => ({ asset, address, status })) })}\n`);
+    else io.stdout(render(report, config) + renderCollections(collections));
     return report.ok ? 0 : 1;
   } finally {
     await setup?.sandbox?.close();
@@ -91,6 +105,11 @@ function configOf(io: CliIo, args: ParsedArgs): Config {
 function stellarSetup(sql: Sql, config: Config, stellarKeys: Buffer): Promise<StellarSetup> {
   if (config.stellar === 'sandbox') return setupSandboxMode(sql, stellarKeys, config, `http://localhost:${config.port}/sandbox/horizon`, pino({ level: 'silent' }));
   return setupNetwork(sql, stellarKeys, config.network!);
+}
+
+function renderCollections(rows: CollectionAccountRow[]): string {
+  if (rows.length === 0) return 'Collection accounts (muxed deposits): none yet (fundkit treasury --collections makes them once the treasury is funded)\n';
+  return `Collection accounts (muxed deposits):\n${rows.map((r) => `  ${r.asset.padEnd(5)} ${r.address}  ${r.status}`).join('\n')}\n`;
 }
 
 function toJson(a: Assessment) {

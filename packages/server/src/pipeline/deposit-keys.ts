@@ -11,6 +11,10 @@ export interface DepositKey {
   accountId: string;
   asset: string;
   status: string;
+  /** `muxed`: `address` is the collection account (the key's), never to be merged */
+  type: 'account' | 'muxed';
+  /** what payers pay: the account (G…), or the intent's muxed address (M…) */
+  payTo: string;
 }
 
 export interface CosignerLookup {
@@ -32,7 +36,9 @@ export class DepositKeys {
     const account = intent?.deposit_account_id ? await this.intents.findDepositAccount(intent.deposit_account_id) : undefined;
     if (!account) throw new Error(`deposit account of ${intentId} missing`);
     const keypair = NativeKeypair.fromSecret(decryptSecret(this.secretsKey, account.secret_encrypted));
-    return { keypair, signer: await this.signerFor(account.id, account.address, keypair), address: account.address, accountId: account.id, asset: account.asset, status: account.status };
+    // a muxed deposit pays out of its collection account: the account the key is for
+    const address = account.deposit_type === 'muxed' ? keypair.publicKey() : account.address;
+    return { keypair, signer: await this.signerFor(account.id, address, keypair), address, accountId: account.id, asset: account.asset, status: account.status, type: account.deposit_type, payTo: account.address };
   }
 
   /** Exactly one key signs per account: Stellar refuses a signature nobody needed (tx_bad_auth_extra). */

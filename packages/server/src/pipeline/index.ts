@@ -37,6 +37,10 @@ import type { Telemetry } from '../ops/telemetry.js';
 import { TreasurySigner } from './tx.js';
 import { LoopLoad } from '../lib/loop-load.js';
 import { WatchRepo } from './watch-repo.js';
+import { CollectionRepo } from './collection-repo.js';
+import { collectionSource } from './collection-source.js';
+import { onboardCollections } from './collections.js';
+import { noCollections, type CollectionSource } from '../resources/funding-intents/deposit-accounts.js';
 
 export interface PipelineSettings {
   /** idle poll of each worker loop */
@@ -93,6 +97,13 @@ export interface Pipeline {
   horizonRouter: Router | null;
   /** where creates take their deposit account: the warm pool, else a PROVISIONING one (never the chain) */
   deposits: DepositAccountSource;
+  /** the collection accounts `muxed` intents are paid to (a database read; none without a network) */
+  collections: CollectionSource;
+  collectionRepo: CollectionRepo;
+  /** what deposit and collection account secrets are sealed with */
+  depositSecretsKey: Buffer;
+  /** makes the collection accounts on chain once (sandbox start, `fundkit treasury`); a no-op without a network */
+  onboardCollections(): Promise<void>;
   /** the deposit pool worker's logic (null without a network) */
   pool: DepositPool | null;
   machine: StateMachine;
@@ -157,6 +168,9 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   let settler: Settler | null = null;
   let refundPayer: RefundPayer | null = null;
   let retirer: DepositRetirer | null = null;
+  const collectionRepo = new CollectionRepo(sql);
+  let collections: CollectionSource = noCollections;
+  let onboard = async () => {};
 
   if (stellar) {
     const networkName = stellar.network.kind;
@@ -169,7 +183,10 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       lingerMs: stellar.sandbox && !stellar.sandbox.clocked ? 0 : TREASURY_LINGER_MS,
     });
     treasurySigner = signer;
-    observer = new Observer({ sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, machine, logger, onApplied: nudge.confirm, telemetry: deps.telemetry });
+    observer = new Observer({
+      sql, network: stellar.network, networkName, payments: repos.payments, intents: repos.intents, machine, logger, onApplied: nudge.confirm,
+      telemetry: deps.telemetry, collections: collectionRepo,
+    });
     const recorder = observer;
     follower = new LedgerFollower({
       network: stellar.network, networkName, cursors: new CursorRepo(sql), watch: repos.watch, logger,
@@ -211,6 +228,11 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
       pool: poolRepo, watch: repos.watch, networkName, secretsKey, serves: (environment) => environment === served,
       watchAddress: followAddress, nudge: nudgeOf('deposit-pool'), keyThreadAfter: deps.config.keyThreadAfter,
     });
+    collections = collectionSource(collectionRepo, networkName, (environment) => environment === served);
+    onboard = async () => {
+      await onboardCollections({ repo: collectionRepo, network: stellar.network, networkName, signer, secretsKey, logger });
+      followAddress();
+    };
     retirer = new DepositRetirer({
       sql, network: stellar.network, payments: repos.payments, refunds: repos.refunds, settlements: repos.settlements, machine, signer, depositKeys,
       watchWindowMs: deps.settings.depositWatchMs,
@@ -218,12 +240,15 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   }
 
   return {
-    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, pool, machine, events, observer, follower, confirmer, settler, refundPayer, retirer,
+    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, collections, collectionRepo, depositSecretsKey: secretsKey, onboardCollections: () => onboard(), pool, machine, events, observer, follower, confirmer, settler, refundPayer, retirer,
     tools, depositKeys, expirer, nudge, signer: treasurySigner,
     nudgeJob: (name) => deps.nudgeJob(name),
     async fillPool(timeoutMs) {
+      // the sandbox's collection accounts (muxed deposits), made once; a clocked ledger makes them in the background
+      const collecting = onboard().catch((error: unknown) => logger.warn({ err: error }, 'collection accounts not made at start (muxed deposits wait for them)'));
       // a ledger on a clock closes only once started: its pool fills in the background, as on a real network
       if (stellar?.sandbox?.clocked) return;
+      await collecting;
       await pool?.fill(timeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'deposit pool not filled at start; its worker retries'));
     },
   };

@@ -18,6 +18,8 @@ import type { StateMachine } from './state-machine.js';
 import type { Sql } from '../db/sql.js';
 import type { Telemetry } from '../ops/telemetry.js';
 import { fromStroops } from '../lib/money.js';
+import { muxedAddress } from '../stellar/muxed.js';
+import type { CollectionRepo } from './collection-repo.js';
 
 export interface ObserverDeps {
   sql: Sql;
@@ -30,6 +32,8 @@ export interface ObserverDeps {
   /** a payment was applied: wake the confirmation worker */
   onApplied: () => void;
   telemetry?: Telemetry;
+  /** collection accounts (muxed deposits) and their unattributed payments; absent: none exist */
+  collections?: CollectionRepo;
 }
 
 export class Observer {
@@ -53,7 +57,7 @@ export class Observer {
 
   private async process(address: string, record: HorizonPaymentRecord): Promise<boolean> {
     let found = await this.deps.intents.byDepositAddress(address);
-    if (!found) return false;
+    if (!found) return (await this.deps.collections?.byAddress(address)) ? this.attribute(address, record) : false;
     // one payment per movement into the account (an invocation may carry several), each on the intent as the last left it
     for (const [i, money] of movementsInto(record, address).entries()) {
       if (i > 0) found = (await this.deps.intents.byDepositAddress(address))!;
@@ -63,13 +67,42 @@ export class Observer {
     return true;
   }
 
+  /**
+   * Money into a collection account: the intent whose muxed address (its deposit account's address)
+   * it was sent to, else recorded as unattributed, refundable by the operator. A muxed intent is
+   * committed before its address is shown to anyone, so an unknown id is never one not seen yet.
+   */
+  private async attribute(address: string, record: HorizonPaymentRecord): Promise<boolean> {
+    for (const money of movementsInto(record, address)) {
+      const intent = money.toMuxedId === null ? undefined : await this.deps.intents.byDepositAddress(muxedAddress(address, money.toMuxedId));
+      if (intent) await this.record(asPayable(intent), record, money);
+      else await this.recordUnattributed(address, record, money);
+    }
+    return true;
+  }
+
+  private async recordUnattributed(address: string, record: HorizonPaymentRecord, money: IncomingPayment): Promise<void> {
+    const now = isoNow();
+    const inserted = await this.deps.collections!.insertUnattributed({
+      id: newId('payment'), network: this.deps.networkName, collection_address: address, asset_code: money.asset.code, stellar_asset: money.stellarAsset,
+      amount: money.amount, payer_address: money.from, to_muxed_id: money.toMuxedId, transaction_hash: record.transaction_hash, operation_id: money.operationId,
+      ledger: record.transaction?.ledger ?? 0, status: 'RECORDED', refund_destination: null, refund_transaction_hash: null, created_at: now, updated_at: now,
+    });
+    if (inserted) {
+      this.deps.logger.warn({ address, operation: money.operationId, muxedId: money.toMuxedId, amount: fromStroops(money.amount), asset: money.asset.code },
+        'a payment to a collection account names no known muxed id: recorded as unattributed, refundable by the operator');
+    }
+  }
+
   private async record(intent: FundingIntentRecord, record: HorizonPaymentRecord, money: IncomingPayment): Promise<void> {
     const verdict = classify(intent, money.asset, money.amount, this.expectedAsset(intent));
     const now = isoNow();
     const payment: PaymentRecord = {
       id: newId('payment'), funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment,
       stellar_network: this.deps.networkName, asset_code: money.asset.code, stellar_asset: money.stellarAsset, amount: money.amount,
-      applied_amount: verdict.apply ? verdict.applied : 0n, payer_address: money.from, destination_address: money.to,
+      applied_amount: verdict.apply ? verdict.applied : 0n, payer_address: money.from,
+      // what the payer paid to: a muxed intent's M… address, not the collection account behind it
+      destination_address: money.toMuxedId === null ? money.to : muxedAddress(money.to, money.toMuxedId),
       transaction_hash: record.transaction_hash, operation_id: money.operationId, paging_token: record.paging_token, operation_type: record.type,
       ledger: record.transaction?.ledger ?? 0, memo_type: money.memoType, memo_value: money.memo,
       status: verdict.apply ? 'DETECTED' : 'UNAPPLIED', failure_code: verdict.apply ? null : verdict.code,

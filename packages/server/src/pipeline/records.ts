@@ -15,7 +15,7 @@ export interface IncomingPayment {
   /** the payer: an account (G…) or a contract (C…) */
   from: string;
   to: string;
-  /** the muxed id the payment was sent to (M… destination, or CAP-67 `to_muxed_id`) */
+  /** the muxed id (SEP-23, decimal u64) the payment was sent to: an M… destination, or CAP-67's `to_muxed_id` */
   toMuxedId: string | null;
   memoType: string | null;
   memo: string | null;
@@ -36,10 +36,9 @@ export function incoming(record: HorizonPaymentRecord, address: string): Incomin
   // the deposit account converting its own funds (a route execution's path payment to itself) is not money in
   if (record.from === address) return null;
   const asset = assetOf(record);
-  const muxed = (record as { to_muxed_id?: string }).to_muxed_id;
   return {
     operationId: record.id, asset, stellarAsset: assetKey(asset), amount: toStroops(record.amount), from: record.from, to: record.to,
-    toMuxedId: muxed ?? null, ...memoOf(record),
+    toMuxedId: record.to_muxed_id ?? null, ...memoOf(record),
   };
 }
 

@@ -88,6 +88,8 @@ export class DepositRetirer {
 
   async retire(intentId: string): Promise<void> {
     const deposit = await this.deps.depositKeys.forIntent(intentId);
+    // a muxed address has no account of its own: the collection account it names is never merged
+    if (deposit.type === 'muxed') return this.markRetired(deposit.accountId);
     const view = await this.deps.network.loadAccount(deposit.address);
     // gone on chain: merged by an earlier run that crashed before recording it
     if (!view) return this.markRetired(deposit.accountId);

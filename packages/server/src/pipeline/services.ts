@@ -9,6 +9,7 @@ import { RefundsService, type Conversions } from '../resources/refunds/service.j
 import { SettlementsService } from '../resources/settlements/service.js';
 import { TestHelpersService } from '../resources/test-helpers/service.js';
 import type { Pipeline } from './index.js';
+import { UnattributedPaymentsService } from '../resources/unattributed-payments/service.js';
 import type { Sql } from '../db/sql.js';
 
 export interface PipelineServices {
@@ -18,6 +19,8 @@ export interface PipelineServices {
   ledger: LedgerService;
   refunds: RefundsService;
   testHelpers: TestHelpersService;
+  /** money in a collection account no muxed intent claims (operator) */
+  unattributed: UnattributedPaymentsService;
 }
 
 export interface PipelineServiceDeps {
@@ -49,5 +52,6 @@ export function createPipelineServices(deps: PipelineServiceDeps): PipelineServi
     ledger: new LedgerService(repos.ledger),
     refunds,
     testHelpers,
+    unattributed: new UnattributedPaymentsService({ repo: pipeline.collectionRepo, signer: () => pipeline.signer, secretsKey: pipeline.depositSecretsKey }),
   };
 }

@@ -39,7 +39,7 @@ export class WatchRepo {
   }
 
   /**
-   * Which of `addresses` are deposit accounts Fundkit follows on `network` (not retired): the
+   * Which of `addresses` are deposit accounts (not retired) or collection accounts Fundkit follows on `network`: the
    * ledger follower's one lookup per ledger read, however many accounts are watched.
    */
   async watchedAmong(network: string, addresses: string[]): Promise<Set<string>> {
@@ -49,7 +49,9 @@ export class WatchRepo {
       const slice = addresses.slice(i, i + 500);
       const found = await this.sql.all(dynamic<{ address: string }>((k) => k.selectFrom('deposit_watch as w')
         .innerJoin('deposit_accounts as da', 'da.address', 'w.address').select('w.address').where('w.network', '=', network)
-        .where('w.address', 'in', slice).where('da.status', '!=', 'RETIRED')));
+        .where('w.address', 'in', slice).where('da.status', '!=', 'RETIRED')
+        // collection accounts (muxed deposits) are watched for good; the observer attributes by muxed id
+        .union(k.selectFrom('collection_accounts').select('address').where('network', '=', network).where('address', 'in', slice))));
       for (const row of found) watched.add(row.address);
     }
     return watched;

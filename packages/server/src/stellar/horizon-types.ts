@@ -29,6 +29,9 @@ export interface HorizonPaymentOp extends HorizonRecordBase, HorizonAssetFields 
   type: 'payment';
   from: string;
   to: string;
+  /** Horizon's fields for a payment to a muxed address (SEP-23): the M… address and its id (decimal u64) */
+  to_muxed?: string;
+  to_muxed_id?: string;
   amount: string;
 }
 
@@ -36,6 +39,8 @@ export interface HorizonPathPaymentOp extends HorizonRecordBase, HorizonAssetFie
   type: 'path_payment_strict_receive' | 'path_payment_strict_send';
   from: string;
   to: string;
+  to_muxed?: string;
+  to_muxed_id?: string;
   amount: string;
   path: HorizonAssetFields[];
   source_amount: string;

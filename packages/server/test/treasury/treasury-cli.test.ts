@@ -89,6 +89,21 @@ describe('fundkit treasury on a sandbox whose treasury is unfunded', () => {
     expect(report.required_xlm).toBe('7462.0009800');
     expect(report.channels.filter((c: { exists: boolean }) => !c.exists)).toHaveLength(98);
   });
+
+  // last: the collection accounts' sponsored reserves change what the treasury's reserves are
+  it('--collections makes the collection accounts muxed intents are paid to, once', async () => {
+    const before = cli(['treasury', '--json'], sb.env);
+    await before.done;
+    expect(before.json().collection_accounts).toEqual([]);
+    const run = cli(['treasury', '--collections', '--json'], sb.env);
+    expect(await run.done, run.stderr()).toBe(0);
+    const made = run.json().collection_accounts as { asset: string; address: string; status: string }[];
+    expect(made.map((c) => [c.asset, c.status])).toEqual([['EURC', 'ACTIVE'], ['USDC', 'ACTIVE'], ['XLM', 'ACTIVE']]);
+    for (const c of made) expect(c.address).toMatch(/^G[A-Z2-7]{55}$/);
+    const again = cli(['treasury', '--collections', '--json'], sb.env);
+    expect(await again.done).toBe(0);
+    expect(again.json().collection_accounts).toEqual(made);
+  });
 });
 
 describe('fundkit treasury on a sandbox started as usual', () => {
@@ -132,7 +147,7 @@ describe('usage', () => {
   it('the help lists the command', async () => {
     const run = cli(['--help'], env);
     expect(await run.done).toBe(0);
-    expect(run.stdout()).toContain('fundkit treasury [--fund] [--json]');
+    expect(run.stdout()).toContain('fundkit treasury [--fund] [--collections] [--json]');
   });
 });
 

@@ -1151,6 +1151,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/platform/unattributed_payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments no intent claims
+         * @description Payments into a collection account (the account `muxed` intents are paid to) that name no known muxed id, or none (a plain G… payment): recorded, never dropped, refundable by the operator. Newest first, at most `limit` (operator only).
+         */
+        get: operations["listUnattributedPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/unattributed_payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return an unattributed payment
+         * @description Pays the whole amount back out of the collection account, to the payer unless `destination_address` (G… or M…) says otherwise, and answers once the transaction is in a closed ledger (`REFUNDED`). Not `RECORDED` (being or already refunded) → 409 CONFLICT; a failed payment leaves it `RECORDED` and answers 503 ROUTE_UNAVAILABLE (retryable).
+         */
+        post: operations["refundUnattributedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/platform/assets/{id}": {
         parameters: {
             query?: never;
@@ -2030,13 +2070,13 @@ export interface components {
             network: components["schemas"]["Network"];
             stellar_network: components["schemas"]["StellarNetworkName"];
             deposit: {
-                /** @description The address a payer pays: the intent's own deposit account (G…), equal to `deposit_account.address`. No memo is needed. `null` while the intent is `CREATED` and its deposit account `PROVISIONING` (and `deposit_account.address` is null too): the account does not exist on chain yet, so nothing can be paid to it; the address appears when the intent moves to `AWAITING_PAYMENT` (event `payment.pending`). */
+                /** @description The address a payer pays: the intent's own deposit account (G…) or, for `type` `muxed`, its muxed address (M…); equal to `deposit_account.address`. No memo is needed. `null` while the intent is `CREATED` and its deposit account `PROVISIONING` (and `deposit_account.address` is null too): the account does not exist on chain yet, so nothing can be paid to it; the address appears when the intent moves to `AWAITING_PAYMENT` (event `payment.pending`). */
                 address: string | null;
                 /**
-                 * @description `account`: a dedicated Stellar account per intent.
+                 * @description `account`: a dedicated Stellar account per intent (G…). `muxed`: a SEP-23 muxed address (M…) on the collection account for the asset; pay it as is (wallets that support SEP-23), no memo.
                  * @enum {string}
                  */
-                type: "account";
+                type: "account" | "muxed";
             };
             asset: components["schemas"]["AssetRef"];
             /** @description What the payer still sends now, in `asset` (the remainder after partial payments). */
@@ -2054,14 +2094,17 @@ export interface components {
          * @enum {string}
          */
         DepositAccountStatus: "PROVISIONING" | "ACTIVE" | "RETIRED";
-        /** @description The Stellar account created for one intent. */
+        /** @description Where one intent is paid: the Stellar account created for it (`type` `account`) or, for `type` `muxed`, its muxed address on the collection account (no account of its own: `ACTIVE` at once, `RETIRED` without chain work). */
         DepositAccount: {
             /** @description da_… */
             id: string;
             /** @constant */
             object: "deposit_account";
-            /** @description G… account id; `null` while `PROVISIONING` (the account is not on chain yet and takes no payment), and then equal to `funding_instructions.deposit.address`. */
+            type: components["schemas"]["DepositType"];
+            /** @description G… account id (`muxed`: the M… address); `null` while `PROVISIONING` (the account is not on chain yet and takes no payment), and then equal to `funding_instructions.deposit.address`. */
             address: string | null;
+            /** @description For `muxed`: the collection account (G…) the muxed address belongs to, which holds the funds; null for `account`. */
+            collection_address: string | null;
             /** @description The asset it is trust-lined for (code). */
             asset: string;
             network: components["schemas"]["Network"];
@@ -2238,7 +2281,7 @@ export interface components {
         };
         CreateRefundRequest: {
             reason: components["schemas"]["RefundReason"];
-            /** @description Defaults to the payer's account. Must be a valid Stellar account (422 INVALID_DESTINATION). */
+            /** @description Defaults to the payer's account. A valid Stellar account (G…) or muxed address (M…, paid as given), else 422 INVALID_DESTINATION. */
             destination_address?: string;
             destination_memo?: components["schemas"]["Memo"];
         };
@@ -2436,7 +2479,16 @@ export interface components {
             expires_at?: string;
             reference?: string;
             metadata?: components["schemas"]["Metadata"];
+            deposit_type?: components["schemas"]["DepositType"];
         };
+        /**
+         * @description How the payer's money arrives (default `account`; another value → 400 VALIDATION_ERROR).
+         *     - `account`: a Stellar account of the intent's own (G…), created, trust-lined and later merged back by the treasury. It locks the treasury's reserves while it exists (1 XLM for the account and 0.5 XLM per trustline, sponsored), and the intent may stay `CREATED` until it is on chain.
+         *     - `muxed`: a SEP-23 muxed address (M…) on the treasury's collection account for the asset: no reserve, no chain work, `AWAITING_PAYMENT` at once. Payments are attributed by the muxed id they carry; a payment to the collection account without a known id is recorded as unattributed and refundable by the operator. Quotes and conversions are not offered for `muxed` intents (409 CONFLICT).
+         * @default account
+         * @enum {string}
+         */
+        DepositType: "account" | "muxed";
         /** @description What a payer may see of an intent. */
         PublicFundingIntent: {
             id: string;
@@ -3055,6 +3107,44 @@ export interface components {
             data: components["schemas"]["WebhookEvent"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** @description A payment into a collection account that no intent claims (no muxed id, or one no intent has). */
+        UnattributedPayment: {
+            /** @description pay_… */
+            id: string;
+            /** @constant */
+            object: "unattributed_payment";
+            stellar_network: string;
+            /** @description The collection account (G…) it was paid to. */
+            collection_address: string;
+            asset: string;
+            stellar_asset: string;
+            amount: components["schemas"]["Amount"];
+            payer_address: string;
+            /** @description The muxed id it named (decimal u64), null for a payment to the G… address. */
+            to_muxed_id: string | null;
+            transaction_hash: string;
+            operation_id: string;
+            ledger: number;
+            /**
+             * @description `RECORDED` (held, refundable), `REFUNDING` (a refund is being paid), `REFUNDED`.
+             * @enum {string}
+             */
+            status: "RECORDED" | "REFUNDING" | "REFUNDED";
+            refund: {
+                destination_address: string;
+                transaction_hash: string | null;
+            } | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description Unattributed payments, newest first. */
+        UnattributedPaymentList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["UnattributedPayment"][];
+            /** @description Always null: the newest `limit` are shown. */
+            next_cursor: null;
         };
         /** @description A page of Application objects, newest first. */
         ApplicationList: {
@@ -6264,6 +6354,73 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listUnattributedPayments: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest unattributed payments. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnattributedPaymentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    refundUnattributedPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The object's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description G… or M… (checksum verified → 422 INVALID_DESTINATION); default the payer. */
+                    destination_address?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment, REFUNDED. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnattributedPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     updatePlatformAsset: {

@@ -46,3 +46,20 @@ export const randomKeypairSource: DepositAccountSource = { take: () => randomAcc
 export function provisionerSource(provision: DepositAccountProvisioner): DepositAccountSource {
   return { prepare: provision, take: (_request, prepared) => prepared! };
 }
+
+/** The collection account a `muxed` intent's address is on: its G… address and its secret, sealed as deposit secrets are. */
+export interface CollectionAccount {
+  address: string;
+  sealed: string;
+}
+
+/**
+ * Where `muxed` intents get their collection account (a database read, cached: a collection
+ * account never changes once active). Never a request to the network.
+ */
+export interface CollectionSource {
+  /** null: this environment's network has no active collection account for the asset (not onboarded) */
+  collectionFor(environment: Environment, asset: string): Promise<CollectionAccount | null>;
+}
+
+export const noCollections: CollectionSource = { collectionFor: async () => null };

@@ -15,8 +15,10 @@ function presentDepositAccount(account: DepositAccountRecord) {
   return {
     id: account.id,
     object: 'deposit_account' as const,
+    type: account.deposit_type,
     network: account.network,
     address: publishedAddress(account),
+    collection_address: account.collection_address,
     asset: account.asset,
     status: account.status,
     created_at: account.created_at,
@@ -46,7 +48,7 @@ export function fundingInstructions(intent: FundingIntentRecord, account: Deposi
   return {
     network: 'stellar',
     stellar_network: asset.stellar_network,
-    deposit: { address, type: 'account' },
+    deposit: { address, type: account.deposit_type },
     asset: { id: asset.id, symbol: asset.symbol, stellar_asset: asset.stellar_asset, code: asset.code, issuer: asset.issuer, contract: asset.contract, decimals: asset.decimals },
     amount,
     required_amount: fromStroops(intent.requirement_amount),

@@ -40,6 +40,10 @@ export interface DepositAccountRecord {
   created_at: string;
   activated_at: string | null;
   retired_at: string | null;
+  /** `account`: an account of its own; `muxed`: `address` is an M… address on `collection_address` (migration 033) */
+  deposit_type: 'account' | 'muxed';
+  muxed_id: string | null;
+  collection_address: string | null;
 }
 
 export interface IntentFilters {
@@ -56,7 +60,7 @@ export interface PageRelations {
 }
 
 const DEPOSIT_ACCOUNT_COLUMNS = ['id', 'application_id', 'environment', 'network', 'stellar_network', 'address', 'asset',
-  'secret_encrypted', 'status', 'created_at', 'activated_at', 'retired_at'] as const;
+  'secret_encrypted', 'status', 'created_at', 'activated_at', 'retired_at', 'deposit_type', 'muxed_id', 'collection_address'] as const;
 
 const INTENT_COLUMNS = ['id', 'application_id', 'environment', 'status', 'requirement_amount', 'requirement_asset', 'destination_network',
   'destination_asset', 'destination_address', 'received_amount', 'reference', 'metadata', 'deposit_account_id', 'expires_at',
@@ -64,6 +68,10 @@ const INTENT_COLUMNS = ['id', 'application_id', 'environment', 'status', 'requir
 
 const INSERT_DEPOSIT_ACCOUNT = prepared<never, DepositAccountRecord>((k, p) =>
   k.insertInto('deposit_accounts').values(bindAll(p, DEPOSIT_ACCOUNT_COLUMNS)));
+
+// a muxed id drawn twice (two servers, one database): nothing inserted, the create draws again
+const INSERT_MUXED_DEPOSIT = prepared<never, DepositAccountRecord>((k, p) =>
+  k.insertInto('deposit_accounts').values(bindAll(p, DEPOSIT_ACCOUNT_COLUMNS)).onConflict((oc) => oc.doNothing()));
 
 const DEPOSIT_ACCOUNT = prepared<DepositAccountRecord, { id: string }>((k, p) =>
   k.selectFrom('deposit_accounts').selectAll().where('id', '=', p('id')));
@@ -183,6 +191,11 @@ export class FundingIntentsRepo {
 
   async insertDepositAccount(account: DepositAccountRecord): Promise<void> {
     await this.sql.run(INSERT_DEPOSIT_ACCOUNT, account);
+  }
+
+  /** false when its muxed id (or address) is taken */
+  async insertMuxedDepositAccount(account: DepositAccountRecord): Promise<boolean> {
+    return (await this.sql.run(INSERT_MUXED_DEPOSIT, account)) === 1;
   }
 
   async findDepositAccount(id: string): Promise<DepositAccountRecord | undefined> {

@@ -12,7 +12,8 @@ import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
 import { currentSettlementAddress } from '../applications/repo.js';
-import type { DepositAccountSource, ProvisionRequest } from './deposit-accounts.js';
+import { noCollections, type CollectionAccount, type CollectionSource, type DepositAccountSource, type ProvisionRequest } from './deposit-accounts.js';
+import { muxedAddress, randomMuxedId } from '../../stellar/muxed.js';
 import { OpenIntentsCap } from './open-intents.js';
 import type { PayableWait } from './payable-wait.js';
 import type { FundingIntentReadModel } from './read-model.js';
@@ -28,6 +29,8 @@ export interface CreateIntentInput {
   reference?: string;
   metadata?: Record<string, unknown>;
   expires_at?: string;
+  /** `account` (the default) or `muxed` (DESIGN §11); the spec's enum refuses any other with a 400 */
+  deposit_type?: 'account' | 'muxed';
 }
 
 const DEFAULT_TTL_MS = 24 * 3_600_000;
@@ -53,7 +56,12 @@ export interface FundingIntentsDeps {
   payable: PayableWait;
   /** open unpaid intents an application may hold per environment (FUNDKIT_MAX_OPEN_INTENTS) */
   maxOpenIntents: number;
+  /** collection accounts for `muxed` intents (none without a network) */
+  collections?: CollectionSource;
 }
+
+/** Draws of a muxed id before giving up: two draws of one random 64-bit id are already unheard of. */
+const MUXED_ID_DRAWS = 5;
 
 function parseExpiry(expiresAt: string | undefined, now: number): string {
   if (expiresAt === undefined) return isoNow(now + DEFAULT_TTL_MS);
@@ -132,8 +140,11 @@ export class FundingIntentsService {
     // another server (perhaps away from a compromised one) applies to the very next intent
     const destinationAddress = checkDestination(input.destination_address ?? await currentSettlementAddress(this.deps.sql, caller.applicationId));
     const expiresAt = parseExpiry(input.expires_at, now);
+    const collection = input.deposit_type === 'muxed' ? await this.collectionFor(caller.environment, asset) : null;
     // after the checks of the request itself: a refused create is not counted
     await this.openIntents.admit(caller.applicationId, caller.environment);
+    const fields = { input, amount, asset, destinationAddress, expiresAt };
+    if (collection) return this.createMuxed(caller, fields, collection);
     const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
     const prepared = await this.deps.deposits.prepare?.(request);
     const intentId = newId('funding_intent');
@@ -146,6 +157,7 @@ export class FundingIntentsService {
         stellar_network: this.deps.assets.network(caller.environment), address: taken.address, asset,
         secret_encrypted: 'sealed' in taken ? taken.sealed : encryptSecret(this.deps.secretsKey, taken.secret), status: taken.status,
         created_at: createdAt, activated_at: taken.status === 'ACTIVE' ? createdAt : null, retired_at: null,
+        deposit_type: 'account', muxed_id: null, collection_address: null,
       };
       await this.deps.repo.insertDepositAccount(account);
       await this.deps.repo.insert({
@@ -161,6 +173,49 @@ export class FundingIntentsService {
       return taken;
     });
     this.deps.deposits.taken?.(request, provisioned);
+    return this.present((await this.deps.repo.findById(intentId))!);
+  }
+
+  private async collectionFor(environment: Environment, asset: string): Promise<CollectionAccount> {
+    const collection = await (this.deps.collections ?? noCollections).collectionFor(environment, asset);
+    if (!collection) {
+      throw new ApiError('CONFLICT', `deposit_type "muxed" is not available for ${asset} in the ${environment} environment: the treasury has no collection account for it on this network yet (the operator onboards it with \`fundkit treasury\`); use deposit_type "account"`, {
+        details: [{ path: 'body.deposit_type', message: `no collection account for ${asset}` }],
+      });
+    }
+    return collection;
+  }
+
+  /**
+   * A `muxed` intent: an M… address on the collection account, with a random 64-bit id (drawn
+   * again if taken), ACTIVE and AWAITING_PAYMENT at once. Nothing is asked of the network.
+   */
+  private async createMuxed(caller: Caller, f: { input: CreateIntentInput; amount: bigint; asset: string; destinationAddress: string; expiresAt: string }, collection: CollectionAccount) {
+    const intentId = newId('funding_intent');
+    await this.writes.run(async () => {
+      const createdAt = isoNow();
+      let account: DepositAccountRecord | null = null;
+      for (let draw = 0; draw < MUXED_ID_DRAWS && !account; draw++) {
+        const muxedId = randomMuxedId();
+        const candidate: DepositAccountRecord = {
+          id: newId('deposit_account'), application_id: caller.applicationId, environment: caller.environment, network: 'stellar',
+          stellar_network: this.deps.assets.network(caller.environment), address: muxedAddress(collection.address, muxedId), asset: f.asset,
+          secret_encrypted: collection.sealed, status: 'ACTIVE', created_at: createdAt, activated_at: createdAt, retired_at: null,
+          deposit_type: 'muxed', muxed_id: muxedId, collection_address: collection.address,
+        };
+        if (await this.deps.repo.insertMuxedDepositAccount(candidate)) account = candidate;
+      }
+      if (!account) throw new Error(`no free muxed id after ${MUXED_ID_DRAWS} draws`);
+      await this.deps.repo.insert({
+        id: intentId, application_id: caller.applicationId, environment: caller.environment, status: 'CREATED',
+        requirement_amount: f.amount, requirement_asset: f.asset, destination_network: 'stellar', destination_asset: f.asset,
+        destination_address: f.destinationAddress, received_amount: 0n, reference: f.input.reference ?? null,
+        metadata: JSON.stringify(f.input.metadata ?? {}), deposit_account_id: account.id, expires_at: f.expiresAt, created_at: createdAt, updated_at: createdAt,
+        checkout_secret: this.deps.checkoutLinks.mint(),
+      });
+      await this.deps.repo.insertHistory(intentId, null, 'CREATED', null, createdAt);
+      await this.deps.machine.transition(intentId, 'AWAITING_PAYMENT', 'muxed address issued');
+    });
     return this.present((await this.deps.repo.findById(intentId))!);
   }
 

@@ -55,7 +55,10 @@ export async function acceptQuote(deps: QuotesDeps, caller: QuoteCaller, quoteId
   // accepting the quote already locked for its intent replays it (idempotent by state)
   if (lockedFor(quote, await deps.intents.findById(quote.funding_intent_id))) return present(deps, quoteId);
   await checkSelectable(deps, quote);
-  checkIntent(await deps.intents.findById(quote.funding_intent_id));
+  const intent = checkIntent(await deps.intents.findById(quote.funding_intent_id));
+  if (intent.deposit_type === 'muxed' && quote.route_type === 'STELLAR_PATH_PAYMENT') {
+    throw new ApiError('CONFLICT', `a funding intent with deposit_type "muxed" is paid in ${intent.requirement_asset} only: conversions need a deposit account of its own (deposit_type "account")`);
+  }
   // the deposit account must hold the source asset before the payer is told to send it
   if (quote.route_type === 'STELLAR_PATH_PAYMENT') await deps.ensureTrust(quote.funding_intent_id, quote.source_asset, quote.environment);
   await lock(deps, quoteId);

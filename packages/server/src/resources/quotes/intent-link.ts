@@ -12,9 +12,11 @@ export interface IntentSource {
   quote_id: string | null;
 }
 
-export type LinkedIntent = FundingIntentRecord & IntentSource;
+/** `deposit_type`: a `muxed` intent is paid in its own asset only (its collection account holds that one asset). */
+export type LinkedIntent = FundingIntentRecord & IntentSource & { deposit_type: 'account' | 'muxed' | null };
 
-const BY_ID = prepared<LinkedIntent, { id: string }>((k, p) => k.selectFrom('funding_intents').selectAll().where('id', '=', p('id')), { bigint: true });
+const BY_ID = prepared<LinkedIntent, { id: string }>((k, p) => k.selectFrom('funding_intents as fi')
+  .leftJoin('deposit_accounts as da', 'da.id', 'fi.deposit_account_id').selectAll('fi').select('da.deposit_type').where('fi.id', '=', p('id')), { bigint: true });
 
 const CLEAR_SOURCE = prepared<never, { id: string; at: string }>((k, p) =>
   k.updateTable('funding_intents').set({ source_asset: null, source_amount: null, route_type: 'DIRECT_STELLAR', quote_id: null, updated_at: p('at') })

@@ -28,7 +28,8 @@ function checkPayable(intent: LinkedIntent): void {
 async function sources(deps: QuotesDeps, intent: LinkedIntent): Promise<AssetCode[]> {
   const enabled: AssetCode[] = [];
   for (const c of CODES) if (await deps.assets.findEnabled(intent.environment, c)) enabled.push(c);
-  return intent.received_amount > 0n ? enabled.filter((c) => c === intent.requirement_asset) : enabled;
+  // a muxed intent converts nothing: its collection account holds only its own asset (DESIGN §11)
+  return intent.received_amount > 0n || intent.deposit_type === 'muxed' ? enabled.filter((c) => c === intent.requirement_asset) : enabled;
 }
 
 function draft(deps: QuotesDeps, intent: LinkedIntent, code: AssetCode, remaining: bigint, priced: PricedPath | null): QuoteDraft {

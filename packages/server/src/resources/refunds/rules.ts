@@ -9,17 +9,22 @@ export interface MemoInput {
 
 const MAX_UINT64 = 18_446_744_073_709_551_615n;
 
+const HORIZON_ONLY = 'paying a contract is a Stellar Asset Contract transfer, which needs Stellar RPC (FUNDKIT_RPC_URL); '
+  + 'this server reaches the network through Horizon only';
+
 /**
- * An account (G…), or a contract (C…: a smart wallet that paid by a SAC transfer) where the
- * network can pay one (a SAC transfer is simulated over Stellar RPC). A contract takes no memo.
+ * An account (G…), a muxed address (M…, SEP-23: paid as given), or a contract (C…: a smart wallet
+ * that paid by a SAC transfer) where the network can pay one (a SAC transfer simulated over
+ * Stellar RPC). A contract takes no memo.
  */
-export function checkDestination(address: string, contracts: { payable: boolean; memo: boolean } = { payable: false, memo: false }): string {
-  if (StrKey.isValidEd25519PublicKey(address)) return address;
+export function checkDestination(
+  address: string, contracts: { payable: boolean; memo: boolean; why?: string } = { payable: false, memo: false },
+): string {
+  if (StrKey.isValidEd25519PublicKey(address) || StrKey.isValidMed25519PublicKey(address)) return address;
   if (StrKey.isValidContract(address)) {
     if (!contracts.payable) {
-      throw new ApiError('INVALID_DESTINATION', 'destination_address is a contract (C…): paying a contract is a Stellar Asset Contract transfer, '
-        + 'which needs Stellar RPC (FUNDKIT_RPC_URL); this server reaches the network through Horizon only. Give an account (G…) to refund to', {
-        details: [{ path: 'body.destination_address', message: 'a contract address cannot be paid over Horizon alone' }],
+      throw new ApiError('INVALID_DESTINATION', `destination_address is a contract (C…): ${contracts.why ?? HORIZON_ONLY}. Give an account (G…) or muxed address (M…) to refund to`, {
+        details: [{ path: 'body.destination_address', message: 'a contract address cannot be paid here' }],
       });
     }
     if (contracts.memo) {
@@ -29,8 +34,8 @@ export function checkDestination(address: string, contracts: { payable: boolean;
     }
     return address;
   }
-  throw new ApiError('INVALID_DESTINATION', 'destination_address is not a valid Stellar account (G…) or contract (C…), checksum included', {
-    details: [{ path: 'body.destination_address', message: 'is not a valid Stellar public key or contract id' }],
+  throw new ApiError('INVALID_DESTINATION', 'destination_address is not a valid Stellar account (G…), muxed address (M…) or contract (C…), checksum included', {
+    details: [{ path: 'body.destination_address', message: 'is not a valid Stellar account, muxed address or contract id' }],
   });
 }
 

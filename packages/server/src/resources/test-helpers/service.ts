@@ -55,13 +55,13 @@ export class TestHelpersService {
     }
     const asset = tools.assetFor(code, intent.requirement_asset);
     await tools.ensureDepositTrust(deposit, asset);
-    const { payer, result } = await tools.pay(deposit.address, asset, amount, input.memo);
+    const { payer, result } = await tools.pay(deposit.payTo, asset, amount, input.memo);
     if (!result.successful || result.ledger === null) {
       throw new ApiError('CONFLICT', `the sandbox rejected the payment (${result.resultCodes?.transaction ?? 'rejected'}${result.resultCodes?.operations ? `: ${result.resultCodes.operations.join(', ')}` : ''})`);
     }
     return {
       object: 'test_payment' as const, funding_intent_id: intent.id, transaction_hash: result.hash, ledger: result.ledger,
-      payer_address: payer, destination_address: deposit.address, amount: fromStroops(amount), asset: code,
+      payer_address: payer, destination_address: deposit.payTo, amount: fromStroops(amount), asset: code,
     };
   }
 

@@ -11,6 +11,7 @@ import { fromStroops } from '../../lib/money.js';
 import { fromSdkAsset, horizonAssetFields, toSdkAsset } from '../assets.js';
 import type { AssetRef } from '../assets.js';
 import type { HorizonAssetBalanceChange, HorizonPaymentRecord, HorizonTransaction } from '../horizon-types.js';
+import { toMuxedFields } from '../muxed.js';
 import { feeCharged, mergedAmount, strictSendReceived, transferEvents, type TransferEvent } from './xdr-read.js';
 
 /** getTransactions' / getTransaction's fields this adapter reads (stellar-rpc's TransactionInfo, xdr format). */
@@ -66,17 +67,17 @@ function paymentRecord(op: OperationRecord, head: Head, t: RpcTransaction, index
   const from = head.source_account;
   switch (op.type) {
     case 'payment':
-      return { ...head, type: 'payment', type_i: 1, from, to: base(op.destination), amount: op.amount, ...horizonAssetFields(fromSdkAsset(op.asset)) } as HorizonPaymentRecord;
+      return { ...head, type: 'payment', type_i: 1, from, to: base(op.destination), ...toMuxedFields(op.destination), amount: op.amount, ...horizonAssetFields(fromSdkAsset(op.asset)) } as HorizonPaymentRecord;
     case 'pathPaymentStrictReceive':
       return {
-        ...head, type: 'path_payment_strict_receive', type_i: 2, from, to: base(op.destination), amount: op.destAmount, ...horizonAssetFields(fromSdkAsset(op.destAsset)),
+        ...head, type: 'path_payment_strict_receive', type_i: 2, from, to: base(op.destination), ...toMuxedFields(op.destination), amount: op.destAmount, ...horizonAssetFields(fromSdkAsset(op.destAsset)),
         // what was actually sent is in the offers crossed: source_max bounds it
         source_amount: op.sendMax, source_max: op.sendMax, path: op.path.map((a: Asset) => horizonAssetFields(fromSdkAsset(a))),
         ...horizonAssetFields(fromSdkAsset(op.sendAsset), 'source_'),
       } as unknown as HorizonPaymentRecord;
     case 'pathPaymentStrictSend':
       return {
-        ...head, type: 'path_payment_strict_send', type_i: 13, from, to: base(op.destination),
+        ...head, type: 'path_payment_strict_send', type_i: 13, from, to: base(op.destination), ...toMuxedFields(op.destination),
         // the amount actually RECEIVED is the result's, never destMin
         amount: fromStroops(strictSendReceived(t.resultXdr, index)), ...horizonAssetFields(fromSdkAsset(op.destAsset)),
         source_amount: op.sendAmount, destination_min: op.destMin, path: op.path.map((a: Asset) => horizonAssetFields(fromSdkAsset(a))),

@@ -3,7 +3,7 @@
  * operation as submitted plus what it really moved. Keys are in Horizon's order; `_links` are
  * added when rendering because they depend on the URL the client used.
  */
-import { Asset, xdr, type Operation, type OperationRecord } from '@stellar/stellar-sdk';
+import { Asset, MuxedAccount, xdr, type Operation, type OperationRecord } from '@stellar/stellar-sdk';
 import { fromStroops } from '../../lib/money.js';
 import { fromSdkAsset, horizonAssetFields } from '../assets.js';
 import type {
@@ -42,6 +42,12 @@ function head(b: RecordBase, type: string, typeI: number) {
 
 const amount = (s: bigint) => fromStroops(s);
 
+/** Horizon's `to_muxed` / `to_muxed_id` after `to` when a payment's destination is a muxed address (SEP-23). */
+function toMuxedFields(destination: string): { to_muxed?: string; to_muxed_id?: string } {
+  if (!destination.startsWith('M')) return {};
+  return { to_muxed: destination, to_muxed_id: MuxedAccount.fromAddress(destination, '0').id() };
+}
+
 function pathFields(op: Operation.PathPaymentStrictReceive | Operation.PathPaymentStrictSend): HorizonAssetFields[] {
   return op.path.map((a) => horizonAssetFields(fromSdkAsset(a)) as unknown as HorizonAssetFields);
 }
@@ -55,16 +61,16 @@ export function paymentRecord(op: OperationRecord, b: RecordBase, out: OpOutcome
         funder: b.source, account: baseAccount(op.destination) } as HorizonPaymentRecord;
     case 'payment':
       return { ...head(b, 'payment', 1), ...horizonAssetFields(fromSdkAsset(op.asset)), from: b.source,
-        to: baseAccount(op.destination), amount: amount(stroops(op.amount)) } as HorizonPaymentRecord;
+        to: baseAccount(op.destination), ...toMuxedFields(op.destination), amount: amount(stroops(op.amount)) } as HorizonPaymentRecord;
     case 'pathPaymentStrictReceive':
       return { ...head(b, 'path_payment_strict_receive', 2), ...horizonAssetFields(fromSdkAsset(op.destAsset)),
-        from: b.source, to: baseAccount(op.destination), amount: amount(stroops(op.destAmount)),
+        from: b.source, to: baseAccount(op.destination), ...toMuxedFields(op.destination), amount: amount(stroops(op.destAmount)),
         path: pathFields(op), source_amount: amount(ok ? out!.sourceAmount! : 0n),
         source_max: amount(stroops(op.sendMax)), ...horizonAssetFields(fromSdkAsset(op.sendAsset), 'source_'),
       } as HorizonPaymentRecord;
     case 'pathPaymentStrictSend':
       return { ...head(b, 'path_payment_strict_send', 13), ...horizonAssetFields(fromSdkAsset(op.destAsset)),
-        from: b.source, to: baseAccount(op.destination), amount: amount(ok ? out!.destAmount! : 0n),
+        from: b.source, to: baseAccount(op.destination), ...toMuxedFields(op.destination), amount: amount(ok ? out!.destAmount! : 0n),
         path: pathFields(op), source_amount: amount(stroops(op.sendAmount)),
         destination_min: amount(stroops(op.destMin)), ...horizonAssetFields(fromSdkAsset(op.sendAsset), 'source_'),
       } as HorizonPaymentRecord;
