@@ -2281,7 +2281,7 @@ export interface components {
         };
         CreateRefundRequest: {
             reason: components["schemas"]["RefundReason"];
-            /** @description Defaults to the payer's account. A valid Stellar account (G…) or muxed address (M…, paid as given), else 422 INVALID_DESTINATION. */
+            /** @description Defaults to the payer's account. A valid Stellar account (G…), muxed address (M…, paid as given) or, where the server reaches Stellar RPC, a contract (C…, paid by a Stellar Asset Contract transfer; no `destination_memo`, else 400 VALIDATION_ERROR), else 422 INVALID_DESTINATION. */
             destination_address?: string;
             destination_memo?: components["schemas"]["Memo"];
         };
@@ -2484,7 +2484,7 @@ export interface components {
         /**
          * @description How the payer's money arrives (default `account`; another value → 400 VALIDATION_ERROR).
          *     - `account`: a Stellar account of the intent's own (G…), created, trust-lined and later merged back by the treasury. It locks the treasury's reserves while it exists (1 XLM for the account and 0.5 XLM per trustline, sponsored), and the intent may stay `CREATED` until it is on chain.
-         *     - `muxed`: a SEP-23 muxed address (M…) on the treasury's collection account for the asset: no reserve, no chain work, `AWAITING_PAYMENT` at once. Payments are attributed by the muxed id they carry; a payment to the collection account without a known id is recorded as unattributed and refundable by the operator. Quotes and conversions are not offered for `muxed` intents (409 CONFLICT).
+         *     - `muxed`: a SEP-23 muxed address (M…) on the treasury's collection account for the asset: no reserve, no chain work, `AWAITING_PAYMENT` at once. Payments are attributed by the muxed id they carry; a payment to the collection account without a known id is recorded as unattributed and refundable by the operator. A `muxed` intent is paid in its own asset only: its quote options list that asset alone, and accepting a conversion quote (`STELLAR_PATH_PAYMENT`) answers 409 CONFLICT.
          * @default account
          * @enum {string}
          */
