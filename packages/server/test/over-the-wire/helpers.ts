@@ -6,7 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { Asset, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
+import {
+  Address, Asset, Contract, Horizon, Keypair, Operation, TransactionBuilder, authorizeEntry, nativeToScVal, rpc, xdr, type Transaction,
+} from '@stellar/stellar-sdk';
+import { toStroops } from '../../src/lib/money.js';
 import type { BootstrapFile } from '../../src/index.js';
 import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '../../src/stellar/index.js';
 import { freePort, kill } from '../crash/child.js';
@@ -80,6 +83,44 @@ export class Wallets {
   async usdc(address: string): Promise<string> {
     const account = await this.horizon.loadAccount(address);
     return account.balances.find((b) => 'asset_code' in b && b.asset_code === 'USDC')?.balance ?? '0';
+  }
+}
+
+/** A stellar-sdk wallet paying by the USDC contract's `transfer`, relayed by another account. */
+export class SorobanWallet {
+  private readonly rpc: rpc.Server;
+  private readonly usdc = new Contract(USDC.contractId(SANDBOX_PASSPHRASE));
+
+  constructor(rpcUrl: string, private readonly relayer?: Keypair) {
+    this.rpc = new rpc.Server(rpcUrl, { allowHttp: true });
+  }
+
+  /**
+   * `payer` moves `amount` USDC to `to`; `relayer` is the transaction's source and fee payer (the
+   * payer itself: its source-account authorization, no signed entry). Its hash once applied.
+   */
+  async transfer(payer: Keypair, to: string, amount: string, relayer = this.relayer ?? payer): Promise<string> {
+    const args = [new Address(payer.publicKey()).toScVal(), new Address(to).toScVal(), nativeToScVal(toStroops(amount), { type: 'i128' })];
+    const call = this.usdc.call('transfer', ...args);
+    // recording mode: the simulation says which authorizations the call needs
+    const simulated = await this.rpc.simulateTransaction(await this.build(relayer, call));
+    if (!rpc.Api.isSimulationSuccess(simulated)) throw new Error(`simulation failed: ${JSON.stringify(simulated)}`);
+    const { sequence } = await this.rpc.getLatestLedger();
+    const signed = await Promise.all((simulated.result?.auth ?? []).map((entry) => authorizeEntry(entry, payer, sequence + 20, SANDBOX_PASSPHRASE)));
+    const op = Operation.invokeContractFunction({ contract: this.usdc.contractId(), function: 'transfer', args, auth: signed });
+    // enforcing mode now: the footprint holds the payer's nonce
+    const prepared = await this.rpc.prepareTransaction(await this.build(relayer, op));
+    prepared.sign(relayer);
+    const sent = await this.rpc.sendTransaction(prepared);
+    if (sent.status !== 'PENDING') throw new Error(`sendTransaction: ${JSON.stringify(sent)}`);
+    const done = await this.rpc.pollTransaction(sent.hash, { attempts: 60, sleepStrategy: () => 250 });
+    if (done.status !== rpc.Api.GetTransactionStatus.SUCCESS) throw new Error(`transaction ${sent.hash}: ${done.status}`);
+    return sent.hash;
+  }
+
+  private async build(relayer: Keypair, op: xdr.Operation): Promise<Transaction> {
+    const source = await this.rpc.getAccount(relayer.publicKey());
+    return new TransactionBuilder(source, { fee: '1000', networkPassphrase: SANDBOX_PASSPHRASE }).addOperation(op).setTimeout(60).build();
   }
 }
 

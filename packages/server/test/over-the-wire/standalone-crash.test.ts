@@ -1,9 +1,9 @@
 /**
  * The operator's path end to end, each part its own process: `fundkit sandbox` at 1 s ledgers (a
  * network of its own, quickstart's layout), `fundkit treasury --fund` against it, then the server
- * on FUNDKIT_STELLAR=custom over Stellar RPC. A burst of wallet payments, the server killed with
- * SIGKILL while they land, restarted: every intent CREDITED once, the settlement address paid
- * exactly once per intent on chain.
+ * on FUNDKIT_STELLAR=custom over Stellar RPC. A burst of wallet payments (half classic payments,
+ * half Soroban `transfer`s of the USDC contract), the server killed with SIGKILL while they land,
+ * restarted: every intent CREDITED once, the settlement address paid exactly once per intent on chain.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '../../src/stellar/index.js';
 import { freePort, kill, startChild, type Child } from '../crash/child.js';
 import { KEYS } from '../helpers/server.js';
-import { bootstrapWith, fundkitCli, startSandboxProcess, Wallets, type SandboxProcess } from './helpers.js';
+import { bootstrapWith, fundkitCli, SorobanWallet, startSandboxProcess, Wallets, type SandboxProcess } from './helpers.js';
 
 const key = KEYS.alphaSecretTest;
 const BURST = 8;
@@ -80,7 +80,7 @@ describe('a separate fundkit sandbox, fundkit treasury --fund, and a server kill
     expect(funded.out).toMatch(/Nothing missing/);
   }, 120_000);
 
-  it('pays a burst while the server is killed and restarted: every intent CREDITED once, settled once on chain', async () => {
+  it('pays a burst (payments and transfers) while the server is killed and restarted: every intent CREDITED once, settled once on chain', async () => {
     server = await startChild(env, port);
     const created = [];
     for (let i = 0; i < BURST; i++) created.push((await api('POST', '/v1/funding-intents', { amount: '3', asset: 'USDC' })).body);
@@ -88,7 +88,10 @@ describe('a separate fundkit sandbox, fundkit treasury --fund, and a server kill
       (i) => i.status === 'AWAITING_PAYMENT', 60_000)));
     const payers = intents.map(() => Keypair.random());
     await wallets.fundMany(payers, '10');
-    const paying = intents.map((intent, i) => wallets.pay(payers[i]!, intent.deposit_account.address, '3'));
+    // every other payer pays by the contract's transfer, its own transaction's source
+    const soroban = new SorobanWallet(`${network.url}/rpc`);
+    const paying = intents.map((intent, i) => (i % 2 === 0 ? wallets.pay(payers[i]!, intent.deposit_account.address, '3')
+      : soroban.transfer(payers[i]!, intent.deposit_account.address, '3')));
     // killed while the payments land and the pipeline observes them
     await new Promise((r) => setTimeout(r, 1500));
     await kill(server, 'SIGKILL');
