@@ -72,6 +72,8 @@ const calls: Record<OperationId, (fk: Fundkit) => PromiseLike<unknown>> = {
   deactivateApplication: (fk) => fk.platform.applications.deactivate('app_1'),
   reactivateApplication: (fk) => fk.platform.applications.reactivate('app_1'),
   updatePlatformAsset: (fk) => fk.platform.assets.update('USDC', { enabled: false }),
+  listUnattributedPayments: (fk) => fk.platform.unattributedPayments.list(),
+  refundUnattributedPayment: (fk) => fk.platform.unattributedPayments.refund('pay_1'),
   createTestPayment: (fk) => fk.testHelpers.pay('fi_1', { amount: '10', asset: 'USDC' }),
   expireTestFundingIntent: (fk) => fk.testHelpers.expire('fi_1'),
   failTestSettlement: (fk) => fk.testHelpers.failSettlement('fi_1'),
