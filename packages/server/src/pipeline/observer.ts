@@ -75,7 +75,7 @@ export class Observer {
   private async attribute(address: string, record: HorizonPaymentRecord): Promise<boolean> {
     for (const money of movementsInto(record, address)) {
       const intent = money.toMuxedId === null ? undefined : await this.deps.intents.byDepositAddress(muxedAddress(address, money.toMuxedId));
-      if (intent) await this.record(asPayable(intent), record, money);
+      if (intent) await this.record(asPayable(intent), record, money, muxedAddress(address, money.toMuxedId!));
       else await this.recordUnattributed(address, record, money);
     }
     return true;
@@ -94,15 +94,14 @@ export class Observer {
     }
   }
 
-  private async record(intent: FundingIntentRecord, record: HorizonPaymentRecord, money: IncomingPayment): Promise<void> {
+  /** `paidTo`: the address the payer paid, a muxed intent's M… rather than the collection account behind it */
+  private async record(intent: FundingIntentRecord, record: HorizonPaymentRecord, money: IncomingPayment, paidTo = money.to): Promise<void> {
     const verdict = classify(intent, money.asset, money.amount, this.expectedAsset(intent));
     const now = isoNow();
     const payment: PaymentRecord = {
       id: newId('payment'), funding_intent_id: intent.id, application_id: intent.application_id, environment: intent.environment,
       stellar_network: this.deps.networkName, asset_code: money.asset.code, stellar_asset: money.stellarAsset, amount: money.amount,
-      applied_amount: verdict.apply ? verdict.applied : 0n, payer_address: money.from,
-      // what the payer paid to: a muxed intent's M… address, not the collection account behind it
-      destination_address: money.toMuxedId === null ? money.to : muxedAddress(money.to, money.toMuxedId),
+      applied_amount: verdict.apply ? verdict.applied : 0n, payer_address: money.from, destination_address: paidTo,
       transaction_hash: record.transaction_hash, operation_id: money.operationId, paging_token: record.paging_token, operation_type: record.type,
       ledger: record.transaction?.ledger ?? 0, memo_type: money.memoType, memo_value: money.memo,
       status: verdict.apply ? 'DETECTED' : 'UNAPPLIED', failure_code: verdict.apply ? null : verdict.code,

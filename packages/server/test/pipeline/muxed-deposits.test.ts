@@ -85,6 +85,10 @@ describe('deposit_type muxed', () => {
     expect(credited.received_amount).toBe('30.0000000');
     expect(credited.payment).toMatchObject({ transaction_hash: hash, payer_address: wallet.publicKey(), amount: '30.0000000', status: 'CONFIRMED', refundable_amount: '5.0000000' });
     expect(credited.settlement).toMatchObject({ status: 'CONFIRMED' });
+    // the payment names the M… address the payer paid, not the collection account behind it
+    const payment = (await t.request('GET', `/v1/payments/${credited.payment.id}`, { key })).body;
+    expect(payment.destination_address).toBe(created.funding_instructions.deposit.address);
+    expect(payment.destination_address).toMatch(/^M/);
     // settled on chain out of the collection account
     expect(Number(await wallets.usdc(SETTLEMENT_ADDRESS))).toBeCloseTo(settledBefore + 25, 7);
     // the surplus back to the payer, given as a muxed address of theirs (an exchange's omnibus account does this)
