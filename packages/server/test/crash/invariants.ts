@@ -2,7 +2,7 @@
 import { sqlOf, type Sql, type SqlSource } from '../../src/db/sql.js';
 import { bigRows } from '../helpers/raw-sql.js';
 import { eventFor, type FundingIntentStatus } from '../../src/resources/funding-intents/transitions.js';
-import { incoming } from '../../src/pipeline/records.js';
+import { movementsInto } from '../../src/pipeline/records.js';
 import { SandboxLedger, type HorizonPaymentRecord } from '../../src/stellar/index.js';
 
 const all = <T>(sql: Sql, text: string, ...args: unknown[]) => bigRows<T>(sql, text, ...args);
@@ -29,13 +29,16 @@ const depositAccounts = (sql: Sql) => all<{ address: string; intent: string; sta
   'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id');
 const recordedIds = async (sql: Sql, address: string) => (await all<{ operation_id: string }>(sql, 'SELECT operation_id FROM payments WHERE destination_address = ?', address)).map((p) => p.operation_id).sort();
 
+/** The id of each movement of value into `address`: a payment's operation id, a SAC transfer's `${toid}-${i}`. */
+const movementIds = (records: HorizonPaymentRecord[], address: string) => records.flatMap((r) => movementsInto(r, address).map((m) => m.operationId));
+
 /** Payments on the ledger that the service has not recorded yet: work still in flight. */
 export async function unrecordedPayments(source: SqlSource, chain: ChainReader = chainIn(source)): Promise<number> {
   const sql = sqlOf(source);
   let n = 0;
   for (const a of await depositAccounts(sql)) {
     const recorded = new Set(await recordedIds(sql, a.address));
-    n += (await chain(a.address)).filter((r) => incoming(r, a.address) && !recorded.has(r.id)).length;
+    n += movementIds(await chain(a.address), a.address).filter((id) => !recorded.has(id)).length;
   }
   return n;
 }
@@ -50,7 +53,7 @@ async function check(sql: Sql, chain: ChainReader): Promise<string[]> {
   const problems: string[] = [];
   for (const a of await depositAccounts(sql)) {
     const records = await chain(a.address);
-    const onChain = records.filter((r) => incoming(r, a.address)).map((r) => r.id).sort();
+    const onChain = movementIds(records, a.address).sort();
     const recorded = await recordedIds(sql, a.address);
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);
     const applied = (await all<{ total: bigint | null }>(sql, "SELECT SUM(amount) AS total FROM payments WHERE funding_intent_id = ? AND status IN ('DETECTED', 'CONFIRMED') AND applied_amount > 0", a.intent))[0]!.total ?? 0n;
