@@ -21,6 +21,8 @@ export interface Application {
   id: string;
   name: string;
   settlement_address: string | null;
+  /** what an intent created without `deposit_type` gets */
+  default_deposit_type: 'account' | 'muxed';
   logo_url: string | null;
   created_at: string;
 }
@@ -86,7 +88,7 @@ export class Api {
   createApplication(name: string, settlementAddress: string) {
     return this.call<Application>('POST', '/v1/applications', settlementAddress ? { name, settlement_address: settlementAddress } : { name });
   }
-  updateApplication(appId: string, changes: { name?: string; settlement_address?: string | null }) {
+  updateApplication(appId: string, changes: { name?: string; settlement_address?: string | null; default_deposit_type?: 'account' | 'muxed' }) {
     return this.call<Application>('PATCH', `/v1/applications/${encodeURIComponent(appId)}`, changes);
   }
   uploadLogo(appId: string, file: Blob) {

@@ -15,7 +15,7 @@ describe('a new key', () => {
   it('has a Copy button that puts the key on the clipboard', async () => {
     const root = document.createElement('div');
     document.body.replaceChildren(root);
-    render(<KeysPanel api={new Api('http://api', 'acs_1', server)} app={{ id: 'app_1', name: 'Shop', settlement_address: null, logo_url: null, created_at: '' }} />, root);
+    render(<KeysPanel api={new Api('http://api', 'acs_1', server)} app={{ id: 'app_1', name: 'Shop', settlement_address: null, default_deposit_type: 'account', logo_url: null, created_at: '' }} />, root);
     const button = (name: string) => [...root.querySelectorAll('button')].find((b) => b.textContent === name);
     button('Create key')!.click();
     await expect.poll(() => button('Copy key')).toBeDefined();

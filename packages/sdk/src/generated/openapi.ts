@@ -2482,7 +2482,7 @@ export interface components {
             deposit_type?: components["schemas"]["DepositType"];
         };
         /**
-         * @description How the payer's money arrives (default `account`; another value → 400 VALIDATION_ERROR).
+         * @description How the payer's money arrives (default: the application's `default_deposit_type`, itself `account` unless changed; another value → 400 VALIDATION_ERROR).
          *     - `account`: a Stellar account of the intent's own (G…), created, trust-lined and later merged back by the treasury. It locks the treasury's reserves while it exists (1 XLM for the account and 0.5 XLM per trustline, sponsored), and the intent may stay `CREATED` until it is on chain.
          *     - `muxed`: a SEP-23 muxed address (M…) on the treasury's collection account for the asset: no reserve, no chain work, `AWAITING_PAYMENT` at once. Payments are attributed by the muxed id they carry; a payment to the collection account without a known id is recorded as unattributed and refundable by the operator. A `muxed` intent is paid in its own asset only: its quote options list that asset alone, and accepting a conversion quote (`STELLAR_PATH_PAYMENT`) answers 409 CONFLICT.
          * @default account
@@ -2880,6 +2880,8 @@ export interface components {
             name: string;
             /** @description Default destination of its intents. */
             settlement_address: string | null;
+            /** @description What an intent created without `deposit_type` gets (`account` unless changed). Read at each create, so a change applies to the next intent on every server. */
+            default_deposit_type: components["schemas"]["DepositType"];
             status: components["schemas"]["ApplicationStatus"];
             /** Format: uri */
             logo_url: string | null;
@@ -2890,10 +2892,12 @@ export interface components {
             name: string;
             /** @description A Stellar account (G…); 422 INVALID_DESTINATION otherwise. */
             settlement_address?: string;
+            default_deposit_type?: components["schemas"]["DepositType"];
         };
         UpdateApplicationRequest: {
             name?: string;
             settlement_address?: string | null;
+            default_deposit_type?: components["schemas"]["DepositType"];
         };
         /**
          * @description `secret` (sk_, servers) or `publishable` (pk_, browsers).

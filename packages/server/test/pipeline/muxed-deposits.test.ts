@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_KEY, SETTLEMENT_ADDRESS, startTestServer, type TestServer } from '../helpers/server.js';
 import { USDC, Wallets } from '../over-the-wire/helpers.js';
 import { FAST_ENV, key, waitFor } from './helpers.js';
+import { signedIn } from '../helpers/accounts.js';
 
 let t: TestServer;
 let wallets: Wallets;
@@ -65,6 +66,29 @@ describe('deposit_type muxed', () => {
     // an account intent is as before
     const plain = await t.request('POST', '/v1/funding-intents', { key, body: { amount: '25', asset: 'USDC' } });
     expect(plain.body).toMatchObject({ funding_instructions: { deposit: { type: 'account' } }, deposit_account: { type: 'account', collection_address: null } });
+  });
+
+  it("takes the application's default_deposit_type when the create does not say, read at each create", async () => {
+    const session = await signedIn(t, 'muxed-default@example.org');
+    const app = await t.request('POST', '/v1/applications', { key: session, body: { name: 'Omnibus shop', settlement_address: SETTLEMENT_ADDRESS } });
+    expect(app.body.default_deposit_type).toBe('account');
+    const appKey = (await t.request('POST', `/v1/applications/${app.body.id}/keys`, { key: session, body: { type: 'secret', environment: 'test' } })).body.key as string;
+    const setDefault = (value: unknown) => t.request('PATCH', `/v1/applications/${app.body.id}`, { key: session, body: { default_deposit_type: value } });
+    const create = (body: Record<string, unknown> = {}) => t.request('POST', '/v1/funding-intents', { key: appKey, body: { amount: '5', asset: 'USDC', ...body } });
+    expect((await create()).body.funding_instructions.deposit.type).toBe('account');
+    const bad = await setDefault('memo');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body.error.details)).toContain('default_deposit_type');
+    const changed = await setDefault('muxed');
+    expect(changed.status).toBe(200);
+    expect(changed.body.default_deposit_type).toBe('muxed');
+    const next = await create();
+    expect(next.body).toMatchObject({ status: 'AWAITING_PAYMENT', funding_instructions: { deposit: { type: 'muxed' } } });
+    expect(next.body.funding_instructions.deposit.address).toMatch(/^M/);
+    // the request still decides when it says
+    expect((await create({ deposit_type: 'account' })).body.funding_instructions.deposit.type).toBe('account');
+    expect((await setDefault('account')).body.default_deposit_type).toBe('account');
+    expect((await create()).body.funding_instructions.deposit.type).toBe('account');
   });
 
   it('a bad deposit_type is a 400 naming the field', async () => {

@@ -24,14 +24,15 @@ function rowCache(sql: Sql): Map<string, ApplicationRecord> {
 const BY_ID = prepared<ApplicationRecord, { id: string }>((k, p) => k.selectFrom('applications').selectAll().where('id', '=', p('id')));
 
 const INSERT = prepared<never, ApplicationRecord>((k, p) => k.insertInto('applications').values(bindAll(p, [
-  'id', 'account_id', 'name', 'settlement_address', 'status', 'logo_url', 'logo_file', 'logo_content_type', 'created_at', 'updated_at',
+  'id', 'account_id', 'name', 'settlement_address', 'default_deposit_type', 'status', 'logo_url', 'logo_file', 'logo_content_type', 'created_at', 'updated_at',
 ])));
 
 const UNOWNED_BY_NAME = prepared<ApplicationRecord, { name: string }>((k, p) => k.selectFrom('applications').selectAll()
   .where('account_id', 'is', null).where('name', '=', p('name')).orderBy('created_at').limit(1));
 
-const SETTLEMENT_ADDRESS = prepared<{ settlement_address: string | null }, { id: string }>((k, p) =>
-  k.selectFrom('applications').select('settlement_address').where('id', '=', p('id')));
+type IntentDefaults = Pick<ApplicationRecord, 'settlement_address' | 'default_deposit_type'>;
+const INTENT_DEFAULTS = prepared<IntentDefaults, { id: string }>((k, p) =>
+  k.selectFrom('applications').select(['settlement_address', 'default_deposit_type']).where('id', '=', p('id')));
 
 /** The application row by id, cached (see rowCache); shared by every repo that needs it. */
 export async function findApplicationRow(source: SqlSource, id: string): Promise<ApplicationRecord | undefined> {
@@ -55,11 +56,12 @@ export async function findApplicationRow(source: SqlSource, id: string): Promise
 }
 
 /**
- * The settlement address as the database holds it now, never cached: where a new intent's money
- * goes must not be a second old (the previous address may be compromised).
+ * What a new intent takes from its application when the request does not say, as the database
+ * holds it now, never cached: where a new intent's money goes must not be a second old (the
+ * previous settlement address may be compromised).
  */
-export async function currentSettlementAddress(source: SqlSource, id: string): Promise<string | null | undefined> {
-  return (await sqlOf(source).get(SETTLEMENT_ADDRESS, { id }))?.settlement_address;
+export async function currentIntentDefaults(source: SqlSource, id: string): Promise<IntentDefaults | undefined> {
+  return sqlOf(source).get(INTENT_DEFAULTS, { id });
 }
 
 export class ApplicationsRepo {
@@ -91,7 +93,7 @@ export class ApplicationsRepo {
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1)));
   }
 
-  async update(id: string, fields: Partial<Pick<ApplicationRecord, 'account_id' | 'name' | 'settlement_address' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): Promise<void> {
+  async update(id: string, fields: Partial<Pick<ApplicationRecord, 'account_id' | 'name' | 'settlement_address' | 'default_deposit_type' | 'status' | 'logo_url' | 'logo_file' | 'logo_content_type'>>, updatedAt: string): Promise<void> {
     const set = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     if (Object.keys(set).length === 0) return;
     // the generation in the same transaction: a server that sees it moved sees the new row

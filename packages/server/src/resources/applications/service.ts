@@ -1,5 +1,5 @@
 import { StrKey } from '@stellar/stellar-sdk';
-import type { ApplicationRecord } from '../../domain/application.js';
+import type { ApplicationRecord, DepositType } from '../../domain/application.js';
 import { ApiError, notFound } from '../../http/api-error.js';
 import { toList } from '../../http/pagination.js';
 import type { PageRequest } from '../../domain/page.js';
@@ -12,6 +12,7 @@ import { checkLogo, rasteriseSvg, removeLogo, storeLogo } from './logo.js';
 export interface ApplicationInput {
   name?: string;
   settlement_address?: string | null;
+  default_deposit_type?: DepositType;
 }
 
 /** Who is asking: an account sees its own applications, the operator sees all. */
@@ -24,6 +25,7 @@ export function presentApplication(app: ApplicationRecord) {
     account_id: app.account_id,
     name: app.name,
     settlement_address: app.settlement_address,
+    default_deposit_type: app.default_deposit_type,
     status: app.status === 'active' ? ('ACTIVE' as const) : ('INACTIVE' as const),
     logo_url: app.logo_url,
     created_at: app.created_at,
@@ -49,7 +51,7 @@ export class ApplicationsService {
   async create(accountId: string | null, input: ApplicationInput & { name: string }): Promise<ApplicationRecord> {
     checkSettlementAddress(input.settlement_address);
     const now = isoNow();
-    const app: ApplicationRecord = { id: newId('application'), account_id: accountId, name: input.name, settlement_address: input.settlement_address ?? null, status: 'active', logo_url: null, logo_file: null, logo_content_type: null, created_at: now, updated_at: now };
+    const app: ApplicationRecord = { id: newId('application'), account_id: accountId, name: input.name, settlement_address: input.settlement_address ?? null, default_deposit_type: input.default_deposit_type ?? 'account', status: 'active', logo_url: null, logo_file: null, logo_content_type: null, created_at: now, updated_at: now };
     await this.repo.insert(app);
     return app;
   }
@@ -73,7 +75,7 @@ export class ApplicationsService {
   async update(owner: Owner, id: string, input: ApplicationInput): Promise<ApplicationRecord> {
     await this.get(owner, id);
     checkSettlementAddress(input.settlement_address);
-    await this.repo.update(id, { name: input.name, settlement_address: input.settlement_address }, isoNow());
+    await this.repo.update(id, { name: input.name, settlement_address: input.settlement_address, default_deposit_type: input.default_deposit_type }, isoNow());
     return (await this.repo.findById(id))!;
   }
 

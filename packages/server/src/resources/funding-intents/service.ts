@@ -11,7 +11,7 @@ import { newId } from '../../lib/ids.js';
 import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
-import { currentSettlementAddress } from '../applications/repo.js';
+import { currentIntentDefaults } from '../applications/repo.js';
 import { noCollections, type CollectionAccount, type CollectionSource, type DepositAccountSource, type ProvisionRequest } from './deposit-accounts.js';
 import { muxedAddress, randomMuxedId } from '../../stellar/muxed.js';
 import { OpenIntentsCap } from './open-intents.js';
@@ -136,11 +136,14 @@ export class FundingIntentsService {
     const now = Date.now();
     const amount = parseAmountInput(() => toStroops(input.amount));
     const asset = await this.checkAsset(input.asset, caller.environment);
-    // the default destination read now, not from a cache: a settlement address just changed on
+    // the application's defaults read now, not from a cache: a settlement address just changed on
     // another server (perhaps away from a compromised one) applies to the very next intent
-    const destinationAddress = checkDestination(input.destination_address ?? await currentSettlementAddress(this.deps.sql, caller.applicationId));
+    const defaults = input.destination_address === undefined || input.deposit_type === undefined
+      ? await currentIntentDefaults(this.deps.sql, caller.applicationId) : undefined;
+    const destinationAddress = checkDestination(input.destination_address ?? defaults?.settlement_address);
     const expiresAt = parseExpiry(input.expires_at, now);
-    const collection = input.deposit_type === 'muxed' ? await this.collectionFor(caller.environment, asset) : null;
+    const depositType = input.deposit_type ?? defaults?.default_deposit_type ?? 'account';
+    const collection = depositType === 'muxed' ? await this.collectionFor(caller.environment, asset) : null;
     // after the checks of the request itself: a refused create is not counted
     await this.openIntents.admit(caller.applicationId, caller.environment);
     const fields = { input, amount, asset, destinationAddress, expiresAt };
