@@ -43,6 +43,8 @@ const MAX_BACKOFF_MS = 60_000;
 
 export class LedgerFollower {
   private nextAt = 0;
+  /** wakes so far: one that comes while a read is under way must outlive the schedule that read sets */
+  private wakes = 0;
   private failures = 0;
   private tip: number | null = null;
   private caughtUp: number | null = null;
@@ -71,6 +73,7 @@ export class LedgerFollower {
 
   /** A ledger closed (the sandbox says so), or something was paid: read now. */
   wake(): void {
+    this.wakes += 1;
     if (!this.gap && this.failures === 0) this.nextAt = 0;
   }
 
@@ -109,15 +112,20 @@ export class LedgerFollower {
    * the history, or sets its cursor).
    */
   async run(): Promise<void> {
+    const wakes = this.wakes;
     try {
       for (;;) {
         const more = await this.pass();
         this.failures = 0;
-        if (!more) return;
+        if (!more) break;
       }
     } catch (error) {
       this.failed(error);
+      return;
     }
+    // a ledger closed while the read was under way, perhaps after the source answered: read
+    // again now rather than at the schedule the read set (idleMs away on the sandbox)
+    if (this.wakes !== wakes) this.nextAt = 0;
   }
 
   /** One read and what it brought: true when more closed ledgers are waiting. */
