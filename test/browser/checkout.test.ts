@@ -24,8 +24,8 @@ afterAll(async () => {
 let seq = 0;
 const idem = () => `e2e_checkout_${Date.now()}_${seq++}`;
 
-async function createIntent(amount = '25'): Promise<string> {
-  const res = await api.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount, asset: 'USDC' } });
+async function createIntent(amount = '25', extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await api.request('POST', '/v1/funding-intents', { key: KEYS.alphaSecretTest, body: { amount, asset: 'USDC', ...extra } });
   return res.body.id as string;
 }
 
@@ -68,6 +68,19 @@ describe('checkout widget in a real browser against the reference server', () =>
     const width = await page.locator('[data-fundkit-checkout]').evaluate((el) => el.getBoundingClientRect().width);
     expect(width).toBeLessThanOrEqual(320);
     await shot(page, '01b-awaiting-320px');
+    await page.context().close();
+  });
+
+  it('shows a muxed intent\'s M… address, and its wallet link pays that address', async () => {
+    const intentId = await createIntent('12', { deposit_type: 'muxed' });
+    const session = await createSession(intentId);
+    const page = await openMerchantPage('muxed', JSON.stringify({ sessionToken: session.session_token }));
+    await expect.poll(() => page.locator('[data-testid=address]').textContent()).toMatch(/^M[A-Z2-7]{68}$/);
+    const address = (await page.locator('[data-testid=address]').textContent())!;
+    const link = new URL((await page.locator('.qr a').getAttribute('href'))!.replace('web+stellar:pay?', 'https://sep7.invalid/?'));
+    expect(link.searchParams.get('destination')).toBe(address);
+    expect(link.searchParams.get('amount')).toBe('12.0000000');
+    expect(await page.locator('[aria-current=step]').textContent()).toBe('Awaiting payment');
     await page.context().close();
   });
 

@@ -25,20 +25,44 @@ export function chainAt(horizonUrl: string, { includeFailed = false } = {}): Cha
     return ((await res.json()) as { _embedded: { records: HorizonPaymentRecord[] } })._embedded.records;
   };
 }
-const depositAccounts = (sql: Sql) => all<{ address: string; intent: string; status: string; received: bigint }>(sql,
-  'SELECT da.address, fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id');
+interface DepositRow {
+  /** the address the payer pays: the account (G…), or a muxed intent's M… on its collection account */
+  address: string;
+  /** the account whose chain holds its payments: the deposit account, or the collection account */
+  account: string;
+  muxed_id: string | null;
+  intent: string;
+  status: string;
+  received: bigint;
+}
+const depositAccounts = (sql: Sql) => all<DepositRow>(sql, `SELECT da.address, COALESCE(da.collection_address, da.address) AS account, da.muxed_id,
+  fi.id AS intent, fi.status, fi.received_amount AS received FROM funding_intents fi JOIN deposit_accounts da ON da.id = fi.deposit_account_id`);
 const recordedIds = async (sql: Sql, address: string) => (await all<{ operation_id: string }>(sql, 'SELECT operation_id FROM payments WHERE destination_address = ?', address)).map((p) => p.operation_id).sort();
 
-/** The id of each movement of value into `address`: a payment's operation id, a SAC transfer's `${toid}-${i}`. */
-const movementIds = (records: HorizonPaymentRecord[], address: string) => records.flatMap((r) => movementsInto(r, address).map((m) => m.operationId));
+/**
+ * The id of each movement of value into a deposit address: a payment's operation id, a SAC
+ * transfer's `${toid}-${i}`; for a muxed intent, those into its collection account naming its id.
+ */
+const movementIds = (records: HorizonPaymentRecord[], a: DepositRow) => records.flatMap((r) => movementsInto(r, a.account)
+  .filter((m) => a.muxed_id === null || m.toMuxedId === a.muxed_id).map((m) => m.operationId));
+
+/** One read of each account's chain per check: the collection accounts are shared by every muxed intent. */
+function once(chain: ChainReader): ChainReader {
+  const read = new Map<string, Promise<HorizonPaymentRecord[]>>();
+  return (address) => {
+    if (!read.has(address)) read.set(address, chain(address));
+    return read.get(address)!;
+  };
+}
 
 /** Payments on the ledger that the service has not recorded yet: work still in flight. */
 export async function unrecordedPayments(source: SqlSource, chain: ChainReader = chainIn(source)): Promise<number> {
   const sql = sqlOf(source);
   let n = 0;
+  const read = once(chain);
   for (const a of await depositAccounts(sql)) {
     const recorded = new Set(await recordedIds(sql, a.address));
-    n += movementIds(await chain(a.address), a.address).filter((id) => !recorded.has(id)).length;
+    n += movementIds(await read(a.account), a).filter((id) => !recorded.has(id)).length;
   }
   return n;
 }
@@ -51,9 +75,10 @@ export async function checkInvariants(source: SqlSource, chain: ChainReader = ch
 
 async function check(sql: Sql, chain: ChainReader): Promise<string[]> {
   const problems: string[] = [];
+  const read = once(chain);
   for (const a of await depositAccounts(sql)) {
-    const records = await chain(a.address);
-    const onChain = movementIds(records, a.address).sort();
+    const records = await read(a.account);
+    const onChain = movementIds(records, a).sort();
     const recorded = await recordedIds(sql, a.address);
     if (JSON.stringify(onChain) !== JSON.stringify(recorded)) problems.push(`${a.intent}: on-chain payments ${onChain} vs recorded ${recorded}`);
     const applied = (await all<{ total: bigint | null }>(sql, "SELECT SUM(amount) AS total FROM payments WHERE funding_intent_id = ? AND status IN ('DETECTED', 'CONFIRMED') AND applied_amount > 0", a.intent))[0]!.total ?? 0n;
@@ -61,7 +86,9 @@ async function check(sql: Sql, chain: ChainReader): Promise<string[]> {
     if (applied !== a.received) problems.push(`${a.intent}: received ${a.received} but applied payments sum to ${applied}`);
     const credits = (await all<{ n: bigint }>(sql, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", a.intent))[0]!.n;
     if (credits !== (a.status === 'CREDITED' ? 1n : 0n)) problems.push(`${a.intent}: ${credits} credits while ${a.status}`);
-    // every payout from the deposit account is exactly one settlement or one completed refund
+    // every payout from the deposit account is exactly one settlement or one completed refund (a
+    // collection account pays out for every muxed intent: its payouts are no one intent's)
+    if (a.muxed_id !== null) continue;
     const outgoing = records.filter((r) => r.type === 'payment' && r.from === a.address).length;
     const expected = Number((await all<{ n: bigint }>(sql, `SELECT (SELECT COUNT(*) FROM settlements WHERE funding_intent_id = ? AND status = 'CONFIRMED')
       + (SELECT COUNT(*) FROM refunds WHERE funding_intent_id = ? AND status = 'COMPLETED' AND source = 'DEPOSIT') AS n`, a.intent, a.intent))[0]!.n);
