@@ -66,8 +66,12 @@ await section('metrics', async () => {
 });
 
 await section('follower', async () => {
-  const { figures, notes: followerNotes } = await benchFollower();
+  const { figures, reserves, notes: followerNotes } = await benchFollower();
   notes.push(...followerNotes);
+  if (reserves) {
+    rows.push({ area: 'follower', figure: `treasury XLM locked per open intent, deposit_type muxed (${reserves.muxedIntents.toLocaleString('en')} intents)`, fundkit: reserves.perMuxedIntent, unit: 'XLM', peer: `deposit_type account (${reserves.accountIntents.toLocaleString('en')} intents)`, peerValue: reserves.perAccountIntent, higher: false });
+    rows.push({ area: 'follower', figure: 'treasury XLM locked by the collection accounts (USDC, EURC, XLM), once', fundkit: reserves.collectionsOnce, unit: 'XLM' });
+  }
   for (const api of ['rpc', 'horizon'] as const) {
     const at = (open: number) => figures.find((f) => f.api === api && f.open === open)?.perLedger ?? null;
     const few = at(OPEN[0]!);
