@@ -134,7 +134,7 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const sandbox = await sharedSandbox();
     const env = {
-      FUNDKIT_DATABASE_URL: url.toString(), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'silent', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000',
+      FUNDKIT_DATABASE_URL: url.toString(), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), LOG_LEVEL: 'error', FUNDKIT_INSTANCE_TIMEOUT_MS: '1000',
       FUNDKIT_SANDBOX_NETWORK: sandbox.url,
     };
     // the third process reaches PostgreSQL through a link the test can cut, as a network partition would
@@ -148,7 +148,15 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
       viaLink.port = String(link.port);
       children.push(await startChild(i === 2 ? { ...env, FUNDKIT_DATABASE_URL: viaLink.toString() } : env, port));
     }
-    const readiness = () => Promise.all(children.map(async (c) => (await fetch(`${c.url}/readyz`)).status));
+    // a process that is gone says how it ended, not just "fetch failed"
+    const readiness = () => Promise.all(children.map(async (c) => {
+      try {
+        return (await fetch(`${c.url}/readyz`)).status;
+      } catch (error) {
+        const ended = c.process.exitCode ?? c.process.signalCode;
+        throw new Error(`${c.url}/readyz: ${(error as Error).message}${ended === null ? '' : ` (the process ended: ${ended})`}\n${c.stderr.join('').slice(-3000)}`);
+      }
+    }));
     // three processes starting beside the suite's heaviest files: their readiness is the
     // precondition, not the rule under test (the 5 s below is)
     await expect.poll(readiness, { timeout: 75_000 }).toEqual([200, 200, 200]);
