@@ -249,6 +249,8 @@ describe('the dashboard over one application', () => {
     const page = await signedUpAndIn('narrow@example.org', 360);
     expect(await fitsWidth(page)).toBe(true);
     const key = await applicationWithKey(page, 'Tiny Shop');
+    // the application's settings (its long deposit-type choices among them) stay inside the screen
+    expect(await fitsWidth(page), 'applications at 360 px').toBe(true);
     const fk = new Fundkit({ apiKey: key, baseUrl: api.url, maxRetries: 0 });
     const intent = await fk.fundingIntents.create({ amount: '1234.5', asset: 'USDC', reference: 'narrow-1' });
     await page.goto(`${api.url}/dashboard/#/intents`);

@@ -57,7 +57,7 @@ describe('the dashboard in Chromium', () => {
     const me = await api.request('GET', '/v1/funding-intents', { key: secret });
     expect(me.status).toBe(200);
     await page.getByRole('button', { name: /^Revoke / }).waitFor();
-    await page.screenshot({ path: join(SHOTS, 'applications-1280.png') });
+    await page.screenshot({ path: join(SHOTS, 'applications-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 360, height: 900 });
     await page.screenshot({ path: join(SHOTS, 'applications-360.png'), fullPage: true });
     await page.getByRole('button', { name: /^Revoke / }).click();

@@ -28,8 +28,8 @@ export function EditApplicationForm({ api, app, onSaved }: { api: Api; app: Appl
       <label for="edit-deposit-type">Default deposit type</label>
       <select id="edit-deposit-type" aria-describedby="edit-deposit-type-help" value={depositType}
         onChange={(e) => setDepositType(e.currentTarget.value as Application['default_deposit_type'])}>
-        <option value="account">Account: a Stellar account per intent (G…)</option>
-        <option value="muxed">Muxed: a muxed address (M…) on a collection account, no reserve</option>
+        <option value="account">Account (G…), one per intent</option>
+        <option value="muxed">Muxed (M…), no reserve</option>
       </select>
       <p id="edit-deposit-type-help" class="muted">For intents created without <code>deposit_type</code>. Muxed intents are paid in their own asset only, and need the operator to have run <code>fundkit treasury --collections</code>.</p>
       <p role="alert" class="error">{error ?? ''}</p>
