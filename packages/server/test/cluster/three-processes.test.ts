@@ -176,7 +176,8 @@ describe.runIf(onPostgres)('three server processes on PostgreSQL behind a round-
 async function tcpLink(host: string, port: number) {
   const sockets = new Set<Socket>();
   let server: TcpServer | null = null;
-  let listenPort = 0;
+  // restored on the same port after the cut: one outside the range other files' listen(0) draws from
+  let listenPort = await freePort();
   const open = async () => {
     server = createTcpServer((socket) => {
       const upstream = connect(port, host);
