@@ -2,7 +2,6 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RequestLogsService } from '../resources/request-logs/service.js';
 import { locals } from './context.js';
-import type { Telemetry } from '../ops/telemetry.js';
 
 /** The metrics label of a request that matched no operation of the spec: its route family, never its path. */
 function familyOf(path: string): string {
@@ -19,7 +18,12 @@ function familyOf(path: string): string {
  * the logger writes `debug`), the HTTP metrics (when on) and the request log of application API
  * keys (never the key or body).
  */
-export function requestLogging(service: RequestLogsService, logger: Logger, telemetry: Telemetry | null = null) {
+/** What the request log tells the metrics (ops/telemetry.ts implements it; http/ does not know ops/). */
+export interface RequestMetrics {
+  httpRequest(operation: string, method: string, status: number, seconds: number): void;
+}
+
+export function requestLogging(service: RequestLogsService, logger: Logger, telemetry: RequestMetrics | null = null) {
   // debug: at info, the level `pnpm start` shows, the pipeline's notable events stand out
   const access = logger.isLevelEnabled('debug');
   return (req: Request, res: Response, next: NextFunction): void => {
