@@ -6,7 +6,8 @@
  */
 import { Keypair, Operation, TransactionBuilder, BASE_FEE, Account, Memo } from '@stellar/stellar-sdk';
 import { fromStroops } from '../lib/money.js';
-import { parseAssetKey, SANDBOX_ASSETS, toSdkAsset, type AssetRef, type StellarNetwork } from '../stellar/index.js';
+import { SANDBOX_ASSETS } from '@fundkit/sandbox';
+import { parseAssetKey, toSdkAsset, type AssetRef, type StellarNetwork } from '../stellar/index.js';
 import type { SandboxLink } from '../stellar/sandbox/link.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 

@@ -12,15 +12,14 @@ import { bindAll, prepared, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { toStroops } from '../lib/money.js';
-import {
-  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, SandboxNetwork, type StellarNetwork,
-} from '../stellar/index.js';
+import { bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger } from '@fundkit/sandbox';
+import type { StellarNetwork } from '../stellar/index.js';
 import { createHorizonNetwork } from '../stellar/horizon/index.js';
 import type { NetworkProfile } from '../stellar/networks.js';
 import { createRpcNetwork } from '../stellar/rpc/index.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 import { httpLink, inProcessLink, ledgerStream, type SandboxLink } from '../stellar/sandbox/link.js';
-import { SANDBOX_PASSPHRASE } from '../stellar/sandbox/ledger.js';
+import { SandboxNetwork } from '../stellar/sandbox/network.js';
 import { startSandboxThread } from '../stellar/sandbox/thread.js';
 
 export interface StellarSetup {
