@@ -3,6 +3,7 @@
  * envelopes. By default each accepted transaction closes its own ledger (instant finality for
  * tests and the quickstart); with `ledgerSeconds` it keeps real time (clock.ts).
  */
+import type { Db } from './sql/connection.js';
 import { sqlOf, SqliteSql, type SqlSource } from './sql/sql.js';
 import { txHash } from './tx-hash.js';
 import { EventEmitter } from 'node:events';
@@ -71,10 +72,15 @@ export class SandboxLedger {
   readonly clock: LedgerClock | null;
   private readonly now: () => number;
 
-  /** On a SQLite connection (or its executor) the tables are made if missing; on PostgreSQL migration 020 made them. */
+  /**
+   * On a SQLite connection (or an executor over one that shows it as `db`, this package's or a
+   * host's) the tables are made if missing; on PostgreSQL the host's migrations made them (the
+   * Fundkit server's 020 and 025).
+   */
   constructor(source: SqlSource, options: SandboxLedgerOptions = {}) {
     const sql = sqlOf(source);
-    if (sql instanceof SqliteSql) ensureSandboxTables(sql.db);
+    const connection = sql instanceof SqliteSql ? sql.db : sql.dialect === 'sqlite' && 'db' in sql ? (sql as { db: Db }).db : null;
+    if (connection) ensureSandboxTables(connection);
     this.store = new SandboxStore(sql);
     this.passphrase = options.passphrase ?? SANDBOX_PASSPHRASE;
     this.now = options.now ?? Date.now;
