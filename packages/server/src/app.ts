@@ -142,7 +142,7 @@ function mountRoutes(app: Express, ctx: AppContext): void {
 /**
  * The sandbox network's Horizon, Stellar RPC and friendbot, for wallets, the checkout and the SDK
  * (sandbox mode only): forwarded to its thread or process, or served here when it runs in this
- * process (stellar/sandbox/api-paths.ts).
+ * process (@fundkit/sandbox's sandboxApiPaths).
  */
 async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
   const stellar = ctx.services.pipeline.pipeline.stellar;

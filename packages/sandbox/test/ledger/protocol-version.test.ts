@@ -1,6 +1,6 @@
 /**
  * The sandbox runs the protocol testnet and pubnet run (27: see PROTOCOL_VERSION in
- * src/stellar/sandbox/ledgers.ts for the source). The number is written here, not imported, so a
+ * packages/sandbox/src/ledgers.ts for the source). The number is written here, not imported, so a
  * change to the constant has to change this test too.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
