@@ -12,7 +12,9 @@ import { bindAll, prepared, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { toStroops } from '../lib/money.js';
-import { bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger } from '@fundkit/sandbox';
+import {
+  bootstrapSandbox, createFriendbotRouter, createSandboxHorizonRouter, ensureFriendbot, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger, sandboxApiPaths,
+} from '@fundkit/sandbox';
 import type { StellarNetwork } from '../stellar/index.js';
 import { createHorizonNetwork } from '../stellar/horizon/index.js';
 import type { NetworkProfile } from '../stellar/networks.js';
@@ -29,7 +31,8 @@ export interface StellarSetup {
   /** sandbox mode: the sandbox's faucet and ledger-close hints, wherever it runs (stellar/sandbox/link.ts) */
   sandbox: SandboxLink | null;
   treasury: Keypair;
-  horizonRouter: Router | null;
+  /** the in-process ledger's /sandbox/horizon, /sandbox/rpc and /sandbox/friendbot, for app.ts to mount (null elsewhere: forwarded) */
+  sandboxRoutes: Router | null;
 }
 
 /** Float the sandbox treasury holds so MANUAL refunds from the ledger balance can be paid out. */
@@ -88,7 +91,8 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
     const line = await ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
     if (line && line.balance === 0n) await ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
   }
-  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, sandbox: inProcessLink(ledger), treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
+  const sandboxRoutes = sandboxApiPaths(ledger, createFriendbotRouter(ledger, await ensureFriendbot(ledger)), createSandboxHorizonRouter(ledger));
+  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, sandbox: inProcessLink(ledger), treasury, sandboxRoutes };
 }
 
 const IN_PROCESS_CHAIN = prepared<{ seq: number }, Record<string, never>>((k) => k.selectFrom('sbx_ledgers').select('seq').limit(1));
@@ -158,7 +162,7 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
       };
     }
     await fundSandboxTreasury(network, link, treasury.publicKey());
-    return { network, ledger: null, sandbox: link, treasury, horizonRouter: null };
+    return { network, ledger: null, sandbox: link, treasury, sandboxRoutes: null };
   } catch (error) {
     await link.close();
     throw error;
@@ -215,7 +219,7 @@ async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, a
 export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: NetworkProfile): Promise<StellarSetup> {
   const treasury = await treasuryKey(sql, secretsKey, profile.kind);
   const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
-  return { network, ledger: null, sandbox: null, treasury, horizonRouter: null };
+  return { network, ledger: null, sandbox: null, treasury, sandboxRoutes: null };
 }
 
 /** How long the start-up check waits for the network before going on without it. */
