@@ -31,7 +31,7 @@ export { sandboxApiPaths } from './api-paths.js';
 export { withLinks } from './records.js';
 export { transactionLinks, transactionResource, type TxFacts } from './tx-resource.js';
 export { txResult } from './results-xdr.js';
-export { SqliteSql, SANDBOX_QUERIES, type Sql, type SqlSource, type Prepared, type TransactionOptions } from './sql/sql.js';
+export { SqliteSql, SANDBOX_QUERIES, type Sql, type SqlSource, type Prepared } from './sql/sql.js';
 export type { Dialect } from './sql/dialect.js';
 export type { AssetRef } from './shared/assets.js';
 export type { PathQuote, ResultCodes, StrictReceiveQuery, StrictSendQuery, SupportedAsset } from './shared/types.js';

@@ -150,8 +150,9 @@ function rowBuilder(statement: { columns(): Array<{ name: string }> }): RowBuild
 }
 
 /**
- * Runs prepared queries, on either engine; every repository holds one. Asynchronous for both
- * engines, though SQLite runs each statement synchronously underneath.
+ * What the sandbox asks of an executor: run prepared queries, and group them in transactions.
+ * Asynchronous, though SQLite runs each statement synchronously underneath. A host's executor
+ * with more methods (the Fundkit server's Sql) is one too.
  */
 export interface Sql {
   readonly dialect: Dialect;
@@ -159,44 +160,20 @@ export interface Sql {
   get<Row, Args>(query: Prepared<Row, Args>, args?: Args): Promise<Row | undefined>;
   /** The first column of each row. */
   column<Value, Args>(query: Prepared<Record<string, Value>, Args>, args?: Args): Promise<Value[]>;
-  /** Rows as arrays, in the query's column order (for reads that keep only some columns). */
-  arrays<Args>(query: Prepared<unknown, Args>, args?: Args): Promise<unknown[][]>;
   /** A write; how many rows it changed. */
   run<Args>(query: Prepared<unknown, Args>, args?: Args): Promise<number>;
   /**
-   * Runs fn in one transaction: every query inside it, through any repository, joins it (it is
-   * tracked with AsyncLocalStorage). A nested call is a savepoint, rolled back alone when it throws.
+   * Runs fn in one transaction: every query inside it joins it (it is tracked with
+   * AsyncLocalStorage). A nested call is a savepoint, rolled back alone when it throws.
    */
-  transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T>;
-  /**
-   * Runs fn's reads on one snapshot of the database, so a row and the rows read with it (a
-   * delivery and its attempts, an intent and its payments) agree even while writers commit. No
-   * writes inside; inside a transaction, fn simply joins it.
-   */
-  snapshot<T>(fn: () => Promise<T>): Promise<T>;
-  /**
-   * Runs fn once the current transaction has committed (dropped if it rolls back); at once when
-   * none is open. For wake-ups of workers that must see the transaction's rows.
-   */
-  afterCommit(fn: () => void): void;
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-export interface TransactionOptions {
-  /**
-   * The transaction guards its own writes: it inserts new ids, claims rows with a guarded UPDATE
-   * (`… WHERE status = 'PENDING'`, checking what it changed) or `FOR UPDATE [SKIP LOCKED]`, and
-   * resolves conflicts with ON CONFLICT. Such a transaction is correct under READ COMMITTED beside
-   * any other, so on PostgreSQL it does not take the writer lock and runs beside the others
-   * instead of after them. (SQLite has one writer whatever this says.)
-   */
-  selfLocking?: boolean;
-}
-
-/** A repository takes the executor, or (SQLite) the connection it runs on. */
+/** The ledger takes an executor, or a SQLite connection (better-sqlite3) it makes its own for. */
 export type SqlSource = Sql | Db;
 
 export function sqlOf(source: SqlSource): Sql {
-  return 'dialect' in source && 'afterCommit' in source ? source : SqliteSql.of(source as Db);
+  return 'dialect' in source ? source : SqliteSql.of(source);
 }
 
 /**
@@ -224,24 +201,6 @@ export async function inSavepoint<T>(tx: { depth: number }, fn: () => Promise<T>
 /** An open transaction; `depth` is the number of open savepoints. */
 interface SqliteTx {
   depth: number;
-  hooks: Array<() => void>;
-  watchdog?: NodeJS.Timeout;
-}
-
-/**
- * FUNDKIT_TX_WATCHDOG_MS: a SQLite transaction open longer than this is reported on stderr with
- * where it was opened. Every other query of the process waits for an open transaction, so one
- * that never ends freezes the server (seen once under the network bench, not reproduced yet);
- * off by default, since it captures a stack per transaction.
- */
-const WATCHDOG_MS = Number(process.env.FUNDKIT_TX_WATCHDOG_MS ?? 0);
-
-function watchdog(): NodeJS.Timeout | undefined {
-  if (!(WATCHDOG_MS > 0)) return undefined;
-  const origin = new Error(`a SQLite transaction has been open for ${WATCHDOG_MS} ms; opened here`);
-  const timer = setTimeout(() => process.stderr.write(`[fundkit] ${origin.stack}\n`), WATCHDOG_MS);
-  timer.unref();
-  return timer;
 }
 
 /** Who may use a database now: the open transaction's context, and who waits for it. */
@@ -337,23 +296,15 @@ export class SqliteSql implements Sql {
     return this.begin('BEGIN IMMEDIATE', fn);
   }
 
-  /** A deferred transaction: WAL gives it one snapshot from its first read, and takes no write lock. */
-  snapshot<T>(fn: () => Promise<T>): Promise<T> {
-    const own = this.context.getStore();
-    if (own && own === this.open) return fn();
-    return this.begin('BEGIN', fn);
-  }
-
-  private begin<T>(statement: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => Promise<T>): Promise<T> {
+  private begin<T>(statement: 'BEGIN IMMEDIATE', fn: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
-        const tx: SqliteTx = { depth: 0, hooks: [], watchdog: watchdog() };
+        const tx: SqliteTx = { depth: 0 };
         try {
           // a transaction a failed ROLLBACK left open: nobody owns it any more
           if (this.db.inTransaction) this.db.exec('ROLLBACK');
           this.db.exec(statement);
         } catch (error) {
-          clearTimeout(tx.watchdog);
           reject(error);
           return;
         }
@@ -365,7 +316,7 @@ export class SqliteSql implements Sql {
           done = Promise.reject(error);
         }
         // settles the transaction either way; errors go to the caller through reject
-        void done.finally(() => clearTimeout(tx.watchdog)).then((value) => {
+        void done.then((value) => {
           try {
             this.end('COMMIT');
           } catch (error) {
@@ -373,7 +324,6 @@ export class SqliteSql implements Sql {
             return;
           }
           resolve(value);
-          for (const hook of tx.hooks) this.context.exit(hook);
         }, (error: unknown) => {
           try {
             this.end('ROLLBACK');
@@ -407,13 +357,6 @@ export class SqliteSql implements Sql {
     return inSavepoint(tx, fn, (statement) => this.db.exec(statement));
   }
 
-
-  afterCommit(fn: () => void): void {
-    const own = this.context.getStore();
-    if (own && own === this.open) own.hooks.push(fn);
-    else fn();
-  }
-
   private statement(query: Prepared<unknown, unknown>, args: object) {
     const { sql, parameters } = query.compiled('sqlite');
     const statement = this.db.prepare(sql);
@@ -445,13 +388,6 @@ export class SqliteSql implements Sql {
     return this.exec(() => {
       const { statement, values } = this.statement(query, args as object);
       return statement.pluck(true).all(...values) as Value[];
-    });
-  }
-
-  arrays<Args>(query: Prepared<unknown, Args>, args: Args = {} as Args): Promise<unknown[][]> {
-    return this.exec(() => {
-      const { statement, values } = this.statement(query, args as object);
-      return statement.raw(true).all(...values) as unknown[][];
     });
   }
 
