@@ -2,7 +2,7 @@ import { cpSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts', 'src/cli/index.ts', 'src/sandbox-thread.ts', 'src/key-thread.ts'],
+  entry: ['src/index.ts', 'src/main.ts', 'src/cli/index.ts', 'src/key-thread.ts'],
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   sourcemap: true,

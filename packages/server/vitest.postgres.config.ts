@@ -18,9 +18,10 @@ export const SQLITE_OR_ENGINE_FREE = [
   // the status feed's reads are counted on a stand-in; its streams are tested over HTTP on both engines
   'test/status-feed.test.ts',
   // no database of the run's: network adapters against msw, configuration, the standalone sandbox
-  // process and the operator's path on files of its own (the payment flow over the wire runs on both)
+  // process and the operator's path on files of its own (the payment flow over the wire runs on both);
+  // the sandbox's own tests are @fundkit/sandbox's (packages/sandbox/test)
   'test/stellar-rpc/**', 'test/stellar-horizon/ledgers.test.ts', 'test/stellar/networks.test.ts', 'test/over-the-wire/standalone-crash.test.ts',
-  'test/sandbox-rpc/rpc.test.ts', 'test/sandbox-rpc/standalone.test.ts',
+  'test/stellar/sandbox-network.test.ts',
 ];
 
 export default mergeConfig(base, defineConfig({

@@ -1,8 +1,8 @@
 /**
  * The rooms' import rules (.dependency-cruiser.cjs, run on the real tree by `pnpm lint:imports`)
  * each fail on an import added on purpose: dependency-cruiser runs with the real config over a
- * fixture tree laid out as packages/server/src, where every rule has one offending import and the
- * imports the rules allow stand beside them.
+ * fixture tree laid out as packages/server/src and packages/sandbox/src, where every rule has one
+ * offending import and the imports the rules allow stand beside them.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ const config = join(root, '.dependency-cruiser.cjs');
 const depcruise = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
 
 const SRC = 'packages/server/src';
+const SANDBOX_SRC = 'packages/sandbox/src';
 
 /** file → its source; each line a reason to be here. */
 const FIXTURE: Record<string, string> = {
@@ -46,19 +47,28 @@ const FIXTURE: Record<string, string> = {
   'lib/money.ts': 'export const money = 1;',
   // the sandbox, through a barrel of its own room: `export * from` counts as the import it re-exports
   'stellar/sandbox/index.ts': "export * from './ledger.js';",
-  // sandbox-imports-nothing-of-the-server (pricing/); lib/money.ts is a named, temporary exception
-  'stellar/sandbox/ledger.ts': "import { price } from '../../pricing/price.js';\nimport { money } from '../../lib/money.js';\nexport const ledger = price + money;",
+  'stellar/sandbox/ledger.ts': 'export const ledger = 1;',
   'pricing/price.ts': 'export const price = 1;',
+  // sandbox-only-from-start-up: the package by its name, outside the start-up
+  'resources/intents/sandboxed.ts': "import { startSandbox } from '@fundkit/sandbox';\nexport const sandboxed = startSandbox;",
   'stellar/tools.ts': "export * from './sandbox/index.js';",
   // sandbox-only-from-start-up: the barrel above is caught where it re-exports; main.ts may import it
   'treasury/fund.ts': "import { ledger } from '../stellar/tools.js';\nimport { member } from '../cluster/member.js';\nexport const fund = ledger + member;",
-  'main.ts': "import { ledger } from './stellar/sandbox/index.js';\nexport const main = ledger;",
+  'main.ts': "import { ledger } from './stellar/sandbox/index.js';\nimport { startSandbox } from '@fundkit/sandbox';\nexport const main = [ledger, startSandbox];",
   // no-cycle-between-folders (a warning for now): treasury/ → cluster/ → treasury/, no file cycle
   'cluster/member.ts': "import { limit } from '../treasury/limit.js';\nexport const member = limit;",
   'treasury/limit.ts': 'export const limit = 1;',
   // no-cycle-between-rooms: a file cycle ops/ → pipeline/ → ops/
   'ops/meter.ts': "import { tick } from '../pipeline/tick.js';\nexport const meter = () => tick;",
   'pipeline/tick.ts': "import { meter } from '../ops/meter.js';\nexport const tick = () => meter;",
+};
+
+/** @fundkit/sandbox's files (under packages/sandbox/src) → their source. */
+const SANDBOX_FIXTURE: Record<string, string> = {
+  // sandbox-imports-nothing-of-the-server: no module of the server, whatever it is
+  'ledger.ts': "import { price } from '../../server/src/pricing/price.js';\nimport { money } from '../../server/src/lib/money.js';\nexport const ledger = price + money;",
+  // allowed: its own modules
+  'store.ts': "import { ledger } from './ledger.js';\nexport const store = ledger;",
 };
 
 interface Violation { from: string; to: string; rule: { name: string; severity: string } }
@@ -72,7 +82,11 @@ beforeAll(() => {
     mkdirSync(dirname(join(dir, SRC, file)), { recursive: true });
     writeFileSync(join(dir, SRC, file), `${source}\n`);
   }
-  const run = spawnSync(process.execPath, [depcruise, SRC, '--config', config, '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
+  for (const [file, source] of Object.entries(SANDBOX_FIXTURE)) {
+    mkdirSync(dirname(join(dir, SANDBOX_SRC, file)), { recursive: true });
+    writeFileSync(join(dir, SANDBOX_SRC, file), `${source}\n`);
+  }
+  const run = spawnSync(process.execPath, [depcruise, SRC, SANDBOX_SRC, '--config', config, '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
   if (!run.stdout) throw new Error(`dependency-cruiser gave no report: ${run.stderr}`);
   violations = (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }, 60_000);
@@ -87,8 +101,8 @@ describe('the rooms\' import rules fail on a deliberate import', () => {
     ['db-knows-no-transport-or-domain', [['db/outbox.ts', 'http/context.ts'], ['db/reads-a-resource.ts', 'resources/intents/repo.ts'], ['db/reads-the-pipeline.ts', 'pipeline/machine.ts']]],
     ['http-reaches-db-through-services', [['http/idempotency.ts', 'db/sql.ts']]],
     ['resources-never-import-workers', [['resources/intents/worker.ts', 'workers/loop.ts']]],
-    ['sandbox-only-from-start-up', [['stellar/tools.ts', 'stellar/sandbox/index.ts']]],
-    ['sandbox-imports-nothing-of-the-server', [['stellar/sandbox/ledger.ts', 'pricing/price.ts']]],
+    ['sandbox-only-from-start-up', [['resources/intents/sandboxed.ts', '@fundkit/sandbox'], ['stellar/tools.ts', 'stellar/sandbox/index.ts']]],
+    ['sandbox-imports-nothing-of-the-server', [[`${SANDBOX_SRC}/ledger.ts`, 'lib/money.ts'], [`${SANDBOX_SRC}/ledger.ts`, 'pricing/price.ts']]],
     ['no-re-export-across-rooms', [['lib/index.ts', 'http/context.ts']]],
   ])('%s', (rule, expected) => {
     expect(pairs(rule).sort()).toEqual(expected);
@@ -106,7 +120,7 @@ describe('the rooms\' import rules fail on a deliberate import', () => {
 
   it('lets the imports the rules allow through', () => {
     const flagged = new Set(violations.map((v) => v.from.replace(`${SRC}/`, '')));
-    for (const allowed of ['resources/intents/routes.ts', 'resources/intents/repo.ts', 'workers/settle.ts', 'main.ts', 'treasury/fund.ts']) {
+    for (const allowed of ['resources/intents/routes.ts', 'resources/intents/repo.ts', 'workers/settle.ts', 'main.ts', 'treasury/fund.ts', `${SANDBOX_SRC}/store.ts`]) {
       expect(flagged, allowed).not.toContain(allowed);
     }
   });

@@ -19,8 +19,6 @@ import type { RouteDef } from './http/route.js';
 import { validateRequest } from './http/validate.js';
 import { composed, directDispatch, directSegments, skippable, type DirectRoute } from './http/direct-dispatch.js';
 import { sandboxDocsKey } from './sandbox-keys.js';
-import { createFriendbotRouter, ensureFriendbot } from './stellar/index.js';
-import { sandboxApiPaths } from './stellar/sandbox/api-paths.js';
 import { sandboxProxy } from './http/sandbox-proxy.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
@@ -143,7 +141,7 @@ function mountRoutes(app: Express, ctx: AppContext): void {
 /**
  * The sandbox network's Horizon, Stellar RPC and friendbot, for wallets, the checkout and the SDK
  * (sandbox mode only): forwarded to its thread or process, or served here when it runs in this
- * process (stellar/sandbox/api-paths.ts).
+ * process (its routes made in pipeline/stellar.ts).
  */
 async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
   const stellar = ctx.services.pipeline.pipeline.stellar;
@@ -152,9 +150,7 @@ async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
     for (const path of ['/sandbox/friendbot', '/sandbox/horizon', '/sandbox/rpc']) app.use(path, forward);
     return;
   }
-  const ledger = stellar?.ledger;
-  if (!ledger || !stellar.horizonRouter) return;
-  app.use(sandboxApiPaths(ledger, createFriendbotRouter(ledger, await ensureFriendbot(ledger)), stellar.horizonRouter));
+  if (stellar?.sandboxRoutes) app.use(stellar.sandboxRoutes);
 }
 
 /** Builds the Express app; never listens (see index.ts and main.ts). */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Fundkit } from '@fundkit/sdk';
 import { isWildcardHost } from './config.js';
 import type { FundkitServer } from './index.js';
-import { SANDBOX_PASSPHRASE } from './stellar/index.js';
+import { Networks } from '@stellar/stellar-sdk';
 import { readSandboxKeys, type SandboxKeys } from './sandbox-keys.js';
 import { adoptSandboxApplication, ensureDevAccount } from './dev-account.js';
 
@@ -61,7 +61,7 @@ export function formatBanner({ url, host, keys, demo, dashboard }: BannerInfo): 
   // what a wallet or Stellar Lab needs to pay from its own keys ("Pay from any wallet" in the README)
   rows.push(
     ['Horizon', `${url}/sandbox/horizon`],
-    ['Passphrase', SANDBOX_PASSPHRASE],
+    ['Passphrase', Networks.STANDALONE],
     ['Friendbot', `${url}/sandbox/friendbot?addr=G…  (&asset=USDC once it trusts USDC)`],
   );
   if (keys) {

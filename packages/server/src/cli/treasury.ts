@@ -11,7 +11,8 @@ import type { Sql } from '../db/sql.js';
 import {
   assess, nativeBalance, POOL_ASSETS, shortfallMessage, TRUSTED_ASSETS, trustline, xlm, type Assessment,
 } from '../treasury/assess.js';
-import { fundTreasury, FundError, withSandboxFriendbot } from '../treasury/fund.js';
+import { withFriendbot } from '@fundkit/sandbox';
+import { fundTreasury, FundError } from '../treasury/fund.js';
 import { channelAddresses, inspectTreasury, poolReady } from '../treasury/inspect.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './context.js';
@@ -58,7 +59,7 @@ export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
       // a ledger on a clock closes only while it runs: this process closes its own, as a server does
       setup.sandbox?.start();
       try {
-        if (setup.ledger) await withSandboxFriendbot(setup.ledger, fund);
+        if (setup.ledger) await withFriendbot(setup.ledger, fund);
         else if (setup.sandbox?.url) await fund(`${setup.sandbox.url}/friendbot`);
         else if (config.network?.friendbotUrl) await fund(config.network.friendbotUrl);
         else throw new FundError(`the ${network.kind} network has no friendbot (set FUNDKIT_FRIENDBOT_URL): fund ${keypair.publicKey()} with ${xlm(report.shortfall)} XLM yourself`);

@@ -4,7 +4,7 @@ import { ConfigError } from '../config.js';
 import type { Db } from './connection.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { migrationTools, type Dialect, type Migration } from './migrations/migration.js';
-import { migrateSandbox } from '../stellar/sandbox/schema.js';
+import { migrateSandbox } from './migrations/020_sandbox_legacy.js';
 
 /** A database a newer Fundkit migrated: this code would misread what it does not know. */
 export class SchemaTooNewError extends ConfigError {}

@@ -94,7 +94,7 @@ export interface PipelineDeps {
 export interface Pipeline {
   repos: { payments: PaymentsRepo; settlements: SettlementsRepo; ledger: LedgerRepo; refunds: RefundsRepo; watch: WatchRepo; intents: PipelineIntentsRepo; fundingIntents: FundingIntentsRepo };
   stellar: StellarSetup | null;
-  horizonRouter: Router | null;
+  sandboxRoutes: Router | null;
   /** where creates take their deposit account: the warm pool, else a PROVISIONING one (never the chain) */
   deposits: DepositAccountSource;
   /** the collection accounts `muxed` intents are paid to (a database read; none without a network) */
@@ -240,7 +240,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   }
 
   return {
-    repos, stellar, horizonRouter: stellar?.horizonRouter ?? null, deposits, collections, collectionRepo, depositSecretsKey: secretsKey, onboardCollections: () => onboard(), pool, machine, events, observer, follower, confirmer, settler, refundPayer, retirer,
+    repos, stellar, sandboxRoutes: stellar?.sandboxRoutes ?? null, deposits, collections, collectionRepo, depositSecretsKey: secretsKey, onboardCollections: () => onboard(), pool, machine, events, observer, follower, confirmer, settler, refundPayer, retirer,
     tools, depositKeys, expirer, nudge, signer: treasurySigner,
     nudgeJob: (name) => deps.nudgeJob(name),
     async fillPool(timeoutMs) {

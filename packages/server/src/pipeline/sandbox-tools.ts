@@ -6,7 +6,7 @@
  */
 import { Keypair, Operation, TransactionBuilder, BASE_FEE, Account, Memo } from '@stellar/stellar-sdk';
 import { fromStroops } from '../lib/money.js';
-import { parseAssetKey, SANDBOX_ASSETS, toSdkAsset, type AssetRef, type StellarNetwork } from '../stellar/index.js';
+import { parseAssetKey, toSdkAsset, type AssetRef, type StellarNetwork } from '../stellar/index.js';
 import type { SandboxLink } from '../stellar/sandbox/link.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 
@@ -29,7 +29,7 @@ export class SandboxTools {
   /** What a test payment of `code` sends to an intent requiring `required`. */
   assetFor(code: string, required: string): AssetRef {
     if (code === 'FAKE') return { code: required === 'XLM' ? 'USDC' : required, issuer: this.fakeIssuer.publicKey() };
-    return SANDBOX_ASSETS[code as 'USDC' | 'EURC' | 'XLM'];
+    return this.network.assets[code as 'USDC' | 'EURC' | 'XLM'];
   }
 
   /**
@@ -51,7 +51,7 @@ export class SandboxTools {
     const account = await this.network.loadAccount(deposit.address);
     if (account?.balances.some((b) => b.asset.code === asset.code && b.asset.issuer === asset.issuer)) return;
     // the sponsor pays the 0.5 XLM reserve of each line it sponsors (and its fee): 10 XLM at first, 1 more a line
-    await this.sandbox.fund(asset.issuer, SANDBOX_ASSETS.XLM, this.fakeIssuerFunded ? 10_000_000n : 100_000_000n);
+    await this.sandbox.fund(asset.issuer, this.network.assets.XLM, this.fakeIssuerFunded ? 10_000_000n : 100_000_000n);
     this.fakeIssuerFunded = true;
     const sponsor = this.fakeIssuer;
     const view = await this.network.loadAccount(sponsor.publicKey());
@@ -69,9 +69,9 @@ export class SandboxTools {
   /** A fresh payer funded by the faucet signs and submits a real payment. */
   async pay(destination: string, asset: AssetRef, amount: bigint, memo?: string) {
     const payer = NativeKeypair.random();
-    await this.sandbox.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, 100_000_000n);
+    await this.sandbox.fund(payer.publicKey(), this.network.assets.XLM, 100_000_000n);
     if (asset.issuer !== null) await this.sandbox.fund(payer.publicKey(), asset, amount);
-    else await this.sandbox.fund(payer.publicKey(), SANDBOX_ASSETS.XLM, amount);
+    else await this.sandbox.fund(payer.publicKey(), this.network.assets.XLM, amount);
     const view = await this.network.loadAccount(payer.publicKey());
     const builder = new TransactionBuilder(new Account(payer.publicKey(), view!.sequence.toString()), { fee: BASE_FEE, networkPassphrase: this.network.passphrase })
       .addOperation(Operation.payment({ destination, asset: toSdkAsset(asset), amount: fromStroops(amount) }));

@@ -13,14 +13,15 @@ import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { toStroops } from '../lib/money.js';
 import {
-  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, SandboxNetwork, type StellarNetwork,
-} from '../stellar/index.js';
+  bootstrapSandbox, createFriendbotRouter, createSandboxHorizonRouter, ensureFriendbot, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger, sandboxApiPaths,
+} from '@fundkit/sandbox';
+import type { StellarNetwork } from '../stellar/index.js';
 import { createHorizonNetwork } from '../stellar/horizon/index.js';
 import type { NetworkProfile } from '../stellar/networks.js';
 import { createRpcNetwork } from '../stellar/rpc/index.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 import { httpLink, inProcessLink, ledgerStream, type SandboxLink } from '../stellar/sandbox/link.js';
-import { SANDBOX_PASSPHRASE } from '../stellar/sandbox/ledger.js';
+import { SandboxNetwork } from '../stellar/sandbox/network.js';
 import { startSandboxThread } from '../stellar/sandbox/thread.js';
 
 export interface StellarSetup {
@@ -30,7 +31,8 @@ export interface StellarSetup {
   /** sandbox mode: the sandbox's faucet and ledger-close hints, wherever it runs (stellar/sandbox/link.ts) */
   sandbox: SandboxLink | null;
   treasury: Keypair;
-  horizonRouter: Router | null;
+  /** the in-process ledger's /sandbox/horizon, /sandbox/rpc and /sandbox/friendbot, for app.ts to mount (null elsewhere: forwarded) */
+  sandboxRoutes: Router | null;
 }
 
 /** Float the sandbox treasury holds so MANUAL refunds from the ledger balance can be paid out. */
@@ -89,7 +91,8 @@ export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: str
     const line = await ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
     if (line && line.balance === 0n) await ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
   }
-  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, sandbox: inProcessLink(ledger), treasury, horizonRouter: createSandboxHorizonRouter(ledger) };
+  const sandboxRoutes = sandboxApiPaths(ledger, createFriendbotRouter(ledger, await ensureFriendbot(ledger)), createSandboxHorizonRouter(ledger));
+  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, sandbox: inProcessLink(ledger), treasury, sandboxRoutes };
 }
 
 const IN_PROCESS_CHAIN = prepared<{ seq: number }, Record<string, never>>((k) => k.selectFrom('sbx_ledgers').select('seq').limit(1));
@@ -159,7 +162,7 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
       };
     }
     await fundSandboxTreasury(network, link, treasury.publicKey());
-    return { network, ledger: null, sandbox: link, treasury, horizonRouter: null };
+    return { network, ledger: null, sandbox: link, treasury, sandboxRoutes: null };
   } catch (error) {
     await link.close();
     throw error;
@@ -216,7 +219,7 @@ async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, a
 export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: NetworkProfile): Promise<StellarSetup> {
   const treasury = await treasuryKey(sql, secretsKey, profile.kind);
   const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
-  return { network, ledger: null, sandbox: null, treasury, horizonRouter: null };
+  return { network, ledger: null, sandbox: null, treasury, sandboxRoutes: null };
 }
 
 /** How long the start-up check waits for the network before going on without it. */

@@ -4,12 +4,9 @@
  * server would (ChannelPool.ensure: a createAccount of CHANNEL_STARTING_XLM each, paid by the
  * treasury, so they need no friendbot of their own).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Account, BASE_FEE, Operation, TimeoutInfinite, TransactionBuilder, type Keypair } from '@stellar/stellar-sdk';
-import express from 'express';
 import { ChannelPool } from '../pipeline/submission/channels.js';
-import { createFriendbotRouter, ensureFriendbot, toSdkAsset, type SandboxLedger, type StellarNetwork } from '../stellar/index.js';
+import { toSdkAsset, type StellarNetwork } from '../stellar/index.js';
 import { TRUSTED_ASSETS, trustline, xlm, type Assessment } from './assess.js';
 
 
@@ -68,23 +65,3 @@ async function countExisting(network: StellarNetwork, pool: ChannelPool): Promis
   return n;
 }
 
-/**
- * The sandbox's embedded friendbot (the router the server mounts at /sandbox/friendbot) on a
- * loopback port of this process, for as long as `use` runs: the same real transaction from the
- * friendbot's genesis account, whether or not a server is running on the database.
- */
-export async function withSandboxFriendbot<T>(ledger: SandboxLedger, use: (url: string) => Promise<T>): Promise<T> {
-  const app = express();
-  app.use('/friendbot', createFriendbotRouter(ledger, await ensureFriendbot(ledger)));
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  try {
-    return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/friendbot`);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { startStandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
+import { startStandaloneSandbox } from '@fundkit/sandbox';
 import { freePort, kill, startChild, type Child } from '../crash/child.js';
 
 const KEY = 'sk_test_clusterSecretKey00000000001';

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresSql } from '../../src/db/postgres-sql.js';
 import { freePort, kill, startChild, type Child } from '../crash/child.js';
-import { startStandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
+import { startStandaloneSandbox } from '@fundkit/sandbox';
 import { chainAt, checkInvariants } from '../crash/invariants.js';
 import { call, CRASH_KEY, refundWhatIsRefundable, settle, SETTLEMENT_ADDRESS, traffic } from '../crash/traffic.js';
 import { rows, value } from '../helpers/raw-sql.js';

@@ -3,7 +3,8 @@ import { sqlOf, type Sql, type SqlSource } from '../../src/db/sql.js';
 import { bigRows } from '../helpers/raw-sql.js';
 import { eventFor, type FundingIntentStatus } from '../../src/resources/funding-intents/transitions.js';
 import { movementsInto } from '../../src/pipeline/records.js';
-import { SandboxLedger, type HorizonPaymentRecord } from '../../src/stellar/index.js';
+import { SandboxLedger } from '@fundkit/sandbox';
+import { type HorizonPaymentRecord } from '../../src/stellar/index.js';
 
 const all = <T>(sql: Sql, text: string, ...args: unknown[]) => bigRows<T>(sql, text, ...args);
 

@@ -1,13 +1,12 @@
 /**
- * vitest globalSetup: the sandbox thread's entry (src/sandbox-thread.ts) bundled once for the run,
- * its path provided as `inject('sandboxThreadEntry')`. A thread started from the bundle loads one
- * file instead of tsx transforming the sandbox's modules in every test process: half a second
- * less for each test file that starts a server.
+ * vitest globalSetup: the sandbox thread's entry, @fundkit/sandbox's built dist/thread.js (one
+ * bundled file: a thread started from it loads one file instead of tsx transforming the
+ * sandbox's modules in every test process), its path provided as `inject('sandboxThreadEntry')`.
+ * The server imports the package's build the same way, so `pnpm build` comes first.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -18,16 +17,8 @@ declare module 'vitest' {
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export default async function setup(project: TestProject): Promise<() => void> {
-  // inside the package, so the bundle's imports of its dependencies resolve as the source's do
-  const cache = join(SERVER, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  const outDir = mkdtempSync(join(cache, 'fundkit-sandbox-thread-'));
-  await build({
-    entry: { 'sandbox-thread': join(SERVER, 'src/sandbox-thread.ts') }, outDir, format: ['esm'], platform: 'node', target: 'node20',
-    config: false, silent: true, splitting: false, sourcemap: false, dts: false, clean: false,
-    esbuildOptions: (options) => { options.packages = 'external'; },
-  });
-  project.provide('sandboxThreadEntry', join(outDir, 'sandbox-thread.js'));
-  return () => rmSync(outDir, { recursive: true, force: true });
+export default function setup(project: TestProject): void {
+  const entry = join(realpathSync(join(SERVER, 'node_modules/@fundkit/sandbox')), 'dist/thread.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: build @fundkit/sandbox first (pnpm build)`);
+  project.provide('sandboxThreadEntry', entry);
 }

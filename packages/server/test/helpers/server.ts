@@ -73,7 +73,7 @@ function encodeBody(body: unknown): { payload?: string | Buffer; json: boolean }
   return { payload: JSON.stringify(body), json: true };
 }
 
-/** The run's bundle of the thread's entry (sandbox-thread-global.ts); outside vitest (crash-server.ts) the source. */
+/** The run's bundle of the thread's entry (sandbox-thread-global.ts); outside vitest (crash-server.ts) the package's own. */
 async function bundledEntry(): Promise<string | undefined> {
   return process.env.VITEST ? (await import('vitest')).inject('sandboxThreadEntry') : undefined;
 }

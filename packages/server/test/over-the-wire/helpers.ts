@@ -11,7 +11,7 @@ import {
 } from '@stellar/stellar-sdk';
 import { toStroops } from '../../src/lib/money.js';
 import type { BootstrapFile } from '../../src/index.js';
-import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '../../src/stellar/index.js';
+import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '@fundkit/sandbox';
 import { freePort, kill } from '../crash/child.js';
 import { KEYS } from '../helpers/server.js';
 

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { createServer } from '../../src/index.js';
-import { startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
+import { startStandaloneSandbox, type StandaloneSandbox } from '@fundkit/sandbox';
 import { value } from '../helpers/raw-sql.js';
 import { OPERATOR_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, pay, waitForIntent } from '../pipeline/helpers.js';

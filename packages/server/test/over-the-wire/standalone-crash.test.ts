@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '../../src/stellar/index.js';
+import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE } from '@fundkit/sandbox';
 import { freePort, kill, startChild, type Child } from '../crash/child.js';
 import { KEYS } from '../helpers/server.js';
 import { bootstrapWith, fundkitCli, SorobanWallet, startSandboxProcess, Wallets, type SandboxProcess } from './helpers.js';

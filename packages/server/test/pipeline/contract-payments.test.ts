@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { CursorRepo } from '../../src/pipeline/cursor-repo.js';
 import { LedgerFollower } from '../../src/pipeline/follower.js';
-import { SANDBOX_ASSETS } from '../../src/stellar/index.js';
+import { SANDBOX_ASSETS } from '@fundkit/sandbox';
 import { resolveNetwork } from '../../src/stellar/networks.js';
 import { createRpcNetwork } from '../../src/stellar/rpc/index.js';
 import { IMPOSTOR, invokeTransaction, WALLET, type Movement } from '../fixtures/events/constructed.js';

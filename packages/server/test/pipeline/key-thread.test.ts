@@ -64,7 +64,7 @@ describe('the built package (dist/)', () => {
     const engine = process.env.FUNDKIT_TEST_ENGINE === 'postgres'
       ? { FUNDKIT_DATABASE_URL: await (await import('../helpers/postgres.js')).freshPostgresDatabase('dist') } : {};
     const dir = mkdtempSync(join(tmpdir(), 'fundkit-dist-'));
-    // no sandbox given: the server starts its own thread, from dist/sandbox-thread.js
+    // no sandbox given: the server starts its own thread, from @fundkit/sandbox's dist/thread.js
     const server = await createServer({
       env: { ...FAST_ENV, ...engine, FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ef'.repeat(32),
         FUNDKIT_DEPOSIT_POOL_SIZE: '0', FUNDKIT_KEY_THREAD_AFTER: '0', LOG_LEVEL: 'silent' },
@@ -84,7 +84,7 @@ describe('the built package (dist/)', () => {
     // dist/key-thread.js answered (its first answer, 256 keys, can take seconds on loaded cores)
     await expect.poll(() => ({ threaded: keys.threaded, failed: (keys as unknown as { threadFailed: boolean }).threadFailed }), { timeout: 30_000 })
       .toEqual({ threaded: true, failed: false });
-    // and the accounts were created on the sandbox of dist/sandbox-thread.js
+    // and the accounts were created on the sandbox of @fundkit/sandbox's dist/thread.js
     for (const intent of intents) {
       await expect.poll(async () => (await (await fetch(`${url}/v1/funding-intents/${intent.id}`, { headers: { authorization: `Bearer ${KEYS.alphaSecretTest}` } })).json() as { status: string }).status,
         { timeout: 20_000 }).toBe('AWAITING_PAYMENT');

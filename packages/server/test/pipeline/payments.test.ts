@@ -2,7 +2,7 @@ import { chainAt } from '../crash/invariants.js';
 import { rows, run } from '../helpers/raw-sql.js';
 import { Asset, BASE_FEE, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_ASSETS } from '../../src/stellar/index.js';
+import { SANDBOX_ASSETS } from '@fundkit/sandbox';
 import { KEYS, type TestServer } from '../helpers/server.js';
 import { createIntent, eventTypes, history, key, pay, startPipelineServer, waitFor, waitForIntent } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /**
  * A sandbox thread that dies after its start (an uncaught error in it, an exit) takes the sandbox
  * network with it: /readyz turns 503 and its network check says why, not only "fetch failed".
- * The thread here is the run's bundle of src/sandbox-thread.ts behind a small wrapper that ends
+ * The thread here is @fundkit/sandbox's dist/thread.js behind a small wrapper that ends
  * the thread (exit code 7) once the test asks, the way a crash in it would.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Asset, Keypair, Operation } from '@stellar/stellar-sdk';
 import { SubmissionEngine, type BuildSpec, type TxOutcome } from '../../src/pipeline/tx.js';
 import { channelKeypair } from '../../src/pipeline/submission/channels.js';
-import { SandboxNetwork } from '../../src/stellar/index.js';
+import { SandboxNetwork } from '../../src/stellar/sandbox/network.js';
 import { fundedAccount, startSandbox, stroops, type Sandbox } from '../stellar/helpers.js';
 
 let sb: Sandbox;

@@ -8,7 +8,7 @@ import {
   Address, Asset, authorizeEntry, BASE_FEE, contract, Contract, Keypair, MuxedAccount, nativeToScVal, Operation, rpc, scValToNative, SorobanDataBuilder,
   TransactionBuilder, xdr, Account, type Transaction,
 } from '@stellar/stellar-sdk';
-import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE, startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/index.js';
+import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE, startStandaloneSandbox, type StandaloneSandbox } from '@fundkit/sandbox';
 import { startTestServer } from '../helpers/server.js';
 import { FAST_ENV, IN_PROCESS } from '../pipeline/helpers.js';
 

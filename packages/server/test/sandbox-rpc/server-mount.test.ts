@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Asset, BASE_FEE, Keypair, Operation, rpc, TransactionBuilder } from '@stellar/stellar-sdk';
 import type { TestServer } from '../helpers/server.js';
 import { startPipelineServer } from '../pipeline/helpers.js';
-import { SANDBOX_PASSPHRASE } from '../../src/stellar/index.js';
+import { SANDBOX_PASSPHRASE } from '@fundkit/sandbox';
 
 let t: TestServer;
 let server: rpc.Server;

@@ -12,7 +12,7 @@ import { receiversOf } from '../../src/pipeline/follower.js';
 import { movementsInto } from '../../src/pipeline/records.js';
 import { createHorizonNetwork } from '../../src/stellar/horizon/index.js';
 import type { HorizonInvokeHostFunctionOp } from '../../src/stellar/horizon-types.js';
-import { SANDBOX_ASSETS } from '../../src/stellar/index.js';
+import { SANDBOX_ASSETS } from '@fundkit/sandbox';
 import { WALLET } from '../fixtures/events/constructed.js';
 import type { TestServer } from '../helpers/server.js';
 import { createIntent, key, startPipelineServer, waitFor } from '../pipeline/helpers.js';

@@ -13,11 +13,11 @@ afterEach(async () => {
 
 it('testnet with FUNDKIT_HORIZON_URL: the pipeline observes through HorizonNetwork, no sandbox router', async () => {
   server = await createServer({ env: { FUNDKIT_STELLAR: 'testnet', FUNDKIT_HORIZON_URL: 'http://127.0.0.1:8000/', FUNDKIT_DB: ':memory:', FUNDKIT_MASTER_KEY: 'a'.repeat(64) }, logger: silent });
-  const { stellar, horizonRouter, observer } = server.services.pipeline.pipeline;
+  const { stellar, sandboxRoutes, observer } = server.services.pipeline.pipeline;
   expect(stellar!.network).toBeInstanceOf(HorizonNetwork);
   expect(stellar!.network).toMatchObject({ kind: 'testnet', horizonUrl: 'http://127.0.0.1:8000', passphrase: 'Test SDF Network ; September 2015' });
   expect(stellar!.ledger).toBeNull();
-  expect(horizonRouter).toBeNull();
+  expect(sandboxRoutes).toBeNull();
   expect(observer).not.toBeNull();
 });
 

@@ -16,7 +16,7 @@ import { SubmissionEngine } from '../../src/pipeline/submission/engine.js';
 import type { RefundRecord } from '../../src/resources/refunds/repo.js';
 import { resolveNetwork } from '../../src/stellar/networks.js';
 import { createRpcNetwork } from '../../src/stellar/rpc/index.js';
-import { txResult } from '../../src/stellar/sandbox/results-xdr.js';
+import { txResult } from '@fundkit/sandbox';
 import { WALLET } from '../fixtures/events/constructed.js';
 
 const RPC = 'http://rpc.test/rpc';

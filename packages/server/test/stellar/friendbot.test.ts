@@ -7,7 +7,7 @@ import { Asset, Horizon, Keypair, Operation, TransactionBuilder, type Transactio
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, type TestServer } from '../helpers/server.js';
 import { createIntent, startPipelineServer } from '../pipeline/helpers.js';
-import { bootstrapSandbox, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger } from '../../src/stellar/index.js';
+import { bootstrapSandbox, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger } from '@fundkit/sandbox';
 import type { SqliteSql } from '../../src/db/sql.js';
 
 type PayIntent = (options: Record<string, unknown>) => Promise<{ payer: string; transactionHash: string; intent: any }>;

@@ -1,3 +1,4 @@
+/** A sandbox ledger and its Horizon in this process, for the server tests that drive the server's adapters over it (SandboxNetwork, the submission engine); @fundkit/sandbox's own tests have the same helpers. */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
@@ -7,7 +8,7 @@ import {
 } from '@stellar/stellar-sdk';
 import {
   bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, type SandboxKeys, type SandboxLedgerOptions,
-} from '../../src/stellar/index.js';
+} from '@fundkit/sandbox';
 
 export const USDC = new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!);
 export const EURC = new Asset('EURC', SANDBOX_ASSETS.EURC.issuer!);

@@ -9,7 +9,7 @@ import { Account, Asset, FeeBumpTransaction, Keypair, Memo, Networks, Operation,
 import { describe, expect, it } from 'vitest';
 import { envelopeHash } from '../../src/pipeline/tx.js';
 import { NativeKeypair } from '../../src/stellar/keypair.js';
-import { transactionResource } from '../../src/stellar/sandbox/tx-resource.js';
+import { transactionResource } from '@fundkit/sandbox';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/horizon-recorded/${name}`, import.meta.url), 'utf8'));
 

@@ -1,9 +1,9 @@
 import type { Migration, MigrationTools } from './migration.js';
 
-// The embedded sandbox Stellar ledger (stellar/sandbox). Amounts are stroops stored as TEXT
+// The embedded sandbox Stellar ledger (@fundkit/sandbox, in-process mode). Amounts are stroops stored as TEXT
 // (decimal) because int64 balances can exceed JavaScript's safe integers; operation ids and paging
 // tokens are 64-bit integers so they sort. Older servers made these tables themselves
-// (stellar/sandbox/schema.ts), so a SQLite file may have them already (IF NOT EXISTS): the runner
+// (020_sandbox_legacy.ts), so a SQLite file may have them already (IF NOT EXISTS): the runner
 // brings such tables to this shape first (migrateSandbox), since the indexes below name columns
 // they lacked.
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Migration } from './migration.js';
 
-// The clocked sandbox ledger's transaction queue (stellar/sandbox/clock.ts): in the database, so
+// The clocked sandbox ledger's transaction queue (@fundkit/sandbox's clock.ts): in the database, so
 // servers sharing one database share one network. A transaction waits here from its admission to
 // the close that takes it (`ledger` null), at most one per source account; then its outcome stays
 // a while for the submit waiting on it, whichever server that is. IF NOT EXISTS: a SandboxLedger

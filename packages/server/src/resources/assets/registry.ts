@@ -45,7 +45,7 @@ export interface AssetInfo {
 }
 
 
-/** The embedded sandbox ledger uses the standalone passphrase (src/stellar/sandbox/ledger.ts). */
+/** The embedded sandbox ledger uses the standalone passphrase (@fundkit/sandbox's SANDBOX_PASSPHRASE). */
 const PASSPHRASES: Record<StellarNetworkName, string> = { sandbox: Networks.STANDALONE, testnet: Networks.TESTNET, pubnet: Networks.PUBLIC, custom: '' };
 
 /** A custom network's issuers (FUNDKIT_ASSETS), set once at start from the configuration. */

@@ -8,7 +8,7 @@
 import { Horizon } from '@stellar/stellar-sdk';
 import { assetKey, type AssetRef } from '../assets.js';
 import { fromStroops } from '../../lib/money.js';
-import type { SandboxLedger } from './ledger.js';
+import type { SandboxLedger } from '@fundkit/sandbox';
 
 export interface SandboxLink {
   /** the sandbox's own HTTP root (its thread's loopback port, or a `fundkit sandbox`); null in this process */

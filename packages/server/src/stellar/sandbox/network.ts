@@ -5,10 +5,7 @@ import type {
   AccountView, AsyncSubmitResult, LedgerRead, ListPaymentsOptions, PathQuote, PaymentsPage, StellarNetwork, StrictReceiveQuery,
   StrictSendQuery, SubmitResult, TransactionView,
 } from '../network.js';
-import type { SandboxLedger } from './ledger.js';
-import { withLinks } from './records.js';
-import { SANDBOX_ASSETS } from './sandbox-assets.js';
-import { transactionLinks } from './tx-resource.js';
+import { SANDBOX_ASSETS, transactionLinks, withLinks, type SandboxLedger } from '@fundkit/sandbox';
 
 export class SandboxNetwork implements StellarNetwork {
   readonly kind = 'sandbox' as const;
