@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli/index.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { openDataStore } from '../../src/db/store.js';
 import { createServer, type FundkitServer } from '../../src/index.js';
+import { followNetwork } from '../../src/pipeline/network-identity.js';
 import { startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
 import { DEFAULT_BOOTSTRAP, startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, pay, waitForIntent } from '../pipeline/helpers.js';
@@ -129,6 +131,18 @@ describe('servers on one database in sandbox mode', () => {
     const refused = starts.find((s): s is PromiseRejectedResult => s.status === 'rejected')!;
     expect(refused.reason).toBeInstanceOf(ConfigError);
     expect(String(refused.reason.message)).toContain('FUNDKIT_SANDBOX_NETWORK=');
+  });
+
+  it('recording is race-safe: of checks that run at once for different chains, exactly one is recorded and the others refused', async () => {
+    // the servers above may reach the check one after the other (one process, one event loop):
+    // here the checks overlap, each reading "nothing recorded" before any writes
+    const db = await database();
+    const store = await openDataStore(loadConfig(db.server('race')), silent);
+    open.push(store);
+    const chain = (i: number) => ({ passphrase: 'Standalone Network ; February 2017', identity: `chain-${i}`, source: `url:http://127.0.0.1:${9000 + i}`, kind: 'sandbox' });
+    const checks = await Promise.allSettled([0, 1, 2, 3].map((i) => followNetwork(store.sql, chain(i))));
+    expect(checks.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    for (const c of checks) if (c.status === 'rejected') expect(c.reason).toBeInstanceOf(ConfigError);
   });
 
   it('a database that keeps its own chain (in-process) refuses a server on a sandbox elsewhere, and the reverse', async () => {
