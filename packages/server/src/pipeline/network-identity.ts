@@ -108,7 +108,8 @@ function describe(source: string): string {
   return `${how === 'rpc' ? 'Stellar RPC' : 'Horizon'} at ${where}`;
 }
 
-const short = (identity: string) => (identity === IN_PROCESS ? identity : `chain ${identity.slice(0, 12)}…`);
+/** A sandbox chain's identity, shortened; nothing for a real network (its passphrase is said apart) or the in-process chain. */
+const chain = (n: { passphrase: string; identity: string }) => (n.identity === IN_PROCESS || n.identity === n.passphrase ? '' : ` (chain ${n.identity.slice(0, 12)}…)`);
 
 /** What a server on another sandbox chain than the database's does: share the database's sandbox. */
 function shareTheSandbox(recorded: Recorded): string {
@@ -123,17 +124,17 @@ function shareTheSandbox(recorded: Recorded): string {
 }
 
 function mismatch(recorded: Recorded, network: FollowedNetwork): string {
-  const first = `this database follows ${describe(recorded.source)} (${short(recorded.identity)}, recorded ${recorded.recorded_at})`;
+  const first = `this database follows ${describe(recorded.source)}${chain(recorded)}, recorded ${recorded.recorded_at}`;
   if (recorded.passphrase !== network.passphrase) {
-    return `${first}, the network "${recorded.passphrase}"; this server is configured for "${network.passphrase}" (${describe(network.source)}). `
+    return `${first}, on the network "${recorded.passphrase}"; this is configured for "${network.passphrase}" (${describe(network.source)}). `
       + 'Its treasury, deposit accounts and payments are on the first: point FUNDKIT_STELLAR (FUNDKIT_RPC_URL / FUNDKIT_HORIZON_URL, FUNDKIT_NETWORK_PASSPHRASE) '
       + 'at that network, or give this one a database of its own (FUNDKIT_DB / FUNDKIT_DATABASE_URL).';
   }
   if (recorded.identity === IN_PROCESS) {
-    return `${first}; this server reached ${describe(network.source)} (${short(network.identity)}), another chain. `
+    return `${first}; this server reached ${describe(network.source)}${chain(network)}, another chain. `
       + 'Start it with FUNDKIT_SANDBOX_NETWORK=in-process (or unset), as the servers before it.';
   }
-  const reached = network.identity === IN_PROCESS ? 'FUNDKIT_SANDBOX_NETWORK=in-process would start another chain in it' : `this server reached ${describe(network.source)} (${short(network.identity)}), another chain`;
+  const reached = network.identity === IN_PROCESS ? 'FUNDKIT_SANDBOX_NETWORK=in-process would start another chain in it' : `this server reached ${describe(network.source)}${chain(network)}, another chain`;
   return `${first}; ${reached}. ${shareTheSandbox(recorded)}`;
 }
 

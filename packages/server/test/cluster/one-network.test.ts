@@ -162,7 +162,7 @@ describe('servers on one database in sandbox mode', () => {
     const net = await sandbox();
     await startAndStop({ ...db.server('a'), FUNDKIT_SANDBOX_NETWORK: net.url });
     const message = await refusal({ ...db.server('b'), FUNDKIT_STELLAR: 'testnet', FUNDKIT_RPC_URL: 'http://127.0.0.1:9/rpc' });
-    expect(message).toContain('the network "Standalone Network ; February 2017"; this server is configured for "Test SDF Network ; September 2015"');
+    expect(message).toContain('on the network "Standalone Network ; February 2017"; this is configured for "Test SDF Network ; September 2015"');
     expect(message).toContain('FUNDKIT_STELLAR');
   });
 });
