@@ -134,6 +134,10 @@ function mismatch(recorded: Recorded, network: FollowedNetwork): string {
     return `${first}; this server reached ${describe(network.source)}${chain(network)}, another chain. `
       + 'Start it with FUNDKIT_SANDBOX_NETWORK=in-process (or unset), as the servers before it.';
   }
+  if (recorded.source === network.source && split(network.source).how === 'thread') {
+    return `${first}; the chain in that file now is another one${chain(network)}: the file was deleted or replaced, and with it the chain this database's `
+      + 'treasury and deposit accounts are on. Put the file back, or start over on a fresh database (FUNDKIT_DB / FUNDKIT_DATABASE_URL).';
+  }
   const reached = network.identity === IN_PROCESS ? 'FUNDKIT_SANDBOX_NETWORK=in-process would start another chain in it' : `this server reached ${describe(network.source)}${chain(network)}, another chain`;
   return `${first}; ${reached}. ${shareTheSandbox(recorded)}`;
 }

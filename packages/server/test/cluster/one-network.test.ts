@@ -5,7 +5,7 @@
  * accounts on a chain the other servers do not watch. On either engine: a SQLite file, or one
  * PostgreSQL database under FUNDKIT_TEST_ENGINE=postgres.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -92,6 +92,14 @@ describe('servers on one database in sandbox mode', () => {
     expect(message).toContain('`pnpm fundkit sandbox --db ');
     expect(message).toContain('set FUNDKIT_SANDBOX_NETWORK=<its URL>');
     await paysThrough(first);
+  });
+
+  it('a sandbox thread whose chain file was deleted starts a new chain: the server refuses, saying so', async () => {
+    const db = await database();
+    const env = { ...db.server('a'), FUNDKIT_SANDBOX_NETWORK: 'thread' };
+    await startAndStop(env);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(env.FUNDKIT_SANDBOX_DB + suffix, { force: true });
+    expect(await refusal(env)).toMatch(/the chain in that file now is another one .*the file was deleted or replaced.*fresh database/s);
   });
 
   it('on one shared sandbox at a URL: both start, and a payment made through one is credited on the other', async () => {
