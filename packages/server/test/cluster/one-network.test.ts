@@ -96,7 +96,7 @@ describe('servers on one database in sandbox mode', () => {
 
   it('a sandbox thread whose chain file was deleted starts a new chain: the server refuses, saying so', async () => {
     const db = await database();
-    const env = { ...db.server('a'), FUNDKIT_SANDBOX_NETWORK: 'thread' };
+    const env: Record<string, string> = { ...db.server('a'), FUNDKIT_SANDBOX_NETWORK: 'thread' };
     await startAndStop(env);
     for (const suffix of ['', '-wal', '-shm']) rmSync(env.FUNDKIT_SANDBOX_DB + suffix, { force: true });
     expect(await refusal(env)).toMatch(/the chain in that file now is another one .*the file was deleted or replaced.*fresh database/s);
