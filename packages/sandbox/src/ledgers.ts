@@ -3,6 +3,7 @@
  * chained to the previous one by hash, so explorers and SDKs that decode `header_xdr` or follow
  * `prev_hash` see a consistent chain; transaction and operation counts are added as they apply.
  */
+import { randomBytes } from 'node:crypto';
 import { hash as sha256, xdr } from '@stellar/stellar-sdk';
 import { fromStroops } from './shared/money.js';
 import { prepared } from './sql/sql.js';
@@ -91,10 +92,11 @@ const ELDER_LEDGER = prepared<{ seq: number | null }>((k) => k.selectFrom('sbx_l
 /** Records ledger `seq` as closed at `closeTime`; call inside the close's SQLite transaction. */
 export async function openLedger(store: SandboxStore, seq: number, closeTime: number, closedAt: string): Promise<void> {
   // The newest recorded ledger carries the fee pool; it chains by hash only if it is seq - 1
-  // (sandbox files from before ledgers were recorded start with a gap).
+  // (sandbox files from before ledgers were recorded start with a gap). The first follows a genesis
+  // of random hash: each chain is its own (the server tells chains apart by their oldest ledger).
   const last = await store.sql.get(LAST_LEDGER);
   const fees = BigInt(last?.fees ?? '0');
-  const prevHash = last?.seq === seq - 1 ? last.hash : ZERO_HASH.toString('hex');
+  const prevHash = last?.seq === seq - 1 ? last.hash : (last ? ZERO_HASH : randomBytes(32)).toString('hex');
   const raw = Buffer.from(header(seq, Buffer.from(prevHash, 'hex'), closeTime, fees).toXdr());
   await store.sql.run(INSERT_LEDGER, {
     seq, hash: Buffer.from(sha256(raw)).toString('hex'), prev_hash: prevHash, closed_at: closedAt, header_xdr: raw.toString('base64'), fees: fees.toString(),

@@ -28,7 +28,8 @@ import { TreasurySigner } from '../pipeline/tx.js';
  * The treasury key is created when the database has none, as the server's start does.
  * With --collections, once the treasury holds what it needs, it makes the collection accounts
  * `muxed` intents are paid to (one per asset, once; pipeline/collections.ts).
- * Exit 0: nothing missing; 1: something is (or the network could not be read); 2: bad usage.
+ * Exit 0: nothing missing; 1: something is (or the network could not be read); 2: bad usage, or a
+ * database that follows another network than the configured one.
  */
 export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError('usage: fundkit treasury [--fund] [--collections] [--json] [--db <file | postgres://…>]');
@@ -41,7 +42,14 @@ export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
   const store = await openDataStore(config, logger);
   let setup: StellarSetup | null = null;
   try {
-    setup = await stellarSetup(store.sql, config, deriveKey(masterKey, 'stellar-keys'));
+    try {
+      setup = await stellarSetup(store.sql, config, deriveKey(masterKey, 'stellar-keys'));
+    } catch (error) {
+      // a database that follows another network (pipeline/network-identity.ts): as the server, refused with what to do
+      if (!(error instanceof ConfigError)) throw error;
+      io.stderr(`fundkit: ${error.message}\n`);
+      return 2;
+    }
     const { network, treasury: keypair } = setup;
     const repo = new DepositPoolRepo(store.sql);
     const read = async () => assess(await inspectTreasury({

@@ -20,6 +20,7 @@ import { createHorizonNetwork } from '../stellar/horizon/index.js';
 import type { NetworkProfile } from '../stellar/networks.js';
 import { createRpcNetwork } from '../stellar/rpc/index.js';
 import { NativeKeypair } from '../stellar/keypair.js';
+import { followNetwork, inProcessSandbox, realNetwork, sandboxChain } from './network-identity.js';
 import { httpLink, inProcessLink, ledgerStream, type SandboxLink } from '../stellar/sandbox/link.js';
 import { SandboxNetwork } from '../stellar/sandbox/network.js';
 import { startSandboxThread } from '../stellar/sandbox/thread.js';
@@ -76,6 +77,8 @@ const UNFUNDED_TREASURY = 'unfunded_treasury';
 /** The sandbox ledger keeps its chain in the server's database (migration 020's tables). */
 export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
   const { rates = null } = settings;
+  // before genesis writes the chain into a database that follows another one
+  await followNetwork(sql, inProcessSandbox(SANDBOX_PASSPHRASE));
   const ledger = new SandboxLedger(sql, {
     ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   });
@@ -139,13 +142,15 @@ const sandboxPoll = (attempt: number) => Math.min(250, 5 * 2 ** attempt);
  * treasury key is this server's; the sandbox's faucet gives it what genesis gave it in process.
  */
 export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: WiredSandboxSettings): Promise<StellarSetup> {
-  const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
   const link = settings.link ?? (settings.url ? await remoteSandbox(settings.url) : await startSandboxThread({
     dbPath: settings.dbPath, ledgerSeconds: settings.ledgerSeconds ?? 0, rates: settings.rates ?? null,
     ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   }, (error) => settings.logger.error({ err: error }, 'the sandbox thread failed')));
   try {
     const url = link.url!;
+    // the database's one chain: a server on another refuses before it keeps a key or an account on it
+    await followNetwork(sql, await sandboxChain(url, SANDBOX_PASSPHRASE, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
+    const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
     const profile: NetworkProfile = {
       kind: 'sandbox', passphrase: SANDBOX_PASSPHRASE, rpcUrl: `${url}/rpc`, horizonUrl: url, friendbotUrl: `${url}/friendbot`,
       issuers: { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! }, api: 'rpc',
@@ -217,6 +222,7 @@ async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, a
  * friendbot exists.
  */
 export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: NetworkProfile): Promise<StellarSetup> {
+  await followNetwork(sql, realNetwork(profile));
   const treasury = await treasuryKey(sql, secretsKey, profile.kind);
   const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
   return { network, ledger: null, sandbox: null, treasury, sandboxRoutes: null };

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyWebhook } from '@fundkit/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startStandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 
@@ -45,7 +46,12 @@ async function call(url: string, method: string, path: string, body?: unknown) {
  */
 async function killMidDelivery(childEnv: Record<string, string>, restart: (env: Record<string, string>) => Promise<TestServer>) {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-crash-'));
-  const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex') };
+  // one sandbox for both servers, as servers on one database share one (a database follows one chain)
+  const sandbox = await startStandaloneSandbox({ dbPath: ':memory:', port: 0 });
+  cleanup.push(() => sandbox.close());
+  const env: Record<string, string> = {
+    FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: randomBytes(32).toString('hex'), FUNDKIT_SANDBOX_NETWORK: sandbox.url,
+  };
   // on PostgreSQL, one database for the killed server and the restarted one
   if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL = await (await import('../helpers/postgres.js')).freshPostgresDatabase('webhook_crash');
   // the first request is never answered: the server dies holding it

@@ -23,6 +23,7 @@ import { migration as rateLimits } from './031_rate_limits.js';
 import { migration as intentsWithoutLink } from './032_intents_without_link_index.js';
 import { migration as muxedDeposits } from './033_muxed_deposits.js';
 import { migration as applicationDepositType } from './034_application_deposit_type.js';
+import { migration as networkIdentity } from './035_network_identity.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -34,5 +35,5 @@ export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
   waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases, deliveryClaims,
   eventSequence, sandboxPending, networkCursors, cacheGenerations, openIntentsIndex, checkoutLinks, rateLimits, intentsWithoutLink,
-  muxedDeposits, applicationDepositType,
+  muxedDeposits, applicationDepositType, networkIdentity,
 ];
