@@ -15,7 +15,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDataStore } from '../../src/db/store.js';
 import { createServer, type FundkitServer } from '../../src/index.js';
 import { followNetwork } from '../../src/pipeline/network-identity.js';
-import { startStandaloneSandbox, type StandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
+import { startStandaloneSandbox, type StandaloneSandbox } from '@fundkit/sandbox';
 import { DEFAULT_BOOTSTRAP, startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, pay, waitForIntent } from '../pipeline/helpers.js';
 

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyWebhook } from '@fundkit/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startStandaloneSandbox } from '../../src/stellar/sandbox/standalone.js';
+import { startStandaloneSandbox } from '@fundkit/sandbox';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 
