@@ -183,6 +183,7 @@ await section('sandbox', async () => {
   rows.push({ area: 'sandbox', figure: 'fundkit sandbox, fresh database: spawn → GET / (Horizon root) 200', fundkit: m(f.fresh, 'horizonMs'), unit: 'ms', ...peer });
   rows.push({ area: 'sandbox', figure: 'fundkit sandbox, fresh database: spawn → "ready in" banner on stdout', fundkit: m(f.fresh, 'bannerMs'), unit: 'ms', ...peer });
   rows.push({ area: 'sandbox', figure: 'fundkit sandbox, restarted on its database: spawn → RPC getHealth healthy', fundkit: m(f.restart, 'rpcMs'), unit: 'ms', ...peer });
+  rows.push({ area: 'sandbox', figure: 'fundkit-sandbox (@fundkit/sandbox\'s bin), fresh database: spawn → RPC getHealth healthy (target ≤ 1 s)', fundkit: m(f.packageBin, 'rpcMs'), unit: 'ms', ...peer });
 });
 
 await section('soak', async () => {

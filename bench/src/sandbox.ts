@@ -70,12 +70,13 @@ async function timeStart(args: string[], port: number, probes: { horizon: (u: st
   return { bannerMs, horizonMs: at.horizon!, rpcMs: at.rpc!, reportedMs: reported ? Number(reported[1]) : null };
 }
 
-export interface ReadyFigures { fresh: ReadyRun[]; restart: ReadyRun[]; floor: number[] }
+export interface ReadyFigures { fresh: ReadyRun[]; restart: ReadyRun[]; floor: number[]; packageBin: ReadyRun[] }
 
 export async function benchSandboxReady(): Promise<{ figures: ReadyFigures; notes: string[]; commands: string[] }> {
   const fresh: ReadyRun[] = [];
   const restart: ReadyRun[] = [];
   const floor: number[] = [];
+  const packageBin: ReadyRun[] = [];
   const bare = async (u: string) => {
     try {
       return (await fetch(`${u}/`)).status === 200;
@@ -91,18 +92,22 @@ export async function benchSandboxReady(): Promise<{ figures: ReadyFigures; note
     };
     fresh.push(await cli());
     restart.push(await cli());
+    // the same network from its own package's bin, which loads none of the server
+    const binPort = await freePort();
+    const binDb = join(mkdtempSync(join(tmpdir(), 'fundkit-bench-sandbox-bin-')), 'sandbox.db');
+    packageBin.push(await timeStart(['packages/sandbox/bin/fundkit-sandbox.js', '--port', String(binPort), '--db', binDb], binPort, { horizon: horizonUp, rpc: rpcUp }));
     const port = await freePort();
     const node = await timeStart(['-e', `require('node:http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`], port, { horizon: bare, rpc: bare });
     floor.push(node.horizonMs);
     const f = fresh.at(-1)!;
-    process.stdout.write(`  sandbox: banner ${f.bannerMs?.toFixed(0)} ms (it says ${f.reportedMs} ms), Horizon / ${f.horizonMs.toFixed(0)} ms, RPC getHealth ${f.rpcMs.toFixed(0)} ms; restart ${restart.at(-1)!.rpcMs.toFixed(0)} ms; bare node ${node.horizonMs.toFixed(0)} ms\n`);
+    process.stdout.write(`  sandbox: banner ${f.bannerMs?.toFixed(0)} ms (it says ${f.reportedMs} ms), Horizon / ${f.horizonMs.toFixed(0)} ms, RPC getHealth ${f.rpcMs.toFixed(0)} ms; restart ${restart.at(-1)!.rpcMs.toFixed(0)} ms; fundkit-sandbox bin ${packageBin.at(-1)!.rpcMs.toFixed(0)} ms; bare node ${node.horizonMs.toFixed(0)} ms\n`);
   }
   const m = (runs: ReadyRun[], k: keyof ReadyRun) => median(runs.map((r) => r[k] ?? Number.NaN));
   const notes = [
-    `sandbox: \`node packages/server/bin/fundkit.js sandbox --port <free> --db <fresh file>\` spawned ${RUNS_READY} times, each probe polled every 5 ms from spawn: banner (stdout "ready in N ms") ${fresh.map((r) => r.bannerMs?.toFixed(0)).join(', ')} ms (the CLI's own "ready in": ${fresh.map((r) => r.reportedMs).join(', ')} ms, from its command's start, after Node's and the modules' load); first 200 of GET / ${fresh.map((r) => r.horizonMs.toFixed(0)).join(', ')} ms; first healthy getHealth at /rpc ${fresh.map((r) => r.rpcMs.toFixed(0)).join(', ')} ms; restarted on the database it made: getHealth ${restart.map((r) => r.rpcMs.toFixed(0)).join(', ')} ms (median ${m(restart, 'rpcMs').toFixed(0)}); peer: node -e with a bare node:http server, spawn → first answer, ${floor.map((v) => v.toFixed(0)).join(', ')} ms; 2 shared cores: noisy`,
+    `sandbox: \`node packages/server/bin/fundkit.js sandbox --port <free> --db <fresh file>\` spawned ${RUNS_READY} times, each probe polled every 5 ms from spawn: banner (stdout "ready in N ms") ${fresh.map((r) => r.bannerMs?.toFixed(0)).join(', ')} ms (the CLI's own "ready in": ${fresh.map((r) => r.reportedMs).join(', ')} ms, from its command's start, after Node's and the modules' load); first 200 of GET / ${fresh.map((r) => r.horizonMs.toFixed(0)).join(', ')} ms; first healthy getHealth at /rpc ${fresh.map((r) => r.rpcMs.toFixed(0)).join(', ')} ms; restarted on the database it made: getHealth ${restart.map((r) => r.rpcMs.toFixed(0)).join(', ')} ms (median ${m(restart, 'rpcMs').toFixed(0)}); \`node packages/sandbox/bin/fundkit-sandbox.js --port <free> --db <fresh file>\` (@fundkit/sandbox's own bin, none of the server loaded): getHealth ${packageBin.map((r) => r.rpcMs.toFixed(0)).join(', ')} ms; peer: node -e with a bare node:http server, spawn → first answer, ${floor.map((v) => v.toFixed(0)).join(', ')} ms; 2 shared cores: noisy`,
   ];
   return {
-    figures: { fresh, restart, floor }, notes,
-    commands: ['cd bench && npx tsx src/run.ts --only sandbox --merge', 'node packages/server/bin/fundkit.js sandbox --port <free> --db <tmp>/sandbox.db'],
+    figures: { fresh, restart, floor, packageBin }, notes,
+    commands: ['cd bench && npx tsx src/run.ts --only sandbox --merge', 'node packages/server/bin/fundkit.js sandbox --port <free> --db <tmp>/sandbox.db', 'node packages/sandbox/bin/fundkit-sandbox.js --port <free> --db <tmp>/sandbox.db'],
   };
 }
