@@ -35,6 +35,7 @@ import { PaymentsReadModel } from './resources/payments/read-model.js';
 import { QuotesRepo } from './resources/quotes/repo.js';
 import { ExecutionsRepo } from './resources/route-executions/repo.js';
 import type { Sql } from './db/sql.js';
+import { meteredNetwork } from './ops/network-meter.js';
 import type { Telemetry } from './ops/telemetry.js';
 import type { SandboxLink } from './stellar/sandbox/link.js';
 
@@ -95,6 +96,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const pipeline = await createPipeline({
     sql, config, logger, masterKey: deps.masterKey, publicBaseUrl: deps.publicBaseUrl, settings,
     fence: fenceOf(new ClusterRepo(sql), 'pipeline', deps.instance), telemetry: deps.telemetry, ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+    // every request to the network is counted
+    meterNetwork: (network) => meteredNetwork(network, deps.telemetry),
     nudgeJob: (name) => workers.nudge(name),
   });
   const { repos } = pipeline;

@@ -1,5 +1,5 @@
 import type { DeleteQueryBuilder } from 'kysely';
-import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from '../cluster/liveness.js';
+import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from './liveness.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { prepared, sqlOf, type Params, type Sql, type SqlSource } from './sql.js';
 

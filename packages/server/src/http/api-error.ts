@@ -1,4 +1,5 @@
 import { AmountError } from '../lib/money.js';
+import type { ErrorDetail } from '../spec/validator.js';
 
 /** Error codes of INTERFACE.md with their HTTP status (DESIGN.md §7). */
 export const ERROR_STATUS = {
@@ -40,10 +41,6 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
 
 export interface ApiErrorOptions {
   details?: ErrorDetail[];

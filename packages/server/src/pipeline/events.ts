@@ -9,7 +9,7 @@ import type { PaymentsRepo } from '../resources/payments/repo.js';
 import type { RefundRecord } from '../resources/refunds/repo.js';
 import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
 import type { Sql } from '../db/sql.js';
-import type { Telemetry } from '../ops/telemetry.js';
+import type { PipelineMetrics } from './metrics.js';
 
 export class EventWriter {
   constructor(
@@ -17,7 +17,7 @@ export class EventWriter {
     private readonly payments: PaymentsRepo,
     private readonly settlements: SettlementsRepo,
     /** counts and logs payouts and refunds once their transaction committed */
-    private readonly telemetry: Telemetry | null = null,
+    private readonly telemetry: PipelineMetrics | null = null,
   ) {}
 
   /** The latest relevant Stellar transaction: the settlement transfer, else the latest applied payment. */

@@ -32,8 +32,7 @@ import { Settler } from './settlement.js';
 import { StateMachine } from './state-machine.js';
 import { checkNetwork, setupNetwork, setupSandboxMode, type StellarSetup } from './stellar.js';
 import type { SandboxLink } from '../stellar/sandbox/link.js';
-import { meteredNetwork } from '../ops/network-meter.js';
-import type { Telemetry } from '../ops/telemetry.js';
+import type { NetworkMeter, PipelineMetrics } from './metrics.js';
 import { TreasurySigner } from './tx.js';
 import { LoopLoad } from '../lib/loop-load.js';
 import { WatchRepo } from './watch-repo.js';
@@ -84,7 +83,9 @@ export interface PipelineDeps {
    */
   fence?: () => Promise<void>;
   /** metrics and the log lines of notable events */
-  telemetry: Telemetry;
+  telemetry: PipelineMetrics;
+  /** counts each request to the network (ops/network-meter.ts); none when absent */
+  meterNetwork?: NetworkMeter;
   /** a running sandbox network to share (ServerOptions.sandbox) */
   sandbox?: SandboxLink;
   /** wakes the named job loop (workers/loops.ts): new work for it */
@@ -152,8 +153,8 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
     ? await setupSandboxMode(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config, `${deps.publicBaseUrl()}/sandbox/horizon`, logger, deps.sandbox)
     : await setupNetwork(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.network);
   if (setup && deps.config.network) await checkNetwork(setup.network, deps.config.network, logger);
-  // every request to the network is counted (ops/network-meter.ts)
-  const stellar = setup && { ...setup, network: meteredNetwork(setup.network, deps.telemetry) };
+  // every request to the network is counted, when the caller meters it (services.ts: ops/network-meter.ts)
+  const stellar = setup && { ...setup, network: deps.meterNetwork ? deps.meterNetwork(setup.network) : setup.network };
   const poolRepo = new DepositPoolRepo(sql);
   const depositKeys = new DepositKeys(repos.fundingIntents, secretsKey, stellar ? { treasury: stellar.treasury, lookup: poolRepo } : null);
   const nudgeOf = (name: string) => () => deps.nudgeJob(name);

@@ -16,7 +16,7 @@ import type { PipelineIntentsRepo } from './intents-repo.js';
 import { movementsInto, type IncomingPayment } from './records.js';
 import type { StateMachine } from './state-machine.js';
 import type { Sql } from '../db/sql.js';
-import type { Telemetry } from '../ops/telemetry.js';
+import type { PipelineMetrics } from './metrics.js';
 import { fromStroops } from '../lib/money.js';
 import { muxedAddress } from '../stellar/muxed.js';
 import type { CollectionRepo } from './collection-repo.js';
@@ -31,7 +31,7 @@ export interface ObserverDeps {
   logger: Logger;
   /** a payment was applied: wake the confirmation worker */
   onApplied: () => void;
-  telemetry?: Telemetry;
+  telemetry?: PipelineMetrics;
   /** collection accounts (muxed deposits) and their unattributed payments; absent: none exist */
   collections?: CollectionRepo;
 }

@@ -1,7 +1,12 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { ErrorDetail } from '../http/api-error.js';
 import type { JsonObject, Operation, Parameter, Spec } from './operations.js';
+
+/** One field's problem, as the error envelope's `details` carry it (http/api-error.ts). */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
 
 const COMPONENT = /^#\/components\/schemas\/([^/]+)(\/.*)?$/;
 

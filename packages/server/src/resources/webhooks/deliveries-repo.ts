@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from '../../cluster/liveness.js';
+import { livenessAt, ownerAlive, type ClaimOwner, type Liveness } from '../../db/liveness.js';
 import { bindAll, dynamic, prepared, sqlOf, type Params, type Sql, type SqlSource } from '../../db/sql.js';
 import { afterPosition, type PageRequest } from '../../domain/page.js';
 

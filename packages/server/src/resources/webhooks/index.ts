@@ -1,5 +1,5 @@
 import { deriveKey } from '../../lib/crypto.js';
-import type { ClaimOwner } from '../../cluster/liveness.js';
+import type { ClaimOwner } from '../../db/liveness.js';
 import { EventsRepo } from '../events/repo.js';
 import { EventsService } from '../events/service.js';
 import { WebhookDeliveriesRepo } from './deliveries-repo.js';

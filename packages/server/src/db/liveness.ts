@@ -5,7 +5,7 @@
  * once its heartbeat is stale.
  */
 import type { ExpressionBuilder } from 'kysely';
-import type { Params } from '../db/sql.js';
+import type { Params } from './sql.js';
 
 /** The server process claims are made by, and how long a silent one counts as alive. */
 export interface ClaimOwner {
