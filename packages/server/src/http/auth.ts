@@ -1,12 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Operation } from '../spec/operations.js';
-import type { AccountsService } from '../resources/accounts/service.js';
-import type { KeysService } from '../resources/keys/service.js';
 import { ApiError } from './api-error.js';
 import { locals, type AuthContext } from './context.js';
 import { looksLikeJwt, verifyCheckoutToken } from './checkout-token.js';
 import { secretsEqual } from '../lib/crypto.js';
 import type { ApplicationRecord } from '../domain/application.js';
+import type { Environment } from '../domain/environment.js';
 
 /** Security scheme names of the spec, one per credential form (DESIGN §3). */
 export type Scheme = 'SecretKey' | 'PublishableKey' | 'CheckoutSession' | 'AccountSession' | 'OperatorKey';
@@ -15,9 +14,23 @@ export type Scheme = 'SecretKey' | 'PublishableKey' | 'CheckoutSession' | 'Accou
 export const APPLICATION_HEADER = 'Fundkit-Application';
 export const ENVIRONMENT_HEADER = 'Fundkit-Environment';
 
+/** The API keys as authentication asks them (resources/keys/service.ts answers; http/ knows no resources/). */
+export interface KeyAuthenticator {
+  authenticate(plaintext: string): Promise<{
+    key: { id: string; type: 'secret' | 'publishable'; environment: Environment; revoked_at: string | null };
+    application: ApplicationRecord;
+  } | undefined>;
+  markExposed(keyId: string): Promise<void>;
+}
+
+/** The dashboard's sessions as authentication asks them (resources/accounts/service.ts answers). */
+export interface SessionAuthenticator {
+  authenticate(token: string): Promise<{ ok: true; session: { id: string; account_id: string } } | { ok: false; code: 'UNAUTHORIZED' | 'SESSION_EXPIRED' }>;
+}
+
 export interface AuthDeps {
-  keys: KeysService;
-  accounts: AccountsService;
+  keys: KeyAuthenticator;
+  accounts: SessionAuthenticator;
   operatorKey: string | null;
   checkoutKey: Buffer;
   findApplication: (id: string) => Promise<ApplicationRecord | undefined>;

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { RequestLogsService } from '../resources/request-logs/service.js';
+import type { Environment } from '../domain/environment.js';
 import { locals } from './context.js';
 
 /** The metrics label of a request that matched no operation of the spec: its route family, never its path. */
@@ -23,7 +23,15 @@ export interface RequestMetrics {
   httpRequest(operation: string, method: string, status: number, seconds: number): void;
 }
 
-export function requestLogging(service: RequestLogsService, logger: Logger, telemetry: RequestMetrics | null = null) {
+/** Where each logged request goes (resources/request-logs/service.ts keeps them). */
+export interface RequestLogSink {
+  record(entry: {
+    application_id: string; environment: Environment; key_id: string; method: string; path: string; status: number;
+    request_id: string; duration_ms: number; idempotency_key: string | null;
+  }): Promise<void>;
+}
+
+export function requestLogging(service: RequestLogSink, logger: Logger, telemetry: RequestMetrics | null = null) {
   // debug: at info, the level `pnpm start` shows, the pipeline's notable events stand out
   const access = logger.isLevelEnabled('debug');
   return (req: Request, res: Response, next: NextFunction): void => {
