@@ -21,15 +21,20 @@ export function sandboxRpcUrl(t: TestServer): string {
   return `${url}/rpc`;
 }
 
-/** A JSON-RPC call to the sandbox of `t`: its result, or a throw with the RPC's error. */
-export async function sandboxRpc<T = any>(t: TestServer, method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(sandboxRpcUrl(t), {
+/** A JSON-RPC call to the Stellar RPC at `rpcUrl`: its result, or a throw with the RPC's error. */
+export async function rpcCall<T = any>(rpcUrl: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(rpcUrl, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const reply = await res.json() as { result?: T; error?: { code: number; message: string } };
-  if (reply.error) throw new Error(`sandbox ${method} answered ${reply.error.code}: ${reply.error.message}`);
+  if (reply.error) throw new Error(`${rpcUrl} ${method} answered ${reply.error.code}: ${reply.error.message}`);
   return reply.result as T;
+}
+
+/** A JSON-RPC call to the sandbox of `t`. */
+export function sandboxRpc<T = any>(t: TestServer, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  return rpcCall<T>(sandboxRpcUrl(t), method, params);
 }
 
 /** Closes a ledger now (sandbox_closeLedger) and answers its sequence. */
