@@ -15,20 +15,11 @@
 import { StrKey } from '@stellar/stellar-sdk';
 import express, { type Request, type Response, type Router } from 'express';
 import { AmountError, toStroops } from './shared/money.js';
-import { assetKey, type AssetRef } from './shared/assets.js';
+import { assetKey } from './shared/assets.js';
 import { FaucetError } from './faucet.js';
 import { badRequest } from './horizon/render.js';
 import type { SandboxLedger } from './ledger.js';
-import { SANDBOX_ASSETS } from './sandbox-assets.js';
-
-function parseAsset(raw: unknown): AssetRef | null {
-  if (raw === undefined || raw === 'XLM' || raw === 'native') return SANDBOX_ASSETS.XLM;
-  if (raw === 'USDC' || raw === 'EURC') return SANDBOX_ASSETS[raw];
-  if (typeof raw !== 'string') return null;
-  const [code, issuer, extra] = raw.split(':');
-  if (extra !== undefined || !code || !/^[A-Za-z0-9]{1,12}$/.test(code) || !issuer || !StrKey.isValidEd25519PublicKey(issuer)) return null;
-  return { code, issuer };
-}
+import { parseAsset } from './sandbox-assets.js';
 
 async function handle(ledger: SandboxLedger, req: Request, res: Response): Promise<void> {
   const body = (req.body ?? {}) as Record<string, unknown>;

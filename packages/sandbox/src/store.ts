@@ -162,6 +162,9 @@ const INSERT_OFFER = prepared<{ id: number }, Record<'seller' | 'selling' | 'buy
 const SET_OFFER_AMOUNT = prepared<never, { id: number; amount: string; ledger: number }>((k, p) =>
   k.updateTable('sbx_offers').set({ amount: p('amount'), last_modified_ledger: p('ledger') }).where('id', '=', p('id')));
 
+const SET_OFFER_PRICE = prepared<never, { id: number; price_n: string; price_d: string; ledger: number }>((k, p) =>
+  k.updateTable('sbx_offers').set({ price_n: p('price_n'), price_d: p('price_d'), last_modified_ledger: p('ledger') }).where('id', '=', p('id')));
+
 const DELETE_OFFER = prepared<never, { id: number }>((k, p) => k.deleteFrom('sbx_offers').where('id', '=', p('id')));
 
 const GET_STATE = prepared<{ value: string }, { key: string }>((k, p) => k.selectFrom('sbx_state').select('value').where('key', '=', p('key')));
@@ -273,6 +276,10 @@ export class SandboxStore {
 
   async setOfferAmount(id: number, amount: bigint, ledger: number): Promise<void> {
     await this.sql.run(SET_OFFER_AMOUNT, { id, amount: amount.toString(), ledger });
+  }
+
+  async setOfferPrice(id: number, priceN: bigint, priceD: bigint, ledger: number): Promise<void> {
+    await this.sql.run(SET_OFFER_PRICE, { id, price_n: priceN.toString(), price_d: priceD.toString(), ledger });
   }
 
   async deleteOffer(id: number): Promise<void> {

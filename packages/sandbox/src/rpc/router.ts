@@ -1,12 +1,14 @@
 /**
  * The sandbox's Stellar RPC: a JSON-RPC 2.0 endpoint (POST, application/json) answering as
  * stellar-rpc does, for `rpc.Server` of @stellar/stellar-sdk and other RPC clients. Soroban runs
- * for the built-in Stellar Asset Contracts only (sac/): no WASM contracts.
+ * for the built-in Stellar Asset Contracts only (sac/): no WASM contracts. Beside stellar-rpc's
+ * methods, the sandbox's test controls (sandbox_*, controls.ts).
  *
  *   app.use('/sandbox/rpc', createSandboxRpcRouter(ledger, { friendbotUrl }));
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { SandboxLedger } from '../ledger.js';
+import { addOffers, closeLedger, getOffers, removeOffers, setOfferPrice } from './controls.js';
 import { getLedgerEntries } from './entries.js';
 import { getEvents } from './events.js';
 import {
@@ -41,6 +43,12 @@ function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<stri
     getLedgers: (p) => getLedgers(ledger, p),
     simulateTransaction: (p) => simulateTransaction(ledger, p),
     getEvents: (p) => getEvents(ledger, p),
+    // the sandbox's test controls (controls.ts): a real stellar-rpc answers these "method not found"
+    sandbox_closeLedger: () => closeLedger(ledger),
+    sandbox_getOffers: (p) => getOffers(ledger, p),
+    sandbox_setOfferPrice: (p) => setOfferPrice(ledger, p),
+    sandbox_removeOffers: (p) => removeOffers(ledger, p),
+    sandbox_addOffers: (p) => addOffers(ledger, p),
   };
 }
 

@@ -11,6 +11,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../../src/resources/funding-intents/deposit-accounts.js';
 import { rows, run, value } from '../helpers/raw-sql.js';
+import { rpcCall } from '../helpers/sandbox-rpc.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 import { openStatusStream } from '../helpers/status-stream.js';
 
@@ -22,7 +23,8 @@ afterEach(async () => {
 /** Servers sharing one database (a file, or one PostgreSQL database under FUNDKIT_TEST_ENGINE=postgres), started one after the other. */
 function cluster(extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-cluster-'));
-  // the sandbox on the shared database itself (in-process): these tests read its tables
+  // the sandbox on the shared database itself (in-process): the clocked test is about the one clock
+  // servers on one database share (sbx_state), which it reads over the sandbox's RPC, not its tables
   const env: Record<string, string> = {
     FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', FUNDKIT_SANDBOX_NETWORK: 'in-process', ...extraEnv,
   };
@@ -188,7 +190,9 @@ describe('a sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS)', () => {
     const a = await start();
     const b = await start();
     expect(a.server.leadsPipeline()).toBe(true);
-    const ledger = async () => Number(await value<string>(a.server.sql, "SELECT value FROM sbx_state WHERE key = 'ledger'"));
+    // the sandbox read as any client reads it: its Stellar RPC (on the server, as in-process mounts it)
+    const rpc = `${a.url}/sandbox/rpc`;
+    const ledger = async () => (await rpcCall<{ sequence: number }>(rpc, 'getLatestLedger')).sequence;
     const before = await ledger();
     const startedAt = Date.now();
 
@@ -207,7 +211,9 @@ describe('a sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS)', () => {
     const { sql } = b.server;
     const [payment] = await rows<{ ledger: number }>(sql, 'SELECT ledger FROM payments WHERE funding_intent_id = ?', id);
     const [settled] = await rows<{ hash: string }>(sql, 'SELECT transfer_transaction_hash AS hash FROM settlements WHERE funding_intent_id = ?', id);
-    const settlementLedger = Number(await value(sql, 'SELECT ledger FROM sbx_transactions WHERE hash = ?', settled!.hash));
+    const settlement = await rpcCall<{ status: string; ledger: number }>(rpc, 'getTransaction', { hash: settled!.hash });
+    expect(settlement.status).toBe('SUCCESS');
+    const settlementLedger = settlement.ledger;
     expect(settlementLedger).toBeGreaterThan(Number(payment!.ledger));
     expect(await value(sql, "SELECT COUNT(*) AS n FROM ledger_entries WHERE funding_intent_id = ? AND type = 'INTENT_CREDIT' AND account = 'APPLICATION_BALANCE'", id)).toBe(1);
   });

@@ -6,6 +6,7 @@
  * with Retry-After, which a retry with the same Idempotency-Key runs again instead of replaying.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeLedger } from '../helpers/sandbox-rpc.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, IN_PROCESS, key, waitFor } from './helpers.js';
 
@@ -102,18 +103,18 @@ describe('past the bound', () => {
     // no pool and a ledger an hour long: the account of a new intent waits for a close the test makes
     // a bound of 3 s: long enough for an account's creation at the closes the tests make, on two
     // loaded cores (1.5 s was not, once in a run on PostgreSQL)
+    // (the sandbox in its thread, reached over HTTP; the test closes its ledgers with sandbox_closeLedger)
     t = await startTestServer({ config: { payableWaitMs: 3_000 },
-      env: { ...FAST_ENV, ...IN_PROCESS, FUNDKIT_SANDBOX_LEDGER_SECONDS: '3600', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
+      env: { ...FAST_ENV, FUNDKIT_SANDBOX_LEDGER_SECONDS: '3600', FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
   });
   afterAll(() => t.close());
 
-  const clock = () => t.server.services.pipeline.pipeline.stellar!.ledger!.clock!;
   /** closes a ledger every 50 ms until `work` settles: whatever it waits for lands at some close */
   async function closingLedgersUntil<T>(work: Promise<T>): Promise<T> {
     let settled = false;
     void work.then(() => { settled = true; }, () => { settled = true; });
     while (!settled) {
-      await clock().close();
+      await closeLedger(t);
       await new Promise((r) => setTimeout(r, 50));
     }
     return work;

@@ -1,13 +1,14 @@
-import { rows, run } from '../helpers/raw-sql.js';
 import { randomUUID } from 'node:crypto';
+import { sandboxRpc, type SandboxOffer } from '../helpers/sandbox-rpc.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
-import { FAST_ENV, IN_PROCESS } from '../pipeline/helpers.js';
+import { FAST_ENV } from '../pipeline/helpers.js';
 
 export { createIntent, pay, waitFor, waitForIntent, history } from '../pipeline/helpers.js';
 export const key = KEYS.alphaSecretTest;
 
+/** A server whose sandbox runs in its thread, reached over HTTP (book() moves its market over RPC). */
 export function startQuotesServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS, ...env } });
+  return startTestServer({ env: { ...FAST_ENV, ...env } });
 }
 
 export const idem = () => ({ 'idempotency-key': `k-${randomUUID()}` });
@@ -34,23 +35,19 @@ export async function session(t: TestServer, intentId: string): Promise<string> 
   return res.body.session_token;
 }
 
-/** The embedded ledger's order book, for tests that move the market. */
+/**
+ * The sandbox's order book, moved through its test controls over RPC (sandbox_getOffers,
+ * sandbox_setOfferPrice, sandbox_removeOffers, sandbox_addOffers), for tests that move the market.
+ */
 export function book(t: TestServer) {
-  const ledger = t.server.services.pipeline.pipeline.stellar!.ledger!;
-  const usdc = 'USDC:GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5';
-  const { sql } = t.server;
+  const usdcForXlm = { selling: 'USDC', buying: 'XLM' };
   return {
     /** offers that sell USDC for XLM (what an XLM payer's conversion crosses) */
-    usdcForXlm: () => rows(sql, "SELECT * FROM sbx_offers WHERE selling = ? AND buying = 'native'", usdc),
+    usdcForXlm: async () => (await sandboxRpc<{ offers: SandboxOffer[] }>(t, 'sandbox_getOffers', usdcForXlm)).offers,
     /** how many XLM one USDC costs, as n/d */
-    setUsdcPrice: (n: number, d: number) => run(sql, "UPDATE sbx_offers SET price_n = ?, price_d = ? WHERE selling = ? AND buying = 'native'", String(n), String(d), usdc),
-    drainUsdcForXlm: () => run(sql, "DELETE FROM sbx_offers WHERE selling = ? AND buying = 'native'", usdc),
-    refill: async (offers: Record<string, unknown>[]) => {
-      for (const row of offers) {
-        const cols = Object.keys(row);
-        await run(sql, `INSERT INTO sbx_offers (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, ...Object.values(row));
-      }
-    },
+    setUsdcPrice: (n: number, d: number) => sandboxRpc(t, 'sandbox_setOfferPrice', { ...usdcForXlm, price: { n, d } }),
+    drainUsdcForXlm: () => sandboxRpc(t, 'sandbox_removeOffers', usdcForXlm),
+    refill: (offers: SandboxOffer[]) => sandboxRpc(t, 'sandbox_addOffers', { offers }),
   };
 }
 
