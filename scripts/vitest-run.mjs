@@ -31,9 +31,14 @@ const hangs = join(dir, 'hangs.jsonl');
 /** One vitest run; its exit status and its verdict (null when the reporter wrote none). */
 function vitest(args, name, extraEnv = {}) {
   const verdictFile = join(dir, `${name}.json`);
-  const status = spawnSync('vitest', ['run', '--reporter=default', `--reporter=${reporter}`, ...args], {
+  const run = spawnSync('vitest', ['run', '--reporter=default', `--reporter=${reporter}`, ...args], {
     stdio: 'inherit', env: { ...process.env, FUNDKIT_RUN_VERDICT: verdictFile, ...extraEnv }, shell: process.platform === 'win32',
-  }).status ?? 1;
+  });
+  if (run.error?.code === 'ENOENT') {
+    console.log('\n==> vitest is not on PATH: run this through pnpm (`pnpm test`, or `pnpm exec node scripts/vitest-run.mjs …`)');
+    process.exit(1);
+  }
+  const status = run.status ?? 1;
   return { status, verdict: existsSync(verdictFile) ? JSON.parse(readFileSync(verdictFile, 'utf8')) : null };
 }
 
