@@ -64,7 +64,7 @@ export class RouteExecutionsService {
 
   /** Checks and restarts in one transaction, so a refund giving the funds up cannot interleave. */
   private async restart(id: string, status: 'PENDING' | 'RUNNING', check: (e: ExecutionRecord) => Promise<bigint>) {
-    await this.deps.sql.transaction(async () => {
+    const restarted = await this.deps.sql.transaction(async () => {
       const e = (await this.deps.executions.findById(id))!;
       const sendMax = await check(e);
       const at = isoNow();
@@ -74,8 +74,10 @@ export class RouteExecutionsService {
         attempts: 0, next_attempt_at: at, completed_at: null, updated_at: at,
       });
       await this.deps.quotes.setStatus(e.quote_id, 'EXECUTING', at);
+      return (await this.deps.executions.findById(id))!;
     });
+    // the answer is the execution as this call left it: read after the nudge, a woken worker may already have moved it on
     this.deps.nudge();
-    return presentExecution((await this.deps.executions.findById(id))!);
+    return presentExecution(restarted);
   }
 }
