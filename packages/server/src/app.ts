@@ -19,7 +19,7 @@ import type { RouteDef } from './http/route.js';
 import { validateRequest } from './http/validate.js';
 import { composed, directDispatch, directSegments, skippable, type DirectRoute } from './http/direct-dispatch.js';
 import { sandboxDocsKey } from './sandbox-keys.js';
-import { sandboxProxy } from './http/sandbox-proxy.js';
+import { sandboxProxy, sandboxRpcProxy } from './http/sandbox-proxy.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
 import { assetRoutes } from './resources/assets/routes.js';
@@ -147,7 +147,8 @@ async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
   const stellar = ctx.services.pipeline.pipeline.stellar;
   if (stellar?.sandbox?.url) {
     const forward = sandboxProxy(stellar.sandbox.url);
-    for (const path of ['/sandbox/friendbot', '/sandbox/horizon', '/sandbox/rpc']) app.use(path, forward);
+    for (const path of ['/sandbox/friendbot', '/sandbox/horizon']) app.use(path, forward);
+    app.use('/sandbox/rpc', sandboxRpcProxy(stellar.sandbox.url));
     return;
   }
   if (stellar?.sandboxRoutes) app.use(stellar.sandboxRoutes);

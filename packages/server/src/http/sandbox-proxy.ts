@@ -3,6 +3,11 @@
  * own thread or process: each request is forwarded unchanged (path, query, body, and the Host a
  * client used, so links in Horizon's answers name this server), and the answer streamed back
  * (Horizon's event streams too). Wallets, the checkout and the SDK keep the URLs they had.
+ *
+ * Stellar RPC calls pass only when they are stellar-rpc's own methods: the sandbox's test
+ * controls (sandbox_closeLedger, sandbox_setOfferPrice…) move prices and time for every
+ * application of this server, so anyone who can reach the API must not reach them. They stay on
+ * the sandbox's own endpoint (loopback, or the `fundkit sandbox` an operator runs).
  */
 import { request, type IncomingHttpHeaders } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
@@ -27,21 +32,81 @@ function unavailable(res: Response, error: Error): void {
   }));
 }
 
-/** Forwards to the sandbox at `target` (http://127.0.0.1:port), keeping the original URL. */
+/** A JSON-RPC body larger than any call stellar-rpc takes (a Soroban envelope is at most ~180 KB in base64). */
+const RPC_BODY_LIMIT = 1024 * 1024;
+
+/** The first sandbox_* call a JSON-RPC body (one call or a batch) makes, if any; bodies that are not JSON make none. */
+function controlCall(body: Buffer): { method: string; id: unknown } | null {
+  let parsed: unknown;
+  try { parsed = JSON.parse(body.toString('utf8')); } catch { return null; }
+  const batch = Array.isArray(parsed);
+  for (const call of batch ? parsed as unknown[] : [parsed]) {
+    const { method, id } = (call ?? {}) as { method?: unknown; id?: unknown };
+    // a refused batch is answered as one invalid request: no id of its own
+    if (typeof method === 'string' && method.startsWith('sandbox_')) return { method, id: batch ? null : id };
+  }
+  return null;
+}
+
+function rpcRefusal(res: Response, status: number, id: unknown, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
+}
+
+/** Reads a JSON-RPC body whole (bounded), refuses the sandbox's controls, and forwards the rest. */
+function forwardRpc(forward: (req: Request, res: Response, body: Buffer) => void): RequestHandler {
+  return (req, res) => {
+    if (req.method !== 'POST') return forward(req, res, Buffer.alloc(0));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > RPC_BODY_LIMIT) {
+        req.removeAllListeners('data');
+        rpcRefusal(res, 413, null, -32600, `invalid request: the body is larger than ${RPC_BODY_LIMIT} bytes`);
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (res.headersSent) return;
+      const body = Buffer.concat(chunks);
+      const control = controlCall(body);
+      if (control) {
+        return rpcRefusal(res, 200, control.id, -32601, `method not found: ${control.method} is a control of the sandbox's own endpoint, not served through the API; call it at the sandbox's URL (fundkit sandbox prints it)`);
+      }
+      forward(req, res, body);
+    });
+  };
+}
+
+/** Forwards to the sandbox at `target` (http://127.0.0.1:port), keeping the original URL; `body`, when given, is sent instead of the request's stream. */
+function forwardTo(base: URL, req: Request, res: Response, body?: Buffer): void {
+  const headers = forwardedHeaders(req);
+  if (body) headers['content-length'] = String(body.length);
+  const upstream = request({
+    hostname: base.hostname, port: base.port, method: req.method, path: req.originalUrl, headers,
+  }, (answer) => {
+    const answered = { ...answer.headers };
+    for (const name of HOP_BY_HOP) delete answered[name];
+    res.writeHead(answer.statusCode ?? 502, answered);
+    answer.pipe(res);
+  });
+  upstream.on('error', (error) => unavailable(res, error));
+  // a client that leaves ends the forwarded request (an event stream held open, say)
+  res.on('close', () => upstream.destroy());
+  if (body) upstream.end(body);
+  else req.pipe(upstream);
+}
+
+/** The sandbox's Horizon and friendbot, forwarded unchanged. */
 export function sandboxProxy(target: string): RequestHandler {
   const base = new URL(target);
-  return (req, res) => {
-    const upstream = request({
-      hostname: base.hostname, port: base.port, method: req.method, path: req.originalUrl, headers: forwardedHeaders(req),
-    }, (answer) => {
-      const headers = { ...answer.headers };
-      for (const name of HOP_BY_HOP) delete headers[name];
-      res.writeHead(answer.statusCode ?? 502, headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', (error) => unavailable(res, error));
-    // a client that leaves ends the forwarded request (an event stream held open, say)
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  };
+  return (req, res) => forwardTo(base, req, res);
+}
+
+/** The sandbox's Stellar RPC: stellar-rpc's methods forwarded, its sandbox_* controls refused. */
+export function sandboxRpcProxy(target: string): RequestHandler {
+  const base = new URL(target);
+  return forwardRpc((req, res, body) => forwardTo(base, req, res, req.method === 'POST' ? body : undefined));
 }
