@@ -1,6 +1,7 @@
 /**
  * A refund to a contract account (a C… payer, e.g. a passkey wallet) over Stellar RPC, served by
- * msw: the payout is the asset's Stellar Asset Contract `transfer(deposit, contract, amount)`,
+ * msw. The payer is a real one: the swap router that paid an account USDC in recorded pubnet
+ * ledger 63092990 (fixtures/recorded-ledgers), refunded through the same USDC contract it used: the payout is the asset's Stellar Asset Contract `transfer(deposit, contract, amount)`,
  * invoked by the deposit account, simulated (simulateTransaction) and assembled before it is
  * signed, sent alone (a Soroban transaction has one operation). The test decodes what reached
  * sendTransaction. The refund's repositories are stand-ins: what is tested is what goes on the
@@ -17,11 +18,13 @@ import type { RefundRecord } from '../../src/resources/refunds/repo.js';
 import { resolveNetwork } from '../../src/stellar/networks.js';
 import { createRpcNetwork } from '../../src/stellar/rpc/index.js';
 import { txResult } from '@fundkit/sandbox';
-import { WALLET } from '../fixtures/events/constructed.js';
+import { LEDGER_63092990 } from '../fixtures/recorded-ledgers/pubnet-63092990.js';
 
 const RPC = 'http://rpc.test/rpc';
-const profile = resolveNetwork('testnet', { passphrase: null, rpcUrl: RPC, horizonUrl: null, friendbotUrl: null, issuers: null, api: 'rpc' });
+const profile = resolveNetwork('pubnet', { passphrase: null, rpcUrl: RPC, horizonUrl: null, friendbotUrl: null, issuers: null, api: 'rpc' });
 const USDC = new Asset('USDC', profile.issuers.USDC);
+/** the recorded payer: a contract account */
+const WALLET = LEDGER_63092990.routerSwap.router;
 const treasury = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 11));
 const deposit = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 12));
 const RESOURCE_FEE = 123_456;
@@ -122,7 +125,7 @@ describe('a refund to a contract address', () => {
     expect(op.source).toBe(deposit.publicKey());
     const invoke = xdr.expectUnionVariant((op as { func: xdr.HostFunction }).func, 'hostFunctionTypeInvokeContract').invokeContract;
     expect(StrKey.encodeContract(Buffer.from(xdr.expectUnionVariant(invoke.contractAddress, 'scAddressTypeContract').contractId.toBytes())))
-      .toBe(USDC.contractId(profile.passphrase));
+      .toBe(LEDGER_63092990.routerSwap.usdcSac);
     expect(scValToNative(xdr.ScVal.scvSymbol(invoke.functionName))).toBe('transfer');
     expect(invoke.args.map((a) => scValToNative(a))).toEqual([deposit.publicKey(), WALLET, 25_000_000n]);
     // assembled from the simulation: its Soroban data, and its resource fee on top of the inclusion fee

@@ -2,8 +2,9 @@
  * Value observed, not operation types (DESIGN.md §11), over Stellar RPC: getTransactions'
  * resultMetaXdr carries the Soroban `transfer` events of each invocation. A Stellar Asset
  * Contract's transfer from a contract account (C…) to a watched account is credited with its
- * exact amount and its payer; a lookalike event from any other contract is not money. The
- * invocations are CONSTRUCTED (test/fixtures/events/constructed.ts: none was found recorded);
+ * exact amount and its payer; a lookalike event from any other contract is not money. These
+ * invocations are CONSTRUCTED (test/fixtures/events/constructed.ts), for the shapes no recording
+ * shows (recorded-transfers.test.ts reads a real one);
  * the recorded pubnet corpus (fixtures/rpc) checks the SAC ids and the CAP-67 event shapes
  * against real meta.
  */
