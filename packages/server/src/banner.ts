@@ -29,7 +29,10 @@ export async function prepareSandbox(server: FundkitServer, localUrl: string, ho
     server.logger.warn({ err: error }, 'could not create the development dashboard account');
     return null;
   });
-  if (dashboard && keys) await adoptSandboxApplication(server.services, dashboard, keys);
+  // best effort like the rest: a database that drops here must not end a server that already listens
+  if (dashboard && keys) await adoptSandboxApplication(server.services, dashboard, keys).catch((error: unknown) => {
+    server.logger.warn({ err: error }, 'could not give the sandbox application to the development account; the next start tries again');
+  });
   if (!keys) return { url, host, keys, demo: null, dashboard };
   const fk = new Fundkit({ apiKey: keys.secretKey, baseUrl: localUrl, maxRetries: 0 });
   try {
@@ -145,4 +148,22 @@ export function formatNetworkBanner(info: NetworkBannerInfo): string {
     '',
   );
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The banner `fundkit-server` prints once it listens. It reads the database (the development
+ * account, the demo intent, the pool) after the server already answers: a database that drops
+ * then (a restart of PostgreSQL, a partition) leaves a running server without its banner, never
+ * a server that exits, as it did when this step's error ended start-up.
+ */
+export async function startBanner(server: FundkitServer, localUrl: string, host?: string): Promise<string> {
+  try {
+    return server.config.stellar === 'sandbox'
+      ? formatBanner(await prepareSandbox(server, localUrl, host))
+      : formatNetworkBanner(await prepareNetworkBanner(server, localUrl));
+  } catch (error) {
+    server.logger.error({ err: error }, 'the start banner could not be prepared; the server keeps running');
+    const why = error instanceof Error ? error.message : String(error);
+    return `\n  Fundkit reference server listening at ${localUrl}\n  (its banner could not be prepared: ${why}; /readyz says what is ready)\n\n`;
+  }
 }

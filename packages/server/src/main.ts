@@ -1,4 +1,4 @@
-import { formatBanner, formatNetworkBanner, prepareNetworkBanner, prepareSandbox } from './banner.js';
+import { startBanner } from './banner.js';
 import { FlagError, flagsToEnv } from './cli/flags.js';
 import { ConfigError } from './config.js';
 import { createServer, isWildcardHost } from './index.js';
@@ -41,8 +41,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   // after the handlers: the banner creates a demo intent (a ledger round trip), and a SIGTERM
   // during it must still shut down gracefully
-  if (server.config.stellar === 'sandbox') process.stdout.write(formatBanner(await prepareSandbox(server, url, host)));
-  else process.stdout.write(formatNetworkBanner(await prepareNetworkBanner(server, url)));
+  process.stdout.write(await startBanner(server, url, host));
 }
 
 void main().catch((error: unknown) => {
