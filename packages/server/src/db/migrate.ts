@@ -5,6 +5,7 @@ import type { Db } from './connection.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { migrationTools, type Dialect, type Migration } from './migrations/migration.js';
 import { migrateSandbox } from './migrations/020_sandbox_legacy.js';
+import { CHAIN_TABLES, DROP_SANDBOX_VERSION, legacyChainError } from './legacy-sandbox.js';
 
 /** A database a newer Fundkit migrated: this code would misread what it does not know. */
 export class SchemaTooNewError extends ConfigError {}
@@ -50,7 +51,23 @@ export function pendingMigrations(db: Db): Migration[] {
  * which older servers made themselves: an older file's are brought to 020's shape first, as 020
  * indexes a column they lack (migrateSandbox; nothing without them).
  */
-const SQLITE_BEFORE: Partial<Record<number, (db: Db) => void>> = { 20: migrateSandbox };
+const SQLITE_BEFORE: Partial<Record<number, (db: Db) => void>> = { 20: migrateSandbox, [DROP_SANDBOX_VERSION]: refuseSqliteChain };
+
+/** SQLite: before 036 drops the sandbox's tables, a database whose tables hold a chain is refused (db/legacy-sandbox.ts). */
+function refuseSqliteChain(db: Db): void {
+  for (const table of CHAIN_TABLES) {
+    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+    if (exists && db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get()) throw legacyChainError(db.name);
+  }
+}
+
+/** PostgreSQL: the same check (refuseSqliteChain). */
+async function refusePostgresChain(client: pg.Client, database: string): Promise<void> {
+  for (const table of CHAIN_TABLES) {
+    const { rows } = await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [table]);
+    if (rows[0]?.found && (await client.query(`SELECT 1 FROM ${table} LIMIT 1`)).rowCount) throw legacyChainError(database);
+  }
+}
 
 /** SQLite: applies the pending migrations, each in its own transaction; returns their names. */
 export function migrate(db: Db): string[] {
@@ -110,6 +127,7 @@ export async function migratePostgres(url: string, options: { apply?: boolean } 
     const pending = pendingOf(rows, describePostgres(url));
     const applied: string[] = [];
     for (const migration of options.apply === false ? [] : pending) {
+      if (migration.version === DROP_SANDBOX_VERSION) await refusePostgresChain(client, describePostgres(url));
       await inPostgresTransaction(client, async () => {
         for (const query of compiled(migration, 'postgres')) await client.query(query.sql, [...query.parameters]);
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', record(migration));
