@@ -98,7 +98,7 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
     ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   }, (error) => settings.logger.error({ err: error }, 'the sandbox thread failed')));
   try {
-    const url = link.url!;
+    const { url } = link;
     const info = await sandboxInfo(url);
     // the database's one chain: a server on another refuses before it keeps a key or an account on it
     const firstMeeting = await followNetwork(sql, await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
