@@ -7,19 +7,38 @@
  * that went on would watch a new chain where none of them exist. The money on it was test money,
  * so the way on is a fresh database; nothing is dropped until the operator chooses.
  */
+import type pg from 'pg';
 import { ConfigError } from '../config.js';
+import type { Db } from './connection.js';
 
 /** The migration that drops the sandbox's tables; the check runs before it. */
 export const DROP_SANDBOX_VERSION = 36;
 
 /** A table genesis always writes to (accounts), and the one each closed ledger adds to. */
-export const CHAIN_TABLES = ['sbx_accounts', 'sbx_ledgers'] as const;
+const CHAIN_TABLES = ['sbx_accounts', 'sbx_ledgers'] as const;
 
 export class LegacySandboxChainError extends ConfigError {}
 
-export function legacyChainError(database: string): LegacySandboxChainError {
+/** `fresh`: how to start on a fresh database of that engine. */
+function legacyChainError(database: string, fresh: string): LegacySandboxChainError {
   return new LegacySandboxChainError(`the database ${database} holds the chain of the in-process sandbox (its sbx_ tables), which this Fundkit no longer runs: `
     + 'the sandbox now runs in its own thread (or a `pnpm fundkit sandbox`) with a chain of its own, where this database\'s treasury and deposit accounts do not exist. '
-    + 'Its money was test money: start on a fresh database (delete this SQLite file, or point FUNDKIT_DB / FUNDKIT_DATABASE_URL at a new one). '
+    + `Its money was test money: start on a fresh database (${fresh}). `
     + 'To finish with what it holds first (payments, refunds, reports), run the Fundkit version you used with it.');
+}
+
+/** SQLite, before 036: refuses a database whose sandbox tables hold a chain (tables absent: nothing to refuse). */
+export function refuseSqliteChain(db: Db): void {
+  for (const table of CHAIN_TABLES) {
+    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+    if (exists && db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get()) throw legacyChainError(db.name, `stop the server and delete ${db.name} with its -wal and -shm files, or point FUNDKIT_DB at a new file`);
+  }
+}
+
+/** PostgreSQL, before 036: the same (to_regclass: the table as the search path finds it, or null). */
+export async function refusePostgresChain(client: pg.Client, database: string): Promise<void> {
+  for (const table of CHAIN_TABLES) {
+    const { rows } = await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [table]);
+    if (rows[0]?.found && (await client.query(`SELECT 1 FROM ${table} LIMIT 1`)).rowCount) throw legacyChainError(database, 'point FUNDKIT_DATABASE_URL at a new, empty database');
+  }
 }

@@ -5,7 +5,7 @@ import type { Db } from './connection.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { migrationTools, type Dialect, type Migration } from './migrations/migration.js';
 import { migrateSandbox } from './migrations/020_sandbox_legacy.js';
-import { CHAIN_TABLES, DROP_SANDBOX_VERSION, legacyChainError } from './legacy-sandbox.js';
+import { DROP_SANDBOX_VERSION, refusePostgresChain, refuseSqliteChain } from './legacy-sandbox.js';
 
 /** A database a newer Fundkit migrated: this code would misread what it does not know. */
 export class SchemaTooNewError extends ConfigError {}
@@ -49,25 +49,10 @@ export function pendingMigrations(db: Db): Migration[] {
 /**
  * SQLite: what runs first in a migration's transaction. 020 makes the sandbox ledger's tables,
  * which older servers made themselves: an older file's are brought to 020's shape first, as 020
- * indexes a column they lack (migrateSandbox; nothing without them).
+ * indexes a column they lack (migrateSandbox; nothing without them). 036 drops them: a database
+ * whose tables still hold a chain is refused first (legacy-sandbox.ts).
  */
 const SQLITE_BEFORE: Partial<Record<number, (db: Db) => void>> = { 20: migrateSandbox, [DROP_SANDBOX_VERSION]: refuseSqliteChain };
-
-/** SQLite: before 036 drops the sandbox's tables, a database whose tables hold a chain is refused (db/legacy-sandbox.ts). */
-function refuseSqliteChain(db: Db): void {
-  for (const table of CHAIN_TABLES) {
-    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
-    if (exists && db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get()) throw legacyChainError(db.name);
-  }
-}
-
-/** PostgreSQL: the same check (refuseSqliteChain). */
-async function refusePostgresChain(client: pg.Client, database: string): Promise<void> {
-  for (const table of CHAIN_TABLES) {
-    const { rows } = await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [table]);
-    if (rows[0]?.found && (await client.query(`SELECT 1 FROM ${table} LIMIT 1`)).rowCount) throw legacyChainError(database);
-  }
-}
 
 /** SQLite: applies the pending migrations, each in its own transaction; returns their names. */
 export function migrate(db: Db): string[] {
