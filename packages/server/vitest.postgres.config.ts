@@ -21,7 +21,6 @@ export const SQLITE_OR_ENGINE_FREE = [
   // process and the operator's path on files of its own (the payment flow over the wire runs on both);
   // the sandbox's own tests are @fundkit/sandbox's (packages/sandbox/test)
   'test/stellar-rpc/**', 'test/stellar-horizon/ledgers.test.ts', 'test/stellar/networks.test.ts', 'test/over-the-wire/standalone-crash.test.ts',
-  'test/stellar/sandbox-network.test.ts',
 ];
 
 export default mergeConfig(base, defineConfig({

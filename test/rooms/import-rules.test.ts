@@ -45,16 +45,22 @@ const FIXTURE: Record<string, string> = {
   'pipeline/via-barrel.ts': "import { context } from '../lib/index.js';\nexport const via = context;",
   'lib/index.ts': "export * from '../http/context.js';",
   'lib/money.ts': 'export const money = 1;',
-  // the sandbox, through a barrel of its own room: `export * from` counts as the import it re-exports
-  'stellar/sandbox/index.ts': "export * from './ledger.js';",
-  'stellar/sandbox/ledger.ts': 'export const ledger = 1;',
   'pricing/price.ts': 'export const price = 1;',
-  // sandbox-only-from-start-up: the package by its name, outside the start-up
+  // sandbox-only-from-start-up: nothing but the start-up imports the sandbox package, by its name
+  // or its files, a type included: not resources/, pipeline/, workers/, db/, nor the server's own
+  // sandbox client beside the thread's start
   'resources/intents/sandboxed.ts': "import { startSandbox } from '@fundkit/sandbox';\nexport const sandboxed = startSandbox;",
-  'stellar/tools.ts': "export * from './sandbox/index.js';",
-  // sandbox-only-from-start-up: the barrel above is caught where it re-exports; main.ts may import it
-  'treasury/fund.ts': "import { ledger } from '../stellar/tools.js';\nimport { member } from '../cluster/member.js';\nexport const fund = ledger + member;",
-  'main.ts': "import { ledger } from './stellar/sandbox/index.js';\nimport { startSandbox } from '@fundkit/sandbox';\nexport const main = [ledger, startSandbox];",
+  'pipeline/wires.ts': "import type { SandboxLedger } from '@fundkit/sandbox';\nexport type Wires = SandboxLedger;",
+  'workers/reaches-in.ts': "import { store } from '../../../sandbox/src/store.js';\nexport const reaches = store;",
+  'db/sandboxed.ts': "import type { SandboxLedger } from '@fundkit/sandbox';\nexport type Stored = SandboxLedger;",
+  'stellar/sandbox/link.ts': "import type { SandboxLedger } from '@fundkit/sandbox';\nexport type Link = { url: string; ledger?: SandboxLedger };",
+  // ... nor through a barrel: `export * from` counts as the import it re-exports
+  'stellar/tools.ts': "export * from '@fundkit/sandbox';",
+  // allowed: the start-up (main.ts, the thread's start), and the server's own client, imported from anywhere
+  'stellar/sandbox/thread.ts': "import { startSandboxThread } from '@fundkit/sandbox';\nexport const thread = startSandboxThread;",
+  'pipeline/uses-link.ts': "import type { Link } from '../stellar/sandbox/link.js';\nimport { thread } from '../stellar/sandbox/thread.js';\nexport const link: [Link | null, unknown] = [null, thread];",
+  'treasury/fund.ts': "import { member } from '../cluster/member.js';\nexport const fund = member;",
+  'main.ts': "import { thread } from './stellar/sandbox/thread.js';\nimport { startSandbox } from '@fundkit/sandbox';\nexport const main = [thread, startSandbox];",
   // no-cycle-between-folders (a warning for now): treasury/ → cluster/ → treasury/, no file cycle
   'cluster/member.ts': "import { limit } from '../treasury/limit.js';\nexport const member = limit;",
   'treasury/limit.ts': 'export const limit = 1;',
@@ -101,7 +107,10 @@ describe('the rooms\' import rules fail on a deliberate import', () => {
     ['db-knows-no-transport-or-domain', [['db/outbox.ts', 'http/context.ts'], ['db/reads-a-resource.ts', 'resources/intents/repo.ts'], ['db/reads-the-pipeline.ts', 'pipeline/machine.ts']]],
     ['http-reaches-db-through-services', [['http/idempotency.ts', 'db/sql.ts']]],
     ['resources-never-import-workers', [['resources/intents/worker.ts', 'workers/loop.ts']]],
-    ['sandbox-only-from-start-up', [['resources/intents/sandboxed.ts', '@fundkit/sandbox'], ['stellar/tools.ts', 'stellar/sandbox/index.ts']]],
+    ['sandbox-only-from-start-up', [
+      ['db/sandboxed.ts', '@fundkit/sandbox'], ['pipeline/wires.ts', '@fundkit/sandbox'], ['resources/intents/sandboxed.ts', '@fundkit/sandbox'],
+      ['stellar/sandbox/link.ts', '@fundkit/sandbox'], ['stellar/tools.ts', '@fundkit/sandbox'], ['workers/reaches-in.ts', `${SANDBOX_SRC}/store.ts`],
+    ]],
     ['sandbox-imports-nothing-of-the-server', [[`${SANDBOX_SRC}/ledger.ts`, 'lib/money.ts'], [`${SANDBOX_SRC}/ledger.ts`, 'pricing/price.ts']]],
     ['no-re-export-across-rooms', [['lib/index.ts', 'http/context.ts']]],
   ])('%s', (rule, expected) => {
@@ -120,7 +129,7 @@ describe('the rooms\' import rules fail on a deliberate import', () => {
 
   it('lets the imports the rules allow through', () => {
     const flagged = new Set(violations.map((v) => v.from.replace(`${SRC}/`, '')));
-    for (const allowed of ['resources/intents/routes.ts', 'resources/intents/repo.ts', 'workers/settle.ts', 'main.ts', 'treasury/fund.ts', `${SANDBOX_SRC}/store.ts`]) {
+    for (const allowed of ['resources/intents/routes.ts', 'resources/intents/repo.ts', 'workers/settle.ts', 'main.ts', 'stellar/sandbox/thread.ts', 'pipeline/uses-link.ts', 'treasury/fund.ts', `${SANDBOX_SRC}/store.ts`]) {
       expect(flagged, allowed).not.toContain(allowed);
     }
   });

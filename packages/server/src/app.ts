@@ -140,18 +140,14 @@ function mountRoutes(app: Express, ctx: AppContext): void {
 
 /**
  * The sandbox network's Horizon, Stellar RPC and friendbot, for wallets, the checkout and the SDK
- * (sandbox mode only): forwarded to its thread or process, or served here when it runs in this
- * process (its routes made in pipeline/stellar.ts).
+ * (sandbox mode only): forwarded to its thread or process.
  */
 async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
-  const stellar = ctx.services.pipeline.pipeline.stellar;
-  if (stellar?.sandbox?.url) {
-    const forward = sandboxProxy(stellar.sandbox.url);
-    for (const path of ['/sandbox/friendbot', '/sandbox/horizon']) app.use(path, forward);
-    app.use('/sandbox/rpc', sandboxRpcProxy(stellar.sandbox.url));
-    return;
-  }
-  if (stellar?.sandboxRoutes) app.use(stellar.sandboxRoutes);
+  const url = ctx.services.pipeline.pipeline.stellar?.sandbox?.url;
+  if (!url) return;
+  const forward = sandboxProxy(url);
+  for (const path of ['/sandbox/friendbot', '/sandbox/horizon']) app.use(path, forward);
+  app.use('/sandbox/rpc', sandboxRpcProxy(url));
 }
 
 /** Builds the Express app; never listens (see index.ts and main.ts). */

@@ -67,9 +67,8 @@ export interface Config {
   sandboxLedgerMaxOps: number;
   /**
    * Where the sandbox network runs (FUNDKIT_SANDBOX_NETWORK): `thread` (the default: a worker
-   * thread of this process, reached over loopback HTTP), a URL (a `fundkit sandbox` several
-   * servers share), or `in-process` (the ledger on the server's own database, as before the
-   * thread; kept for a database that already holds that chain).
+   * thread of this process, reached over loopback HTTP) or a URL (a `fundkit sandbox` several
+   * servers share). Either way the server reaches it over the wire.
    */
   sandboxNetwork: SandboxNetworkSetting;
   /** the sandbox thread's SQLite file (FUNDKIT_SANDBOX_DB): beside the server's database by default */
@@ -167,14 +166,20 @@ function parseHttpUrl(name: string, raw: string | undefined): string | null {
   }
 }
 
-export type SandboxNetworkSetting = { mode: 'thread' } | { mode: 'in-process' } | { mode: 'url'; url: string } | { mode: 'default' };
+export type SandboxNetworkSetting = { mode: 'thread' } | { mode: 'url'; url: string } | { mode: 'default' };
 
-/** FUNDKIT_SANDBOX_NETWORK; unset is `default`: the thread, unless the database already holds an in-process chain (pipeline/stellar.ts). */
+/** FUNDKIT_SANDBOX_NETWORK; unset is `default`: a thread this server starts, unless a test shares one (ServerOptions.sandbox). */
 function parseSandboxNetwork(raw: string | undefined): SandboxNetworkSetting {
   if (raw === undefined || raw === '') return { mode: 'default' };
-  if (raw === 'thread' || raw === 'in-process') return { mode: raw };
+  if (raw === 'thread') return { mode: raw };
+  if (raw === 'in-process') {
+    // the mode that kept the sandbox's chain in the server's own database: removed (issue 40, item 2)
+    throw new ConfigError('FUNDKIT_SANDBOX_NETWORK=in-process is gone: the server reaches its sandbox over HTTP only. '
+      + 'Unset FUNDKIT_SANDBOX_NETWORK (or set it to thread) for a sandbox in a thread of this server, '
+      + 'or set it to the URL of a `pnpm fundkit sandbox` (http://localhost:8000 by default)');
+  }
   if (/^https?:/.test(raw)) return { mode: 'url', url: parseHttpUrl('FUNDKIT_SANDBOX_NETWORK', raw)! };
-  throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK must be thread, in-process or the http(s) URL of a \`fundkit sandbox\`, got "${raw}"`);
+  throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK must be thread or the http(s) URL of a \`fundkit sandbox\`, got "${raw}"`);
 }
 
 /** The thread's chain beside the server's SQLite file (fundkit.db → fundkit.sandbox.db); in memory with it; under the data dir on PostgreSQL. */

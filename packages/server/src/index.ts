@@ -134,9 +134,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Fundkit
           const actual = (server!.address() as AddressInfo).port;
           if (!options.publicUrl) baseUrl = `http://localhost:${actual}`;
           const { pipeline } = services.pipeline;
-          // a clocked sandbox ledger is one network for every server on the database: each keeps
-          // its clock (one close a period between them) and answers its own submits
-          pipeline.stellar?.sandbox?.start();
           // one server on the database runs the payment pipeline; the others take over if it stops
           leadership = lead('pipeline', {
             async start() {

@@ -83,6 +83,14 @@ export async function closeLedger(ledger: SandboxLedger): Promise<{ sequence: nu
   return { sequence };
 }
 
+/**
+ * sandbox_getPending {}: how many admitted transactions wait for the next close of a clocked
+ * ledger (0 on an instant one) → { count }. A test waits for its submits to be in before it closes.
+ */
+export async function getPending(ledger: SandboxLedger): Promise<{ count: number }> {
+  return { count: ledger.clock ? await ledger.clock.pendingCount() : 0 };
+}
+
 /** sandbox_getOffers { selling, buying } → { offers }, best price first. */
 export async function getOffers(ledger: SandboxLedger, params: Params): Promise<{ offers: OfferJson[] }> {
   const { selling, buying } = book(params);

@@ -8,7 +8,7 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { SandboxLedger } from '../ledger.js';
-import { addOffers, closeLedger, getOffers, removeOffers, setOfferPrice } from './controls.js';
+import { addOffers, closeLedger, getOffers, getPending, removeOffers, setOfferPrice } from './controls.js';
 import { getLedgerEntries } from './entries.js';
 import { getEvents } from './events.js';
 import {
@@ -45,6 +45,7 @@ function methods(ledger: SandboxLedger, options: SandboxRpcOptions): Record<stri
     getEvents: (p) => getEvents(ledger, p),
     // the sandbox's test controls (controls.ts): a real stellar-rpc answers these "method not found"
     sandbox_closeLedger: () => closeLedger(ledger),
+    sandbox_getPending: () => getPending(ledger),
     sandbox_getOffers: (p) => getOffers(ledger, p),
     sandbox_setOfferPrice: (p) => setOfferPrice(ledger, p),
     sandbox_removeOffers: (p) => removeOffers(ledger, p),

@@ -133,7 +133,9 @@ describe('on a sandbox whose ledgers close every hour', () => {
     const tx = new TransactionBuilder(await server.getAccount(alice.publicKey()), { fee: BASE_FEE, networkPassphrase: net.passphrase })
       .addOperation(Operation.payment({ destination: alice.publicKey(), asset: Asset.native(), amount: '1' })).setTimeout(0).build();
     tx.sign(alice);
+    expect((await ok(net, 'sandbox_getPending')).count).toBe(0);
     expect((await server.sendTransaction(tx)).status).toBe('PENDING');
+    expect((await ok(net, 'sandbox_getPending')).count).toBe(1);
     const before = await latest(net);
     expect((await server.getTransaction(Buffer.from(tx.hash()).toString('hex'))).status).toBe('NOT_FOUND');
     const { sequence } = await ok(net, 'sandbox_closeLedger');
@@ -141,5 +143,6 @@ describe('on a sandbox whose ledgers close every hour', () => {
     const found = await server.getTransaction(Buffer.from(tx.hash()).toString('hex'));
     expect(found.status).toBe('SUCCESS');
     expect((found as rpc.Api.GetSuccessfulTransactionResponse).ledger).toBe(sequence);
+    expect((await ok(net, 'sandbox_getPending')).count).toBe(0);
   });
 });

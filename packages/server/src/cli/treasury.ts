@@ -11,7 +11,6 @@ import type { Sql } from '../db/sql.js';
 import {
   assess, nativeBalance, POOL_ASSETS, shortfallMessage, TRUSTED_ASSETS, trustline, xlm, type Assessment,
 } from '../treasury/assess.js';
-import { withFriendbot } from '@fundkit/sandbox';
 import { fundTreasury, FundError } from '../treasury/fund.js';
 import { channelAddresses, inspectTreasury, poolReady } from '../treasury/inspect.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
@@ -64,11 +63,8 @@ export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
         return 2;
       }
       const fund = (friendbotUrl: string) => fundTreasury({ network, treasury: keypair, friendbotUrl, channels: config.treasuryChannels, say }, report);
-      // a ledger on a clock closes only while it runs: this process closes its own, as a server does
-      setup.sandbox?.start();
       try {
-        if (setup.ledger) await withFriendbot(setup.ledger, fund);
-        else if (setup.sandbox?.url) await fund(`${setup.sandbox.url}/friendbot`);
+        if (setup.sandbox) await fund(`${setup.sandbox.url}/friendbot`);
         else if (config.network?.friendbotUrl) await fund(config.network.friendbotUrl);
         else throw new FundError(`the ${network.kind} network has no friendbot (set FUNDKIT_FRIENDBOT_URL): fund ${keypair.publicKey()} with ${xlm(report.shortfall)} XLM yourself`);
       } catch (error) {
@@ -79,7 +75,6 @@ export async function treasury(io: CliIo, args: ParsedArgs): Promise<number> {
     }
     const collectionRepo = new CollectionRepo(store.sql);
     if (args.flags.collections === true && report.ok) {
-      setup.sandbox?.start();
       await onboardCollections({
         repo: collectionRepo, network, networkName: network.kind, signer: new TreasurySigner(network, keypair, { channels: config.treasuryChannels }),
         secretsKey: deriveKey(masterKey, 'deposit-account-secrets'),
@@ -112,7 +107,7 @@ function configOf(io: CliIo, args: ParsedArgs): Config {
 
 /** The server's own wiring (pipeline/stellar.ts): the same treasury key, created if absent. */
 function stellarSetup(sql: Sql, config: Config, stellarKeys: Buffer): Promise<StellarSetup> {
-  if (config.stellar === 'sandbox') return setupSandboxMode(sql, stellarKeys, config, `http://localhost:${config.port}/sandbox/horizon`, pino({ level: 'silent' }));
+  if (config.stellar === 'sandbox') return setupSandboxMode(sql, stellarKeys, config, pino({ level: 'silent' }));
   return setupNetwork(sql, stellarKeys, config.network!);
 }
 

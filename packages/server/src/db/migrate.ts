@@ -5,6 +5,7 @@ import type { Db } from './connection.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { migrationTools, type Dialect, type Migration } from './migrations/migration.js';
 import { migrateSandbox } from './migrations/020_sandbox_legacy.js';
+import { DROP_SANDBOX_VERSION, refusePostgresChain, refuseSqliteChain } from './legacy-sandbox.js';
 
 /** A database a newer Fundkit migrated: this code would misread what it does not know. */
 export class SchemaTooNewError extends ConfigError {}
@@ -48,9 +49,10 @@ export function pendingMigrations(db: Db): Migration[] {
 /**
  * SQLite: what runs first in a migration's transaction. 020 makes the sandbox ledger's tables,
  * which older servers made themselves: an older file's are brought to 020's shape first, as 020
- * indexes a column they lack (migrateSandbox; nothing without them).
+ * indexes a column they lack (migrateSandbox; nothing without them). 036 drops them: a database
+ * whose tables still hold a chain is refused first (legacy-sandbox.ts).
  */
-const SQLITE_BEFORE: Partial<Record<number, (db: Db) => void>> = { 20: migrateSandbox };
+const SQLITE_BEFORE: Partial<Record<number, (db: Db) => void>> = { 20: migrateSandbox, [DROP_SANDBOX_VERSION]: refuseSqliteChain };
 
 /** SQLite: applies the pending migrations, each in its own transaction; returns their names. */
 export function migrate(db: Db): string[] {
@@ -110,6 +112,7 @@ export async function migratePostgres(url: string, options: { apply?: boolean } 
     const pending = pendingOf(rows, describePostgres(url));
     const applied: string[] = [];
     for (const migration of options.apply === false ? [] : pending) {
+      if (migration.version === DROP_SANDBOX_VERSION) await refusePostgresChain(client, describePostgres(url));
       await inPostgresTransaction(client, async () => {
         for (const query of compiled(migration, 'postgres')) await client.query(query.sql, [...query.parameters]);
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', record(migration));

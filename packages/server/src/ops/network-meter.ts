@@ -28,7 +28,7 @@ interface SelfMetered {
 
 export function meteredNetwork<N extends StellarNetwork>(network: N, telemetry: Telemetry): N {
   const self = (network as Partial<SelfMetered>).meterRequests;
-  // readLedgers is counted by the requests it makes (the sandbox's, in-process, makes none)
+  // readLedgers is counted by the requests it makes
   if (self) self.call(network, (method, failure) => telemetry.networkRequest(method, failure));
   if ((network as Partial<SelfMetered>).countsAllRequests) return network;
   return new Proxy(network, {

@@ -3,7 +3,6 @@
  * settlement, refund and expiry steps. Their worker loops are started in workers/loops.ts.
  */
 import type { Sql } from '../db/sql.js';
-import type { Router } from 'express';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
 import { deriveKey } from '../lib/crypto.js';
@@ -95,7 +94,6 @@ export interface PipelineDeps {
 export interface Pipeline {
   repos: { payments: PaymentsRepo; settlements: SettlementsRepo; ledger: LedgerRepo; refunds: RefundsRepo; watch: WatchRepo; intents: PipelineIntentsRepo; fundingIntents: FundingIntentsRepo };
   stellar: StellarSetup | null;
-  sandboxRoutes: Router | null;
   /** where creates take their deposit account: the warm pool, else a PROVISIONING one (never the chain) */
   deposits: DepositAccountSource;
   /** the collection accounts `muxed` intents are paid to (a database read; none without a network) */
@@ -150,7 +148,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   const expirer = new Expirer(sql, repos.intents, machine);
   // testnet, pubnet and custom networks: over Stellar RPC or Horizon (see setupNetwork)
   const setup = deps.config.stellar === 'sandbox' || !deps.config.network
-    ? await setupSandboxMode(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config, `${deps.publicBaseUrl()}/sandbox/horizon`, logger, deps.sandbox)
+    ? await setupSandboxMode(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config, logger, deps.sandbox)
     : await setupNetwork(sql, deriveKey(deps.masterKey, 'stellar-keys'), deps.config.network);
   if (setup && deps.config.network) await checkNetwork(setup.network, deps.config.network, logger);
   // every request to the network is counted, when the caller meters it (services.ts: ops/network-meter.ts)
@@ -241,7 +239,7 @@ export async function createPipeline(deps: PipelineDeps): Promise<Pipeline> {
   }
 
   return {
-    repos, stellar, sandboxRoutes: stellar?.sandboxRoutes ?? null, deposits, collections, collectionRepo, depositSecretsKey: secretsKey, onboardCollections: () => onboard(), pool, machine, events, observer, follower, confirmer, settler, refundPayer, retirer,
+    repos, stellar, deposits, collections, collectionRepo, depositSecretsKey: secretsKey, onboardCollections: () => onboard(), pool, machine, events, observer, follower, confirmer, settler, refundPayer, retirer,
     tools, depositKeys, expirer, nudge, signer: treasurySigner,
     nudgeJob: (name) => deps.nudgeJob(name),
     async fillPool(timeoutMs) {

@@ -2,8 +2,8 @@
  * One network per database (issue 40, item 4). The database records the network it follows, its
  * passphrase and an identity the network itself gives (migration 035): for a real network the
  * passphrase; for a sandbox reached over HTTP (its thread, a `fundkit sandbox`) the hash of its
- * chain's oldest ledger, read over its Stellar RPC; for the in-process sandbox `in-process` (its
- * chain is this database's). The first server or command to reach a network records it; every
+ * chain's oldest ledger, read over its Stellar RPC (`in-process` in a database of the in-process
+ * sandbox, gone: the migrator refuses those, db/legacy-sandbox.ts). The first server or command to reach a network records it; every
  * later one compares, and one on another network refuses to start with what to do: it would
  * watch a chain its database's deposit accounts and treasury are not on.
  */
@@ -16,7 +16,7 @@ import type { NetworkProfile } from '../stellar/networks.js';
 export interface FollowedNetwork {
   passphrase: string;
   identity: string;
-  /** how it is reached, `<how>:<where>`: `thread:<file>`, `url:<sandbox URL>`, `in-process:`, `rpc:<url>`, `horizon:<url>` */
+  /** how it is reached, `<how>:<where>`: `thread:<file>`, `url:<sandbox URL>`, `rpc:<url>`, `horizon:<url>` (`in-process:` in old rows) */
   source: string;
   /** its name in stellar_keys (sandbox, testnet, pubnet, custom) */
   kind: string;
@@ -29,6 +29,7 @@ interface Recorded {
   recorded_at: string;
 }
 
+/** The identity and source kind old rows of the in-process sandbox (removed) hold: read, never written. */
 const IN_PROCESS = 'in-process';
 
 const RECORDED = prepared<Recorded>((k) =>
@@ -44,11 +45,6 @@ const TREASURIES = prepared<{ network: string }>((k) => k.selectFrom('stellar_ke
 export function realNetwork(profile: NetworkProfile): FollowedNetwork {
   const source = profile.api === 'rpc' ? `rpc:${profile.rpcUrl}` : `horizon:${profile.horizonUrl}`;
   return { passphrase: profile.passphrase, identity: profile.passphrase, source, kind: profile.kind };
-}
-
-/** The sandbox whose chain lives in this database (FUNDKIT_SANDBOX_NETWORK=in-process): one chain a database by construction. */
-export function inProcessSandbox(passphrase: string): FollowedNetwork {
-  return { passphrase, identity: IN_PROCESS, source: `${IN_PROCESS}:`, kind: 'sandbox' };
 }
 
 /**
@@ -79,10 +75,12 @@ export async function sandboxChain(url: string, passphrase: string, source: stri
 /**
  * Records `network` as the database's when it has none (race-safe: the first of several servers
  * starting at once wins, the others read its row back), then refuses with a ConfigError when the
- * database follows another one.
+ * database follows another one. True when the database had recorded none: its first meeting with
+ * the network (several servers starting at once on a new database may each see true).
  */
-export async function followNetwork(sql: Sql, network: FollowedNetwork): Promise<void> {
+export async function followNetwork(sql: Sql, network: FollowedNetwork): Promise<boolean> {
   let recorded = await sql.get(RECORDED);
+  const first = !recorded;
   if (!recorded) {
     // a database used before the record existed: its treasury key says which network it was on
     const other = (await sql.all(TREASURIES)).find((t) => t.network !== network.kind);
@@ -90,7 +88,7 @@ export async function followNetwork(sql: Sql, network: FollowedNetwork): Promise
     await sql.run(RECORD, { passphrase: network.passphrase, identity: network.identity, source: network.source, recorded_at: isoNow() });
     recorded = (await sql.get(RECORDED))!;
   }
-  if (recorded.passphrase === network.passphrase && recorded.identity === network.identity) return;
+  if (recorded.passphrase === network.passphrase && recorded.identity === network.identity) return first;
   throw new ConfigError(mismatch(recorded, network));
 }
 
@@ -104,7 +102,7 @@ function describe(source: string): string {
   const { how, where } = split(source);
   if (how === 'thread') return `its own sandbox thread (chain file ${where})`;
   if (how === 'url') return `the sandbox at ${where}`;
-  if (how === IN_PROCESS) return 'the in-process sandbox (FUNDKIT_SANDBOX_NETWORK=in-process, the chain kept in the database itself)';
+  if (how === IN_PROCESS) return 'the in-process sandbox (removed; its chain was kept in the database itself)';
   return `${how === 'rpc' ? 'Stellar RPC' : 'Horizon'} at ${where}`;
 }
 
@@ -132,14 +130,13 @@ function mismatch(recorded: Recorded, network: FollowedNetwork): string {
   }
   if (recorded.identity === IN_PROCESS) {
     return `${first}; this server reached ${describe(network.source)}${chain(network)}, another chain. `
-      + 'Start it with FUNDKIT_SANDBOX_NETWORK=in-process (or unset), as the servers before it.';
+      + 'The in-process sandbox is gone and its chain with it: start over on a fresh database (FUNDKIT_DB / FUNDKIT_DATABASE_URL); its money was test money.';
   }
   if (recorded.source === network.source && split(network.source).how === 'thread') {
     return `${first}; the chain in that file now is another one${chain(network)}: the file was deleted or replaced, and with it the chain this database's `
       + 'treasury and deposit accounts are on. Put the file back, or start over on a fresh database (FUNDKIT_DB / FUNDKIT_DATABASE_URL).';
   }
-  const reached = network.identity === IN_PROCESS ? 'FUNDKIT_SANDBOX_NETWORK=in-process would start another chain in it' : `this server reached ${describe(network.source)}${chain(network)}, another chain`;
-  return `${first}; ${reached}. ${shareTheSandbox(recorded)}`;
+  return `${first}; this server reached ${describe(network.source)}${chain(network)}, another chain. ${shareTheSandbox(recorded)}`;
 }
 
 function treasuryElsewhere(treasuryNetwork: string, network: FollowedNetwork): string {

@@ -1,39 +1,29 @@
 /**
  * Wires a StellarNetwork into the server: in sandbox mode the sandbox network (in its own thread
- * by default, reached over HTTP like testnet; a shared `fundkit sandbox`; or, for a database that
- * already holds its chain, in this process), or a real network; and the platform's treasury key,
- * persisted encrypted under the master key.
+ * by default, or a shared `fundkit sandbox`), reached over HTTP like testnet, or a real network;
+ * and the platform's treasury key, persisted encrypted under the master key.
  */
 import { Keypair } from '@stellar/stellar-sdk';
-import type { Router } from 'express';
 import type { Logger } from 'pino';
-import { ConfigError, type Config, type SandboxNetworkSetting } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import { bindAll, prepared, type Sql } from '../db/sql.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
 import { isoNow } from '../lib/time.js';
 import { toStroops } from '../lib/money.js';
-import {
-  bootstrapSandbox, createFriendbotRouter, createSandboxHorizonRouter, ensureFriendbot, SANDBOX_ASSETS, SANDBOX_PASSPHRASE, SandboxLedger, sandboxApiPaths,
-} from '@fundkit/sandbox';
 import type { StellarNetwork } from '../stellar/index.js';
 import { createHorizonNetwork } from '../stellar/horizon/index.js';
 import type { NetworkProfile } from '../stellar/networks.js';
 import { createRpcNetwork } from '../stellar/rpc/index.js';
 import { NativeKeypair } from '../stellar/keypair.js';
-import { followNetwork, inProcessSandbox, realNetwork, sandboxChain } from './network-identity.js';
-import { httpLink, inProcessLink, ledgerStream, type SandboxLink } from '../stellar/sandbox/link.js';
-import { SandboxNetwork } from '../stellar/sandbox/network.js';
+import { followNetwork, realNetwork, sandboxChain } from './network-identity.js';
+import { httpLink, ledgerStream, type SandboxLink } from '../stellar/sandbox/link.js';
 import { startSandboxThread } from '../stellar/sandbox/thread.js';
 
 export interface StellarSetup {
   network: StellarNetwork;
-  /** the sandbox ledger when it runs in this process (FUNDKIT_SANDBOX_NETWORK=in-process) */
-  ledger: SandboxLedger | null;
-  /** sandbox mode: the sandbox's faucet and ledger-close hints, wherever it runs (stellar/sandbox/link.ts) */
+  /** sandbox mode: the sandbox's faucet, URL and ledger-close hints, wherever it runs (stellar/sandbox/link.ts) */
   sandbox: SandboxLink | null;
   treasury: Keypair;
-  /** the in-process ledger's /sandbox/horizon, /sandbox/rpc and /sandbox/friendbot, for app.ts to mount (null elsewhere: forwarded) */
-  sandboxRoutes: Router | null;
 }
 
 /** Float the sandbox treasury holds so MANUAL refunds from the ledger balance can be paid out. */
@@ -56,7 +46,6 @@ async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keyp
   return keypair;
 }
 
-/** Sandbox: genesis (idempotent) with a treasury whose secret we keep encrypted. */
 export interface SandboxSettings {
   /** the market maker's table (FUNDKIT_SANDBOX_RATES); null keeps the sandbox default */
   rates?: Record<string, string> | null;
@@ -64,49 +53,11 @@ export interface SandboxSettings {
   ledgerSeconds?: number;
   maxOpsPerLedger?: number;
   /**
-   * TEST-ONLY (test/treasury): on a fresh database, genesis funds a stand-in account instead of
-   * the treasury, which then does not exist on the ledger, as on a new testnet deployment (see
-   * `fundkit treasury --fund`). Only read when genesis runs; later starts keep it unfunded.
+   * TEST-ONLY (test/treasury): when this database first meets the sandbox's chain, the faucet is
+   * not asked for the treasury's XLM and float, so its account does not exist on the chain, as on
+   * a new testnet deployment (see `fundkit treasury --fund`). Later starts never create it.
    */
   unfundedTreasury?: boolean;
-}
-
-/** sbx_keys role naming a treasury that genesis left unfunded (unfundedTreasury). */
-const UNFUNDED_TREASURY = 'unfunded_treasury';
-
-/** The sandbox ledger keeps its chain in the server's database (migration 020's tables). */
-export async function setupSandbox(sql: Sql, secretsKey: Buffer, horizonUrl: string, settings: SandboxSettings = {}): Promise<StellarSetup> {
-  const { rates = null } = settings;
-  // before genesis writes the chain into a database that follows another one
-  await followNetwork(sql, inProcessSandbox(SANDBOX_PASSPHRASE));
-  const ledger = new SandboxLedger(sql, {
-    ledgerSeconds: settings.ledgerSeconds ?? 0, ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
-  });
-  const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
-  const fresh = !(await ledger.store.getKey('market_maker'));
-  if (fresh && settings.unfundedTreasury) await ledger.store.putKey(UNFUNDED_TREASURY, treasury.publicKey(), null);
-  const unfunded = (await ledger.store.getKey(UNFUNDED_TREASURY))?.publicKey === treasury.publicKey();
-  const genesisTreasury = unfunded ? NativeKeypair.random().secret() : treasury.secret();
-  const keys = await bootstrapSandbox(ledger, { treasurySecret: genesisTreasury, ...(rates ? { rates } : {}) });
-  if (!unfunded && keys.treasury.publicKey !== treasury.publicKey()) throw new Error('sandbox treasury differs from the stored treasury key');
-  // the float is the sandbox's convenience; an unfunded treasury stays as its operator funds it
-  if (!unfunded) for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
-    const line = await ledger.store.getTrustline(treasury.publicKey(), `${asset.code}:${asset.issuer}`);
-    if (line && line.balance === 0n) await ledger.fund(treasury.publicKey(), asset, SANDBOX_FLOAT);
-  }
-  const sandboxRoutes = sandboxApiPaths(ledger, createFriendbotRouter(ledger, await ensureFriendbot(ledger)), createSandboxHorizonRouter(ledger));
-  return { network: new SandboxNetwork(ledger, horizonUrl), ledger, sandbox: inProcessLink(ledger), treasury, sandboxRoutes };
-}
-
-const IN_PROCESS_CHAIN = prepared<{ seq: number }, Record<string, never>>((k) => k.selectFrom('sbx_ledgers').select('seq').limit(1));
-
-/**
- * Where the sandbox runs: as configured, or by default in its own thread, unless this database
- * already holds the chain an in-process sandbox wrote (its deposit accounts exist only there).
- */
-export async function sandboxPlacement(sql: Sql, setting: SandboxNetworkSetting): Promise<Exclude<SandboxNetworkSetting, { mode: 'default' }>> {
-  if (setting.mode !== 'default') return setting;
-  return (await sql.get(IN_PROCESS_CHAIN, {})) ? { mode: 'in-process' } : { mode: 'thread' };
 }
 
 export interface WiredSandboxSettings extends SandboxSettings {
@@ -120,16 +71,15 @@ export interface WiredSandboxSettings extends SandboxSettings {
 }
 
 /**
- * Sandbox mode: the sandbox in its own thread by default, reached over HTTP; a `fundkit sandbox`
- * at a URL; or in this process (FUNDKIT_SANDBOX_NETWORK, sandboxPlacement).
+ * Sandbox mode: the sandbox in its own thread by default, or a `fundkit sandbox` at a URL
+ * (FUNDKIT_SANDBOX_NETWORK); either way reached over HTTP. A database that still holds the chain
+ * of the in-process sandbox (gone) is refused by the migrator first (db/legacy-sandbox.ts).
  */
-export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, horizonUrl: string, logger: Logger, shared?: SandboxLink): Promise<StellarSetup> {
-  const settings = { rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps };
-  const placement = await sandboxPlacement(sql, config.sandboxNetwork);
-  if (placement.mode === 'in-process') return setupSandbox(sql, secretsKey, horizonUrl, settings);
+export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, logger: Logger, shared?: SandboxLink): Promise<StellarSetup> {
+  const settings = { rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps, dbPath: config.sandboxDbPath, logger };
   // a shared one stands in for the thread this server would start (never for a configured URL)
-  if (shared && config.sandboxNetwork.mode === 'default') return setupWiredSandbox(sql, secretsKey, { ...settings, dbPath: config.sandboxDbPath, logger, link: borrowed(shared) });
-  return setupWiredSandbox(sql, secretsKey, { ...settings, dbPath: config.sandboxDbPath, logger, ...(placement.mode === 'url' ? { url: placement.url } : {}) });
+  if (shared && config.sandboxNetwork.mode === 'default') return setupWiredSandbox(sql, secretsKey, { ...settings, link: borrowed(shared) });
+  return setupWiredSandbox(sql, secretsKey, { ...settings, ...(config.sandboxNetwork.mode === 'url' ? { url: config.sandboxNetwork.url } : {}) });
 }
 
 /** The first ask comes soon after a submission (an instant sandbox has applied it by then), then less often. */
@@ -138,8 +88,9 @@ const sandboxPoll = (attempt: number) => Math.min(250, 5 * 2 ** attempt);
 /**
  * The sandbox as a network of its own, reached over HTTP like testnet: in a worker thread of this
  * process (its own SQLite file), or a `fundkit sandbox` several servers share. The follower,
- * submission and account reads go through Stellar RPC, path finding through its Horizon. The
- * treasury key is this server's; the sandbox's faucet gives it what genesis gave it in process.
+ * submission and account reads go through Stellar RPC, path finding through its Horizon; its
+ * passphrase and assets come from its GET /sandbox/info. The treasury key is this server's; the
+ * sandbox's faucet funds it.
  */
 export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: WiredSandboxSettings): Promise<StellarSetup> {
   const link = settings.link ?? (settings.url ? await remoteSandbox(settings.url) : await startSandboxThread({
@@ -147,13 +98,13 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
     ...(settings.maxOpsPerLedger ? { maxOpsPerLedger: settings.maxOpsPerLedger } : {}),
   }, (error) => settings.logger.error({ err: error }, 'the sandbox thread failed')));
   try {
-    const url = link.url!;
+    const { url } = link;
+    const info = await sandboxInfo(url);
     // the database's one chain: a server on another refuses before it keeps a key or an account on it
-    await followNetwork(sql, await sandboxChain(url, SANDBOX_PASSPHRASE, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
+    const firstMeeting = await followNetwork(sql, await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
     const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
     const profile: NetworkProfile = {
-      kind: 'sandbox', passphrase: SANDBOX_PASSPHRASE, rpcUrl: `${url}/rpc`, horizonUrl: url, friendbotUrl: `${url}/friendbot`,
-      issuers: { USDC: SANDBOX_ASSETS.USDC.issuer!, EURC: SANDBOX_ASSETS.EURC.issuer! }, api: 'rpc',
+      kind: 'sandbox', passphrase: info.passphrase, rpcUrl: `${url}/rpc`, horizonUrl: url, friendbotUrl: `${url}/friendbot`, issuers: info.issuers, api: 'rpc',
     };
     const network = createRpcNetwork(profile, { pollDelay: sandboxPoll });
     // a thread that died says so where readiness reads the network (its requests would only say "fetch failed")
@@ -166,8 +117,9 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
         return latestLedger();
       };
     }
-    await fundSandboxTreasury(network, link, treasury.publicKey());
-    return { network, ledger: null, sandbox: link, treasury, sandboxRoutes: null };
+    // as genesis funded it: once, when this database first meets the chain (test-only: not at all)
+    if (firstMeeting && !settings.unfundedTreasury) await fundSandboxTreasury(network, link, treasury.publicKey());
+    return { network, sandbox: link, treasury };
   } catch (error) {
     await link.close();
     throw error;
@@ -184,16 +136,21 @@ function borrowed(shared: SandboxLink): SandboxLink {
       unsubscribe.push(off);
       return off;
     },
-    start: () => undefined,
     close: async () => {
       for (const off of unsubscribe.splice(0)) off();
     },
   };
 }
 
-/** A `fundkit sandbox` at `url`: its passphrase and clock from GET /sandbox/info, its ledger closes from its Horizon's stream. */
-async function remoteSandbox(url: string): Promise<SandboxLink> {
-  let info: { passphrase?: string; ledger_seconds?: number };
+interface SandboxInfo {
+  passphrase: string;
+  clocked: boolean;
+  issuers: { USDC: string; EURC: string };
+}
+
+/** GET /sandbox/info of a `fundkit sandbox` (or its thread): its passphrase, clock and assets; a ConfigError when it is none. */
+async function sandboxInfo(url: string): Promise<SandboxInfo> {
+  let info: { passphrase?: string; ledger_seconds?: number; assets?: string[] };
   try {
     const res = await fetch(`${url}/sandbox/info`, { signal: AbortSignal.timeout(CHECK_MS) });
     if (!res.ok) throw new Error(`GET /sandbox/info answered ${res.status}`);
@@ -201,16 +158,33 @@ async function remoteSandbox(url: string): Promise<SandboxLink> {
   } catch (error) {
     throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK=${url} is not a reachable \`fundkit sandbox\` (${error instanceof Error ? error.message : String(error)}): start one with \`pnpm fundkit sandbox\``);
   }
-  if (info.passphrase !== SANDBOX_PASSPHRASE) throw new ConfigError(`FUNDKIT_SANDBOX_NETWORK=${url} serves "${info.passphrase}", not the sandbox: for another network use FUNDKIT_STELLAR=custom`);
-  const ledgers = ledgerStream(url);
-  return httpLink(url, { clocked: (info.ledger_seconds ?? 0) > 0, onLedger: ledgers.onLedger, close: async () => ledgers.close() });
+  const issuer = (code: string) => info.assets?.find((a) => a.startsWith(`${code}:`))?.slice(code.length + 1);
+  const USDC = issuer('USDC');
+  const EURC = issuer('EURC');
+  if (!info.passphrase || !USDC || !EURC) {
+    throw new ConfigError(`${url} answered GET /sandbox/info without a passphrase and USDC and EURC assets: it is no \`fundkit sandbox\`; for another network use FUNDKIT_STELLAR=custom`);
+  }
+  return { passphrase: info.passphrase, clocked: (info.ledger_seconds ?? 0) > 0, issuers: { USDC, EURC } };
 }
 
-/** What genesis gives the treasury on an in-process sandbox: 1,000,000 XLM, and the USDC and EURC float. */
+/** A `fundkit sandbox` at `url`: its clock from GET /sandbox/info, its ledger closes from its Horizon's stream. */
+async function remoteSandbox(url: string): Promise<SandboxLink> {
+  const info = await sandboxInfo(url);
+  const ledgers = ledgerStream(url);
+  return httpLink(url, { clocked: info.clocked, onLedger: ledgers.onLedger, close: async () => ledgers.close() });
+}
+
+/**
+ * The treasury's 1,000,000 XLM and USDC and EURC float from the faucet, what is missing of them
+ * (a database older than the network record meets its chain with a treasury already there).
+ * Only at the first meeting: a treasury the test-only unfundedTreasury kept off the chain stays
+ * off it until its operator funds it (`fundkit treasury --fund`), and gets no float then.
+ */
 async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, address: string): Promise<void> {
   const account = await network.loadAccount(address);
-  if (!account) await link.fund(address, SANDBOX_ASSETS.XLM, toStroops('1000000'));
-  for (const asset of [SANDBOX_ASSETS.USDC, SANDBOX_ASSETS.EURC]) {
+  if (!account) await link.fund(address, network.assets.XLM, toStroops('1000000'));
+  for (const code of ['USDC', 'EURC'] as const) {
+    const asset = network.assets[code];
     const line = account?.balances.find((b) => b.asset.issuer === asset.issuer && b.asset.code === asset.code);
     if (!line || line.balance === 0n) await link.fund(address, asset, SANDBOX_FLOAT);
   }
@@ -225,7 +199,7 @@ export async function setupNetwork(sql: Sql, secretsKey: Buffer, profile: Networ
   await followNetwork(sql, realNetwork(profile));
   const treasury = await treasuryKey(sql, secretsKey, profile.kind);
   const network = profile.api === 'rpc' ? createRpcNetwork(profile) : createHorizonNetwork({ profile });
-  return { network, ledger: null, sandbox: null, treasury, sandboxRoutes: null };
+  return { network, sandbox: null, treasury };
 }
 
 /** How long the start-up check waits for the network before going on without it. */

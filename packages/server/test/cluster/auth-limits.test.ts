@@ -19,7 +19,8 @@ afterEach(async () => {
 
 async function twoServers(extraEnv: Record<string, string>): Promise<[TestServer, TestServer]> {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-auth-cluster-'));
-  const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', FUNDKIT_SANDBOX_NETWORK: 'in-process', ...extraEnv };
+  // both on the test process's sandbox thread (test/helpers/server.ts): servers of one database share one sandbox
+  const env: Record<string, string> = { FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', ...extraEnv };
   if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL = await (await import('../helpers/postgres.js')).freshPostgresDatabase('auth_cluster');
   for (let i = 0; i < 2; i++) open.push(await startTestServer({ env }));
   return [open[0]!, open[1]!];

@@ -1,6 +1,6 @@
 /**
  * One network per database (issue 40, item 4): the database records the network it follows (a
- * sandbox chain, the in-process sandbox, a real network's passphrase), and a server or `fundkit
+ * sandbox chain, a real network's passphrase; an older database's in-process sandbox), and a server or `fundkit
  * treasury` on another one refuses to start, saying what to do, instead of making deposit
  * accounts on a chain the other servers do not watch. On either engine: a SQLite file, or one
  * PostgreSQL database under FUNDKIT_TEST_ENGINE=postgres.
@@ -16,6 +16,7 @@ import { openDataStore } from '../../src/db/store.js';
 import { createServer, type FundkitServer } from '../../src/index.js';
 import { followNetwork } from '../../src/pipeline/network-identity.js';
 import { startStandaloneSandbox, type StandaloneSandbox } from '@fundkit/sandbox';
+import { run } from '../helpers/raw-sql.js';
 import { DEFAULT_BOOTSTRAP, startTestServer, type TestServer } from '../helpers/server.js';
 import { createIntent, FAST_ENV, pay, waitForIntent } from '../pipeline/helpers.js';
 
@@ -153,16 +154,16 @@ describe('servers on one database in sandbox mode', () => {
     for (const c of checks) if (c.status === 'rejected') expect(c.reason).toBeInstanceOf(ConfigError);
   });
 
-  it('a database that keeps its own chain (in-process) refuses a server on a sandbox elsewhere, and the reverse', async () => {
-    const own = await database();
-    await startAndStop({ ...own.server('a'), FUNDKIT_SANDBOX_NETWORK: 'in-process' });
+  it('a database that recorded the in-process sandbox (removed) refuses a server on a sandbox, saying to start on a fresh database', async () => {
+    // the row an older server in in-process mode wrote; its chain's tables are another test's (db/legacy-sandbox.test.ts)
+    const old = await database();
+    const store = await openDataStore(loadConfig(old.server('old')), silent);
+    await run(store.sql, 'INSERT INTO network_identity (id, passphrase, identity, source, recorded_at) VALUES (1, ?, ?, ?, ?)',
+      'Standalone Network ; February 2017', 'in-process', 'in-process:', '2026-01-01T00:00:00.000Z');
+    await store.close();
     const net = await sandbox();
-    expect(await refusal({ ...own.server('b'), FUNDKIT_SANDBOX_NETWORK: net.url }))
-      .toMatch(/follows the in-process sandbox.*Start it with FUNDKIT_SANDBOX_NETWORK=in-process \(or unset\)/s);
-    const wired = await database();
-    await startAndStop({ ...wired.server('a'), FUNDKIT_SANDBOX_NETWORK: net.url });
-    expect(await refusal({ ...wired.server('b'), FUNDKIT_SANDBOX_NETWORK: 'in-process' }))
-      .toMatch(/FUNDKIT_SANDBOX_NETWORK=in-process would start another chain in it.*FUNDKIT_SANDBOX_NETWORK=/s);
+    expect(await refusal({ ...old.server('b'), FUNDKIT_SANDBOX_NETWORK: net.url }))
+      .toMatch(/follows the in-process sandbox \(removed.*recorded 2026-01-01.*another chain.*start over on a fresh database \(FUNDKIT_DB \/ FUNDKIT_DATABASE_URL\)/s);
   });
 
   it('a server configured for testnet on a sandbox database refuses, naming both networks', async () => {

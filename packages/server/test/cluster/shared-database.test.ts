@@ -23,10 +23,10 @@ afterEach(async () => {
 /** Servers sharing one database (a file, or one PostgreSQL database under FUNDKIT_TEST_ENGINE=postgres), started one after the other. */
 function cluster(extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'fundkit-cluster-'));
-  // the sandbox on the shared database itself (in-process): the clocked test is about the one clock
-  // servers on one database share (sbx_state), which it reads over the sandbox's RPC, not its tables
+  // one sandbox for the servers of the database, as they must share one: the test process's sandbox
+  // thread for this ledger setting (test/helpers/server.ts), reached by each over HTTP
   const env: Record<string, string> = {
-    FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', FUNDKIT_SANDBOX_NETWORK: 'in-process', ...extraEnv,
+    FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATA_DIR: dir, FUNDKIT_MASTER_KEY: 'ab'.repeat(32), FUNDKIT_DEPOSIT_POOL_SIZE: '0', ...extraEnv,
   };
   return async (provisionDepositAccount?: DepositAccountProvisioner) => {
     if (process.env.FUNDKIT_TEST_ENGINE === 'postgres') env.FUNDKIT_DATABASE_URL ??= await (await import('../helpers/postgres.js')).freshPostgresDatabase('cluster');
@@ -190,7 +190,9 @@ describe('a sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS)', () => {
     const a = await start();
     const b = await start();
     expect(a.server.leadsPipeline()).toBe(true);
-    // the sandbox read as any client reads it: its Stellar RPC (on the server, as in-process mounts it)
+    const sandboxOf = (t: TestServer) => t.server.services.pipeline.pipeline.stellar!.sandbox!.url;
+    expect(sandboxOf(b)).toBe(sandboxOf(a));
+    // the sandbox read as any client reads it: its Stellar RPC (forwarded at the server's /sandbox/rpc)
     const rpc = `${a.url}/sandbox/rpc`;
     const ledger = async () => (await rpcCall<{ sequence: number }>(rpc, 'getLatestLedger')).sequence;
     const before = await ledger();
@@ -205,7 +207,7 @@ describe('a sandbox ledger on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS)', () => {
     expect(grants.map((g) => g.status)).toEqual([200, 200]);
     const seconds = (Date.now() - startedAt) / 1000;
     const closes = await ledger() - before;
-    // two clocks of their own would close about twice a second
+    // one clock: two (one a server) would close about twice a second
     expect(closes).toBeGreaterThanOrEqual(2);
     expect(closes).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
     const { sql } = b.server;

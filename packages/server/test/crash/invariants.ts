@@ -11,7 +11,7 @@ const all = <T>(sql: Sql, text: string, ...args: unknown[]) => bigRows<T>(sql, t
 /** Every payment record of an address on the sandbox's chain, incoming and outgoing. */
 export type ChainReader = (address: string) => Promise<HorizonPaymentRecord[]>;
 
-/** The chain in a sandbox's database: the server's own (in-process sandbox) or its thread's file. */
+/** The chain in a sandbox's file (a sandbox thread's, read after the server stopped). */
 export function chainIn(source: SqlSource): ChainReader {
   const ledger = new SandboxLedger(sqlOf(source));
   return (address) => ledger.listPayments({ account: address, limit: 1000, order: 'asc', includeFailed: false });

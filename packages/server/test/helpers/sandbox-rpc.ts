@@ -1,7 +1,7 @@
 /**
  * The sandbox of a test server, reached as any client reaches it: its Stellar RPC over HTTP,
  * with the test controls it adds (sandbox_*, packages/sandbox/src/rpc/controls.ts) beside
- * stellar-rpc's methods. For servers whose sandbox runs in its thread or at a URL (not in-process).
+ * stellar-rpc's methods, on the sandbox's own endpoint (the server's /sandbox/rpc forwards stellar-rpc's only).
  */
 import type { TestServer } from './server.js';
 
@@ -17,7 +17,7 @@ export interface SandboxOffer {
 /** The RPC URL of the sandbox `t` uses (`<sandbox>/rpc`). */
 export function sandboxRpcUrl(t: TestServer): string {
   const url = t.server.services.pipeline.pipeline.stellar?.sandbox?.url;
-  if (!url) throw new Error('this test server reaches no sandbox over HTTP (in-process, or not in sandbox mode)');
+  if (!url) throw new Error('this test server has no sandbox (not in sandbox mode)');
   return `${url}/rpc`;
 }
 

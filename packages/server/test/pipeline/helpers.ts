@@ -3,12 +3,6 @@ import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 
 export const FAST_ENV = { FUNDKIT_WORKER_INTERVAL_MS: '20', FUNDKIT_BACKFILL_INTERVAL_MS: '100', FUNDKIT_WORKER_BACKOFF_MS: '20' };
 
-/**
- * The sandbox ledger in the server's own process and database, for the few tests that reach into
- * it (its clock, its offers table); every other test reaches the sandbox in its thread over HTTP.
- */
-export const IN_PROCESS = { FUNDKIT_SANDBOX_NETWORK: 'in-process' };
-
 export function startPipelineServer(): Promise<TestServer> {
   return startTestServer({ env: FAST_ENV });
 }

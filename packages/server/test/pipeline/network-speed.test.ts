@@ -51,9 +51,8 @@ describe('at network speed (1 s ledgers)', () => {
       return tx.ledger as number;
     }));
     const spread = JSON.stringify({ paymentLedger, settlementLedgers });
-    // PostgreSQL: every statement is a round trip and every transaction takes the writer lock (and,
-    // when the sandbox ran in-process on that database, its close of 24 payments alone could take
-    // most of a 1 s ledger; it now keeps its chain in its own thread's SQLite): 2 further ledgers
+    // PostgreSQL: every statement is a round trip and every transaction takes the writer lock (the
+    // sandbox keeps its chain in its own thread's SQLite, not on that database): 2 further ledgers
     // here on an idle or half-busy machine, 3-4 with both cores busy elsewhere, against 2 on
     // SQLite in both. A known gap (issue 16); there the test keeps what holds whatever the speed:
     // all credited, settlements batched. Not asserted in ledgers on PostgreSQL: at 1 s ledgers a

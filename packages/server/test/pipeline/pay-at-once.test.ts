@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeLedger } from '../helpers/sandbox-rpc.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createIntent, FAST_ENV, IN_PROCESS, key, waitFor } from './helpers.js';
+import { createIntent, FAST_ENV, key, waitFor } from './helpers.js';
 
 const INTENTS = 60;
 
@@ -50,7 +50,7 @@ describe.each([
   beforeAll(async () => {
     // no warm pool: every create waits for its own account, as the last of a burst does when the
     // pool runs dry (on SQLite's instant ledger the pool refills fast enough to hide that)
-    t = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS, ...clock, FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
+    t = await startTestServer({ env: { ...FAST_ENV, ...clock, FUNDKIT_DEPOSIT_POOL_SIZE: '0' } });
   });
   afterAll(() => t.close());
 
@@ -164,7 +164,7 @@ describe('past the bound', () => {
 describe('the first create after start', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS } });
+    t = await startTestServer({ env: FAST_ENV });
   });
   afterAll(() => t.close());
 

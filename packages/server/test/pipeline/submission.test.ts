@@ -1,14 +1,14 @@
 /**
- * The treasury's submission engine on the sandbox ledger: batching under Stellar's limits,
- * channel accounts, a batch split around a failing operation, crash recovery from a stored
- * envelope, and — on a ledger that keeps time — several transactions in one ledger.
+ * The treasury's submission engine on the sandbox network, over its Stellar RPC as a server
+ * reaches it: batching under Stellar's limits, channel accounts, a batch split around a failing
+ * operation, crash recovery from a stored envelope, and — on a ledger that keeps time, closed by
+ * the test with sandbox_closeLedger — several transactions in one ledger.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Asset, Keypair, Operation } from '@stellar/stellar-sdk';
 import { SubmissionEngine, type BuildSpec, type TxOutcome } from '../../src/pipeline/tx.js';
 import { channelKeypair } from '../../src/pipeline/submission/channels.js';
-import { SandboxNetwork } from '../../src/stellar/sandbox/network.js';
-import { fundedAccount, startSandbox, stroops, type Sandbox } from '../stellar/helpers.js';
+import { closeWhilePending, fundedAccount, startSandbox, stroops, type Sandbox } from '../stellar/helpers.js';
 
 let sb: Sandbox;
 let stopClock: (() => void) | null = null;
@@ -28,8 +28,7 @@ async function xlm(address: string): Promise<bigint> {
 }
 
 function engine(options: { channels?: number; maxBatchItems?: number } = {}) {
-  const network = new SandboxNetwork(sb.ledger, sb.url);
-  return new SubmissionEngine(network, sb.treasury, { channels: options.channels ?? 4, pollMs: 20, ...(options.maxBatchItems ? { maxBatchItems: options.maxBatchItems } : {}) });
+  return new SubmissionEngine(sb.network, sb.treasury, { channels: options.channels ?? 4, pollMs: 20, ...(options.maxBatchItems ? { maxBatchItems: options.maxBatchItems } : {}) });
 }
 
 describe('the treasury submission engine', () => {
@@ -107,9 +106,8 @@ describe('the treasury submission engine', () => {
   });
 
   it('resubmits a stored envelope that never reached the network, unchanged', async () => {
-    sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
-    const clock = setInterval(async () => { if (await sb.ledger.clock!.pendingCount() > 0) await sb.ledger.closeNow(); }, 20);
-    stopClock = () => clearInterval(clock);
+    sb = await startSandbox({ ledgerSeconds: 3600 });
+    stopClock = closeWhilePending(sb);
     const dest = (await fundedAccount(sb)).publicKey();
     const before = await xlm(dest);
     const e = engine({ channels: 1 });
@@ -118,7 +116,7 @@ describe('the treasury submission engine', () => {
     const { buildBatch } = await import('../../src/pipeline/submission/batch.js');
     const channel = e.channels.channels[0]!;
     const seq = await e.channels.nextSequence(channel);
-    const built = buildBatch([pay(dest, '7')], channel.keypair, seq, sb.treasury, sb.ledger.passphrase);
+    const built = buildBatch([pay(dest, '7')], channel.keypair, seq, sb.treasury, sb.passphrase);
     const restarted = engine({ channels: 1 });
     const out: TxOutcome = await restarted.run(built.envelope, () => pay(dest, '7'), () => { throw new Error('must not rebuild'); });
     expect(out).toMatchObject({ successful: true, hash: built.hash });
@@ -126,34 +124,33 @@ describe('the treasury submission engine', () => {
   });
 
   it('gives up waiting for a transaction that never lands (a stopped ledger), so its job can retry from the stored envelope', async () => {
-    sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
-    const network = new SandboxNetwork(sb.ledger, sb.url);
-    const e = new SubmissionEngine(network, sb.treasury, { channels: 1, pollMs: 10, giveUpMs: 300 });
-    const closer = setInterval(async () => { if (await sb.ledger.clock!.pendingCount() > 0) await sb.ledger.closeNow(); }, 20);
+    sb = await startSandbox({ ledgerSeconds: 3600 });
+    const e = new SubmissionEngine(sb.network, sb.treasury, { channels: 1, pollMs: 10, giveUpMs: 300 });
+    const stopCloser = closeWhilePending(sb);
     await e.channels.ensure();
-    clearInterval(closer);
+    stopCloser();
     let stored = '';
     const dest = (await fundedAccount(sb)).publicKey();
     await expect(e.run(null, () => pay(dest), (env) => { stored = env; })).rejects.toThrow(/not in a ledger/);
     // the ledger closes again: the retry finds the same envelope applied, paid once
-    await sb.ledger.closeNow();
+    await sb.rpc('sandbox_closeLedger');
     const out = await e.run(stored, () => pay(dest), () => { throw new Error('must not rebuild'); });
     expect(out.successful).toBe(true);
   });
 
   it('on a ledger that keeps time, work arriving while channels are busy lands in the same ledger over several', async () => {
-    sb = await startSandbox(undefined, { ledgerSeconds: 3600 });
+    sb = await startSandbox({ ledgerSeconds: 3600 });
     const e = engine({ channels: 4 });
-    const closer = setInterval(async () => { if (await sb.ledger.clock!.pendingCount() > 0) await sb.ledger.closeNow(); }, 20);
+    const stopCloser = closeWhilePending(sb);
     await e.channels.ensure();
-    clearInterval(closer);
+    stopCloser();
     const dest = (await fundedAccount(sb)).publicKey();
     const runs: Array<Promise<TxOutcome>> = [];
     for (let i = 0; i < 3; i++) {
       runs.push(e.run(null, () => pay(dest, String(i + 1)), () => undefined));
-      await expect.poll(() => sb.ledger.clock!.pendingCount()).toBe(i + 1);
+      await expect.poll(async () => (await sb.rpc<{ count: number }>('sandbox_getPending')).count).toBe(i + 1);
     }
-    const ledger = await sb.ledger.closeNow();
+    const ledger = (await sb.rpc<{ sequence: number }>('sandbox_closeLedger')).sequence;
     const outs = await Promise.all(runs);
     expect(outs.map((o) => o.ledger)).toEqual([ledger, ledger, ledger]);
     const txs = await sb.horizon.transactions().forLedger(ledger).call();

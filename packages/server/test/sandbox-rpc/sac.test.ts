@@ -10,7 +10,7 @@ import {
 } from '@stellar/stellar-sdk';
 import { SANDBOX_ASSETS, SANDBOX_PASSPHRASE, startStandaloneSandbox, type StandaloneSandbox } from '@fundkit/sandbox';
 import { startTestServer } from '../helpers/server.js';
-import { FAST_ENV, IN_PROCESS } from '../pipeline/helpers.js';
+import { FAST_ENV } from '../pipeline/helpers.js';
 
 /** Where a sandbox network answers: its Horizon, RPC and friendbot. */
 interface Net {
@@ -22,8 +22,8 @@ interface Net {
 }
 
 /**
- * The standalone sandbox (its own SQLite chain), and the reference server's in-process sandbox,
- * whose chain is in the server's database: PostgreSQL under the PostgreSQL config.
+ * The standalone sandbox (its own SQLite chain), and a reference server's sandbox in its thread,
+ * reached through the server's forwarding of /sandbox/horizon, /sandbox/rpc and /sandbox/friendbot.
  */
 const SETUPS: Array<{ name: string; start: () => Promise<Net> }> = [
   {
@@ -34,9 +34,9 @@ const SETUPS: Array<{ name: string; start: () => Promise<Net> }> = [
     },
   },
   {
-    name: "the server's in-process sandbox, on the server's database",
+    name: "a server's sandbox thread, through the server's /sandbox/* paths",
     start: async () => {
-      const t = await startTestServer({ env: { ...FAST_ENV, ...IN_PROCESS } });
+      const t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_SANDBOX_NETWORK: 'thread' } });
       return {
         horizon: `${t.url}/sandbox/horizon`, rpcUrl: `${t.url}/sandbox/rpc`, friendbot: `${t.url}/sandbox/friendbot`,
         passphrase: SANDBOX_PASSPHRASE, close: () => t.close(),

@@ -11,13 +11,13 @@ afterEach(async () => {
   server = null;
 });
 
-it('testnet with FUNDKIT_HORIZON_URL: the pipeline observes through HorizonNetwork, no sandbox router', async () => {
+it('testnet with FUNDKIT_HORIZON_URL: the pipeline observes through HorizonNetwork, no sandbox (nothing at /sandbox/*)', async () => {
   server = await createServer({ env: { FUNDKIT_STELLAR: 'testnet', FUNDKIT_HORIZON_URL: 'http://127.0.0.1:8000/', FUNDKIT_DB: ':memory:', FUNDKIT_MASTER_KEY: 'a'.repeat(64) }, logger: silent });
-  const { stellar, sandboxRoutes, observer } = server.services.pipeline.pipeline;
+  const { stellar, observer } = server.services.pipeline.pipeline;
   expect(stellar!.network).toBeInstanceOf(HorizonNetwork);
   expect(stellar!.network).toMatchObject({ kind: 'testnet', horizonUrl: 'http://127.0.0.1:8000', passphrase: 'Test SDF Network ; September 2015' });
-  expect(stellar!.ledger).toBeNull();
-  expect(sandboxRoutes).toBeNull();
+  // the sandbox link is what app.ts forwards /sandbox/horizon, /sandbox/rpc and /sandbox/friendbot to
+  expect(stellar!.sandbox).toBeNull();
   expect(observer).not.toBeNull();
 });
 

@@ -1,95 +1,67 @@
-/** A sandbox ledger and its Horizon in this process, for the server tests that drive the server's adapters over it (SandboxNetwork, the submission engine); @fundkit/sandbox's own tests have the same helpers. */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
-import express from 'express';
-import {
-  Asset, BASE_FEE, Horizon, Keypair, Memo, Networks, TransactionBuilder, type xdr,
-} from '@stellar/stellar-sdk';
-import {
-  bootstrapSandbox, createSandboxHorizonRouter, SANDBOX_ASSETS, SandboxLedger, type SandboxKeys, type SandboxLedgerOptions,
-} from '@fundkit/sandbox';
-
-export const USDC = new Asset('USDC', SANDBOX_ASSETS.USDC.issuer!);
-export const EURC = new Asset('EURC', SANDBOX_ASSETS.EURC.issuer!);
-export const PASSPHRASE = Networks.STANDALONE;
+/**
+ * A sandbox network reached as the server reaches it: a `fundkit sandbox` (@fundkit/sandbox's
+ * standalone, in this process but over HTTP) with the server's Stellar RPC adapter, its Horizon
+ * for the test's reads, and its faucet and sandbox_* controls over HTTP. For the tests that drive
+ * the server's adapters directly (the submission engine).
+ */
+import { Horizon, Keypair } from '@stellar/stellar-sdk';
+import { startStandaloneSandbox } from '@fundkit/sandbox';
+import { createRpcNetwork } from '../../src/stellar/rpc/index.js';
+import type { StellarNetwork } from '../../src/stellar/index.js';
+import { rpcCall } from '../helpers/sandbox-rpc.js';
 
 export interface Sandbox {
-  db: Database.Database;
-  ledger: SandboxLedger;
-  keys: SandboxKeys;
-  horizon: Horizon.Server;
+  /** the sandbox's root: Horizon, with /rpc, /friendbot and /sandbox/faucet under it */
   url: string;
-  close: () => Promise<void>;
+  passphrase: string;
+  horizon: Horizon.Server;
+  /** the server's adapter over its Stellar RPC, as a server in sandbox mode has it */
+  network: StellarNetwork;
+  /** a funded account of genesis, standing in for a server's treasury */
   treasury: Keypair;
+  /** a JSON-RPC call to the sandbox (sandbox_closeLedger, sandbox_getPending, …) */
+  rpc<T = any>(method: string, params?: Record<string, unknown>): Promise<T>;
+  close(): Promise<void>;
 }
 
-/** A sandbox ledger with its Horizon; on `file`, one of several sharing that database, as servers do. */
-export async function startSandbox(now?: () => number, options: Omit<SandboxLedgerOptions, 'now'> = {}, file = ':memory:'): Promise<Sandbox> {
-  const db = new Database(file);
-  const ledger = new SandboxLedger(db, { ...options, ...(now ? { now } : {}) });
-  const keys = await bootstrapSandbox(ledger);
-  const app = express();
-  app.use('/sandbox/horizon', createSandboxHorizonRouter(ledger));
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/horizon`;
-  const horizon = new Horizon.Server(url, { allowHttp: true });
-  const close = async () => {
-    await ledger.stop();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    db.close();
+/** A fresh sandbox on an in-memory chain; `ledgerSeconds` > 0 keeps time (closes come from sandbox_closeLedger). */
+export async function startSandbox(options: { ledgerSeconds?: number } = {}): Promise<Sandbox> {
+  const s = await startStandaloneSandbox({ dbPath: ':memory:', port: 0, ledgerSeconds: options.ledgerSeconds ?? 0 });
+  const info = await (await fetch(`${s.url}/sandbox/info`)).json() as { passphrase: string; assets: string[] };
+  const issuer = (code: string) => info.assets.find((a) => a.startsWith(`${code}:`))!.slice(code.length + 1);
+  const network = createRpcNetwork({
+    kind: 'sandbox', passphrase: info.passphrase, rpcUrl: s.rpcUrl, horizonUrl: s.url, friendbotUrl: s.friendbotUrl,
+    issuers: { USDC: issuer('USDC'), EURC: issuer('EURC') }, api: 'rpc',
+  }, { pollDelay: () => 10 });
+  return {
+    url: s.url, passphrase: info.passphrase, horizon: new Horizon.Server(s.url, { allowHttp: true }), network,
+    treasury: Keypair.fromSecret(s.keys.treasury.secret), rpc: (method, params = {}) => rpcCall(s.rpcUrl, method, params), close: () => s.close(),
   };
-  return { db, ledger, keys, horizon, url, close, treasury: Keypair.fromSecret(keys.treasury.secret) };
 }
 
-
-export interface BuildOptions {
-  fee?: string;
-  memo?: Memo;
-  signers?: Keypair[];
-  timeout?: number;
+/** Closes a ledger whenever a transaction waits for one (a clocked sandbox driven by the test); returns the stop. */
+export function closeWhilePending(sb: Sandbox): () => void {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      if ((await sb.rpc<{ count: number }>('sandbox_getPending').catch(() => ({ count: 0 }))).count > 0 && !stopped) await sb.rpc('sandbox_closeLedger').catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return () => { stopped = true; };
 }
 
-/** Loads the source's sequence from the sandbox Horizon, builds and signs a transaction. */
-export async function buildTx(sb: Sandbox, source: Keypair, ops: xdr.Operation[], o: BuildOptions = {}) {
-  const account = await sb.horizon.loadAccount(source.publicKey());
-  const builder = new TransactionBuilder(account, { fee: o.fee ?? BASE_FEE, networkPassphrase: PASSPHRASE });
-  for (const op of ops) builder.addOperation(op);
-  if (o.memo) builder.addMemo(o.memo);
-  const tx = builder.setTimeout(o.timeout ?? 60).build();
-  tx.sign(...(o.signers ?? [source]));
-  return tx;
-}
-
-/** A funded fresh account (faucet), optionally with a trustline-funded issued balance. */
-export async function fundedAccount(sb: Sandbox, xlm = '100', extra?: { asset: Asset; amount: string }) {
+/** A fresh account the faucet funded with `xlm` XLM (POST /sandbox/faucet: a direct write, no close needed). */
+export async function fundedAccount(sb: Sandbox, xlm = '100'): Promise<Keypair> {
   const kp = Keypair.random();
-  await sb.ledger.fund(kp.publicKey(), SANDBOX_ASSETS.XLM, stroops(xlm));
-  if (extra) await sb.ledger.fund(kp.publicKey(), { code: extra.asset.getCode(), issuer: extra.asset.getIssuer()! }, stroops(extra.amount));
+  const res = await fetch(`${sb.url}/sandbox/faucet`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ addr: kp.publicKey(), asset: 'XLM', amount: xlm }),
+  });
+  if (!res.ok) throw new Error(`the faucet answered ${res.status}: ${await res.text()}`);
   return kp;
 }
 
 export function stroops(amount: string): bigint {
   const [w = '0', f = ''] = amount.split('.');
   return BigInt(w) * 10_000_000n + BigInt(f.padEnd(7, '0'));
-}
-
-/** The Horizon problem body of a rejected submit (stellar-sdk throws BadResponseError). */
-export async function submitExpectingFailure(sb: Sandbox, tx: Parameters<Horizon.Server['submitTransaction']>[0]) {
-  try {
-    await sb.horizon.submitTransaction(tx);
-  } catch (err) {
-    const data = (err as { response?: { data?: unknown; status?: number } }).response;
-    return data as { status: number; data: { type: string; extras: { result_codes: Record<string, unknown>; result_xdr: string; envelope_xdr: string } } };
-  }
-  throw new Error('expected the submit to fail');
-}
-
-export function balanceOf(account: Horizon.AccountResponse, asset: Asset): string | undefined {
-  const b = account.balances.find((x) =>
-    asset.isNative() ? x.asset_type === 'native'
-      : 'asset_code' in x && x.asset_code === asset.getCode() && x.asset_issuer === asset.getIssuer());
-  return b?.balance;
 }

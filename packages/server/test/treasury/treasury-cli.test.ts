@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli/index.js';
 import { unfundedSandbox, type SandboxDatabase } from './helpers.js';
 
@@ -24,6 +24,7 @@ describe('fundkit treasury on a sandbox whose treasury is unfunded', () => {
   beforeAll(async () => {
     sb = await unfundedSandbox();
   });
+  afterAll(() => sb?.close());
 
   it('reports the missing account, XLM and trustlines, and exits 1', async () => {
     const run = cli(['treasury', '--json'], sb.env);
@@ -203,6 +204,7 @@ describe('fundkit treasury on Horizon networks', () => {
 describe('the fundkit binary', () => {
   it('exits 1 while something is missing and 0 once funded (a spawned process)', async () => {
     const sb = await unfundedSandbox({ FUNDKIT_TREASURY_CHANNELS: '1', FUNDKIT_DEPOSIT_POOL_SIZE: '1' });
+    onTestFinished(() => sb.close());
     const root = fileURLToPath(new URL('../..', import.meta.url));
     const spawn = (args: string[]) => new Promise<{ code: number; stdout: string }>((resolve) => {
       const child = execFile(process.execPath, ['--import', 'tsx', '-e',

@@ -15,7 +15,10 @@ beforeAll(async () => {
   sb = await unfundedSandbox();
   t = await startTestServer({ env: { ...FAST_ENV, ...sb.env } });
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await sb?.close();
+});
 
 const pool = () => t.server.services.pipeline.pipeline.pool!;
 const readyCounts = async () => ({ USDC: await pool().ready('USDC'), EURC: await pool().ready('EURC'), XLM: await pool().ready('XLM') });

@@ -1,6 +1,7 @@
 import type { Migration, MigrationTools } from './migration.js';
 
-// The embedded sandbox Stellar ledger (@fundkit/sandbox, in-process mode). Amounts are stroops stored as TEXT
+// The embedded sandbox Stellar ledger (@fundkit/sandbox's in-process mode, removed: 036 drops these
+// tables; this stays as databases applied it). Amounts are stroops stored as TEXT
 // (decimal) because int64 balances can exceed JavaScript's safe integers; operation ids and paging
 // tokens are 64-bit integers so they sort. Older servers made these tables themselves
 // (020_sandbox_legacy.ts), so a SQLite file may have them already (IF NOT EXISTS): the runner

@@ -6,6 +6,7 @@ import type { Migration } from './migration.js';
 // the close that takes it (`ledger` null), at most one per source account; then its outcome stays
 // a while for the submit waiting on it, whichever server that is. IF NOT EXISTS: a SandboxLedger
 // over a bare SQLite database makes its tables itself (sandbox/schema.ts).
+// Dropped by 036 with the in-process sandbox; kept as databases applied it.
 export const migration: Migration = {
   version: 25,
   name: '025_sandbox_pending',

@@ -24,6 +24,7 @@ import { migration as intentsWithoutLink } from './032_intents_without_link_inde
 import { migration as muxedDeposits } from './033_muxed_deposits.js';
 import { migration as applicationDepositType } from './034_application_deposit_type.js';
 import { migration as networkIdentity } from './035_network_identity.js';
+import { migration as dropSandboxLedger } from './036_drop_sandbox_ledger.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -35,5 +36,5 @@ export const MIGRATIONS: Migration[] = [
   core, webhooks, checkout, payments, quotes, depositPool, depositCosigner, workerScanIndexes, depositBatchIndexes,
   waitingIntentsIndex, fundingIntentVersions, sandboxLedger, serverInstances, leases, deliveryClaims,
   eventSequence, sandboxPending, networkCursors, cacheGenerations, openIntentsIndex, checkoutLinks, rateLimits, intentsWithoutLink,
-  muxedDeposits, applicationDepositType, networkIdentity,
+  muxedDeposits, applicationDepositType, networkIdentity, dropSandboxLedger,
 ];

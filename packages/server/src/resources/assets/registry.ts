@@ -45,7 +45,7 @@ export interface AssetInfo {
 }
 
 
-/** The embedded sandbox ledger uses the standalone passphrase (@fundkit/sandbox's SANDBOX_PASSPHRASE). */
+/** The sandbox network uses the standalone passphrase (as its GET /sandbox/info says). */
 const PASSPHRASES: Record<StellarNetworkName, string> = { sandbox: Networks.STANDALONE, testnet: Networks.TESTNET, pubnet: Networks.PUBLIC, custom: '' };
 
 /** A custom network's issuers (FUNDKIT_ASSETS), set once at start from the configuration. */

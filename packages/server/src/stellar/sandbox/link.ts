@@ -2,17 +2,16 @@
  * What a server in sandbox mode needs of its sandbox beyond what any Stellar network offers:
  * when a ledger closed (so the follower reads it at once), and the faucet (its treasury's float,
  * a settlement address made to exist, the test helpers' payers). The sandbox runs in its own
- * thread (the default), in another process (`fundkit sandbox`, shared by several servers), or,
- * for a database that already holds its chain, in the server's own process.
+ * thread (the default) or in another process (`fundkit sandbox`, shared by several servers), and
+ * is reached over HTTP either way.
  */
 import { Horizon } from '@stellar/stellar-sdk';
 import { assetKey, type AssetRef } from '../assets.js';
 import { fromStroops } from '../../lib/money.js';
-import type { SandboxLedger } from '@fundkit/sandbox';
 
 export interface SandboxLink {
-  /** the sandbox's own HTTP root (its thread's loopback port, or a `fundkit sandbox`); null in this process */
-  readonly url: string | null;
+  /** the sandbox's own HTTP root (its thread's loopback port, or a `fundkit sandbox`) */
+  readonly url: string;
   /** its ledgers close on a clock (FUNDKIT_SANDBOX_LEDGER_SECONDS), not one per transaction */
   readonly clocked: boolean;
   /** called after each ledger closes (its thread's message, a remote sandbox's Horizon stream); returns the unsubscribe */
@@ -21,27 +20,9 @@ export interface SandboxLink {
   fund(address: string, asset: AssetRef, amount: bigint): Promise<void>;
   /** the account and its trustline to `asset` exist afterwards (a merchant's settlement address) */
   ensure(address: string, asset: AssetRef): Promise<void>;
-  /** starts an in-process ledger's clock (the others run their own) */
-  start(): void;
   close(): Promise<void>;
   /** why the sandbox is gone when its thread ended on its own (null while it runs, or after close()) */
   stopped?(): string | null;
-}
-
-/** The ledger in this process, on the server's database (the mode before the sandbox had its own thread). */
-export function inProcessLink(ledger: SandboxLedger): SandboxLink {
-  return {
-    url: null,
-    clocked: ledger.clock !== null,
-    onLedger: (listener) => {
-      ledger.events.on('ledger', listener);
-      return () => ledger.events.off('ledger', listener);
-    },
-    fund: (address, asset, amount) => ledger.fund(address, asset, amount),
-    ensure: (address, asset) => ledger.ensure(address, asset),
-    start: () => ledger.start(),
-    close: () => ledger.stop(),
-  };
 }
 
 export interface HttpLinkOptions {
@@ -70,7 +51,6 @@ export function httpLink(url: string, options: HttpLinkOptions): SandboxLink {
       await faucet(address, asset, null);
       ensured.add(key);
     },
-    start: () => undefined,
     close: options.close ?? (async () => undefined),
   };
 }

@@ -7,8 +7,6 @@
 import { startSandboxThread as startThread, type SandboxThreadData, type SandboxThreadOptions } from '@fundkit/sandbox';
 import { httpLink, type SandboxLink } from './link.js';
 
-export type { SandboxThreadData } from '@fundkit/sandbox';
-
 export interface SandboxThread extends SandboxLink {
   url: string;
   passphrase: string;
