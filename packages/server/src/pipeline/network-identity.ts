@@ -76,18 +76,15 @@ export async function sandboxChain(url: string, passphrase: string, source: stri
  * Records `network` as the database's when it has none (race-safe: the first of several servers
  * starting at once wins, the others read its row back), then refuses with a ConfigError when the
  * database follows another one. True when the database had recorded none: its first meeting with
- * the network (several servers starting at once on a new database may each see true), when
- * `onFirstMeeting` runs, before the record is written.
+ * the network (several servers starting at once on a new database may each see true).
  */
-export async function followNetwork(sql: Sql, network: FollowedNetwork, onFirstMeeting?: () => Promise<void>): Promise<boolean> {
+export async function followNetwork(sql: Sql, network: FollowedNetwork): Promise<boolean> {
   let recorded = await sql.get(RECORDED);
   const first = !recorded;
   if (!recorded) {
     // a database used before the record existed: its treasury key says which network it was on
     const other = (await sql.all(TREASURIES)).find((t) => t.network !== network.kind);
     if (other) throw new ConfigError(treasuryElsewhere(other.network, network));
-    // before the record: a start that ends in between meets the network for the first time again
-    await onFirstMeeting?.();
     await sql.run(RECORD, { passphrase: network.passphrase, identity: network.identity, source: network.source, recorded_at: isoNow() });
     recorded = (await sql.get(RECORDED))!;
   }

@@ -100,6 +100,9 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
   try {
     const { url } = link;
     const info = await sandboxInfo(url);
+    // the database's one chain: a server on another refuses before it keeps a key or an account on it
+    const firstMeeting = await followNetwork(sql, await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
+    const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
     const profile: NetworkProfile = {
       kind: 'sandbox', passphrase: info.passphrase, rpcUrl: `${url}/rpc`, horizonUrl: url, friendbotUrl: `${url}/friendbot`, issuers: info.issuers, api: 'rpc',
     };
@@ -114,14 +117,8 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
         return latestLedger();
       };
     }
-    // the database's one chain: a server on another refuses before it keeps a key or an account on it.
-    // The faucet funds the treasury as genesis did, when the database first meets the chain (before
-    // that meeting is recorded, so a start cut short in between funds it at the next); test-only
-    // unfundedTreasury: not at all, so its account does not exist
-    const fund = async () => fundSandboxTreasury(network, link, (await treasuryKey(sql, secretsKey, 'sandbox')).publicKey());
-    const chain = await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`);
-    await followNetwork(sql, chain, settings.unfundedTreasury ? undefined : fund);
-    const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
+    // as genesis funded it: once, when this database first meets the chain (test-only: not at all)
+    if (firstMeeting && !settings.unfundedTreasury) await fundSandboxTreasury(network, link, treasury.publicKey());
     return { network, sandbox: link, treasury };
   } catch (error) {
     await link.close();
