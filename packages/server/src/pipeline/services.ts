@@ -1,9 +1,9 @@
 /** The pipeline's services for the route table: payments, settlements, ledger, refunds, test helpers. */
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
 import type { IntentAccess } from '../resources/funding-intents/service.js';
 import { LedgerService } from '../resources/ledger/service.js';
 import type { PaymentsReadModel } from '../resources/payments/read-model.js';
-import type { PaymentRecord } from '../resources/payments/repo.js';
+import type { PaymentRecord } from '../records/payments.js';
 import { PaymentsService } from '../resources/payments/service.js';
 import { RefundsService, type Conversions } from '../resources/refunds/service.js';
 import { SettlementsService } from '../resources/settlements/service.js';

@@ -1,8 +1,8 @@
 import { fromStroops } from '../../lib/money.js';
 import { Networks } from '@stellar/stellar-sdk';
 import { findAsset, type AssetInfo, type StellarNetworkName } from '../assets/registry.js';
-import { asPayable, payable, type IntentSource } from '../quotes/intent-link.js';
-import type { DepositAccountRecord, FundingIntentRecord } from './repo.js';
+import { asPayable, payable, type IntentSource } from '../../records/quote-intent-link.js';
+import type { DepositAccountRecord, FundingIntentRecord } from '../../records/funding-intents.js';
 
 /**
  * An account still PROVISIONING does not exist on chain: nothing could be paid to it (or, with a

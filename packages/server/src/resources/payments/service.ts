@@ -4,7 +4,7 @@ import type { PageRequest } from '../../domain/page.js';
 import type { Caller } from '../../domain/caller.js';
 import type { IntentAccess } from '../funding-intents/service.js';
 import type { PaymentsReadModel } from './read-model.js';
-import type { PaymentFilters, PaymentRecord, PaymentsRepo } from './repo.js';
+import type { PaymentFilters, PaymentRecord, PaymentsRepo } from '../../records/payments.js';
 
 export class PaymentsService {
   constructor(

@@ -1,7 +1,7 @@
 import { fromStroops } from '../../lib/money.js';
 import { presentExecution } from '../route-executions/present.js';
-import type { ExecutionRecord } from '../route-executions/repo.js';
-import type { QuoteRecord } from './repo.js';
+import type { ExecutionRecord } from '../../records/route-executions.js';
+import type { QuoteRecord } from '../../records/quotes.js';
 
 export interface RouteInfo {
   steps: { type: 'TRANSFER' | 'PATH_PAYMENT'; provider: string; source_asset: string; destination_asset: string }[];

@@ -3,11 +3,11 @@ import { ApiError, notFound } from '../../http/api-error.js';
 import { isoNow } from '../../lib/time.js';
 import { maxBig } from '../../lib/money.js';
 import type { QuoteCaller } from '../quotes/deps.js';
-import type { QuoteIntentsRepo } from '../quotes/intent-link.js';
-import type { QuotesRepo } from '../quotes/repo.js';
+import type { QuoteIntentsRepo } from '../../records/quote-intent-link.js';
+import type { QuotesRepo } from '../../records/quotes.js';
 import { REFUNDED_CODE } from './abandon.js';
 import { presentExecution } from './present.js';
-import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+import type { ExecutionRecord, ExecutionsRepo } from '../../records/route-executions.js';
 import type { Sql } from '../../db/sql.js';
 
 export interface ExecutionsDeps {

@@ -4,7 +4,7 @@ import type { PageRequest } from '../../domain/page.js';
 import type { Caller } from '../../domain/caller.js';
 import type { IntentAccess } from '../funding-intents/service.js';
 import { presentSettlement } from './present.js';
-import type { SettlementsRepo } from './repo.js';
+import type { SettlementsRepo } from '../../records/settlements.js';
 
 export class SettlementsService {
   constructor(private readonly repo: SettlementsRepo, private readonly fundingIntents: IntentAccess) {}

@@ -1,7 +1,7 @@
 /** SQL over quotes; amounts come back as BigInt (`bigint: true`). */
-import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
-import { applicationPage, type PageRequest } from '../../domain/page.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import type { Environment } from '../domain/environment.js';
+import { applicationPage, type PageRequest } from '../domain/page.js';
 
 export const QUOTE_STATUSES = ['ACTIVE', 'LOCKED', 'EXECUTING', 'EXECUTED', 'EXPIRED', 'SUPERSEDED', 'FAILED'] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];

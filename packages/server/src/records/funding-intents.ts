@@ -1,8 +1,9 @@
+/** Funding intent rows, their deposit accounts, and SQL over them (see README.md). */
 import type { Kysely } from 'kysely';
-import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
-import { afterPosition, type PageRequest } from '../../domain/page.js';
-import type { FundingIntentStatus } from './transitions.js';
+import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../db/sql.js';
+import type { Environment } from '../domain/environment.js';
+import { afterPosition, type PageRequest } from '../domain/page.js';
+import type { FundingIntentStatus } from './intent-transitions.js';
 
 export interface FundingIntentRecord {
   id: string;
