@@ -25,7 +25,7 @@ import { RequestLogsService } from './resources/request-logs/service.js';
 import { CheckoutLinks, createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
 import { createWebhookServices, type WebhookOptions, type WebhookServices } from './resources/webhooks/index.js';
 import { deriveKey } from './lib/crypto.js';
-import { createPipelineServices, type PipelineServices } from './pipeline/services.js';
+import { createPipelineServices, type PipelineServices } from './pipeline-services.js';
 import { createPipeline, pipelineSettings, type PipelineSettings } from './pipeline/index.js';
 import { createQuoteServices, type QuoteServices } from './resources/quotes/index.js';
 import { serverJobs } from './workers/jobs.js';
