@@ -2,7 +2,7 @@ import { notFound } from '../../http/api-error.js';
 import { toPage } from '../../http/pagination.js';
 import type { PageRequest } from '../../domain/page.js';
 import type { Caller } from '../../domain/caller.js';
-import type { IntentAccess } from '../funding-intents/service.js';
+import type { IntentOwnership } from '../../records/funding-intents.js';
 import type { PaymentsReadModel } from './read-model.js';
 import type { PaymentFilters, PaymentRecord, PaymentsRepo } from '../../records/payments.js';
 
@@ -10,7 +10,7 @@ export class PaymentsService {
   constructor(
     private readonly repo: PaymentsRepo,
     private readonly views: PaymentsReadModel,
-    private readonly fundingIntents: IntentAccess,
+    private readonly fundingIntents: IntentOwnership,
   ) {}
 
   /** Another application's payment is 404 (as its intent would be); the other environment's 403. */

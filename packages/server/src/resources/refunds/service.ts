@@ -8,9 +8,8 @@ import type { EventWriter } from '../../pipeline/events.js';
 import { postJournal } from '../../pipeline/ledger-journal.js';
 import { coversIntent, inProgress, refundableAmount, settledRemaining } from '../../pipeline/refundable.js';
 import type { StateMachine } from '../../pipeline/state-machine.js';
-import type { FundingIntentRecord } from '../../records/funding-intents.js';
+import type { FundingIntentRecord, IntentOwnership } from '../../records/funding-intents.js';
 import type { Caller } from '../../domain/caller.js';
-import type { IntentAccess } from '../funding-intents/service.js';
 import type { PipelineIntentsRepo } from '../../pipeline/intents-repo.js';
 import type { LedgerRepo } from '../../records/ledger.js';
 import type { PaymentRecord, PaymentsRepo } from '../../records/payments.js';
@@ -30,7 +29,7 @@ export interface RefundsDeps {
   repo: RefundsRepo;
   payments: PaymentsRepo;
   ledger: LedgerRepo;
-  fundingIntents: IntentAccess;
+  fundingIntents: IntentOwnership;
   /** received_amount, for an underpayment refunded on its own */
   intents: PipelineIntentsRepo;
   machine: StateMachine;
