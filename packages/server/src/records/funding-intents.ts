@@ -23,7 +23,7 @@ export interface FundingIntentRecord {
   expires_at: string;
   created_at: string;
   updated_at: string;
-  /** the hosted checkout link's secret, sealed (resources/checkout/link.ts); null for intents made before links had one */
+  /** the hosted checkout link's secret, sealed (resources/funding-intents/checkout-link.ts); null for intents made before links had one */
   checkout_secret: string | null;
   /** changes whenever the row does (migration 019's triggers); random, so never reused */
   row_version: bigint;

@@ -70,7 +70,7 @@ export interface IntentRelations {
 }
 
 /** The wire shape of a funding intent (spec: FundingIntent), from its row and its relations. */
-/** hostedFundingUrl: the intent's payer-facing link, with its secret (resources/checkout/link.ts). */
+/** hostedFundingUrl: the intent's payer-facing link, with its secret (resources/funding-intents/checkout-link.ts). */
 export function presentFundingIntent(intent: FundingIntentRecord, related: IntentRelations, hostedFundingUrl: string) {
   const { account } = related;
   const amount = fromStroops(intent.requirement_amount);

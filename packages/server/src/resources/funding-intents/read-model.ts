@@ -11,7 +11,7 @@ import type { QuoteRecord } from '../../records/quotes.js';
 import type { ExecutionRecord } from '../../records/route-executions.js';
 import { presentSettlement } from '../settlements/present.js';
 import type { SettlementRecord } from '../../records/settlements.js';
-import type { CheckoutLinks } from '../checkout/link.js';
+import type { CheckoutLinks } from './checkout-link.js';
 import { presentFundingIntent } from './present.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo } from '../../records/funding-intents.js';
 

@@ -1,4 +1,4 @@
-import type { CheckoutLinks } from '../checkout/link.js';
+import type { CheckoutLinks } from './checkout-link.js';
 import { StrKey } from '@stellar/stellar-sdk';
 import { GroupCommit } from '../../db/group-commit.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
