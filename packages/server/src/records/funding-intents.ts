@@ -1,4 +1,4 @@
-/** Funding intent rows, their deposit accounts, and SQL over them (see README.md). */
+/** Funding intent rows, their deposit accounts, and SQL over them (records/README.md). */
 import type { Kysely } from 'kysely';
 import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../db/sql.js';
 import type { Caller } from '../domain/caller.js';

@@ -1,4 +1,4 @@
-/** Ledger entry rows and SQL over them (see README.md). */
+/** Ledger entry rows and SQL over them (records/README.md). */
 import { sql as kysql } from 'kysely';
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import type { Environment } from '../domain/environment.js';

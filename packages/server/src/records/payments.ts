@@ -1,4 +1,4 @@
-/** Payment rows and SQL over them (see README.md). */
+/** Payment rows and SQL over them (records/README.md). */
 import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import type { Environment } from '../domain/environment.js';
 import { applicationPage, type PageRequest } from '../domain/page.js';

@@ -1,4 +1,4 @@
-/** Refund rows and SQL over them (see README.md). */
+/** Refund rows and SQL over them (records/README.md). */
 import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
 import type { Environment } from '../domain/environment.js';
 import { applicationPage, type PageRequest } from '../domain/page.js';
