@@ -31,6 +31,22 @@ module.exports = {
       to: { path: rooms('http') },
     },
     {
+      name: 'pipeline-knows-no-resources',
+      comment: 'The payment machine sits below the API: it reads and writes the rows in records/ and never '
+        + 'imports a resource (its routes, services or read models); resources/ may import pipeline/.',
+      severity: 'error',
+      from: { path: rooms('pipeline') },
+      to: { path: rooms('resources') },
+    },
+    {
+      name: 'records-below-pipeline-and-resources',
+      comment: 'The money\'s rows and their repos (records/) sit below both the pipeline that writes them and the '
+        + 'API that reads them: they import only storage and plain helpers (db/, domain/, lib/, stellar/).',
+      severity: 'error',
+      from: { path: rooms('records') },
+      to: { path: rooms('http', 'resources', 'pipeline', 'workers', 'treasury', 'cli') },
+    },
+    {
       name: 'db-knows-no-transport-or-domain',
       comment: 'Storage imports nothing from http/, resources/ or pipeline/.',
       severity: 'error',
@@ -82,10 +98,10 @@ module.exports = {
     },
     {
       name: 'no-cycle-between-folders',
-      comment: 'TEMPORARY warning (issue 40): folders that import each other both ways without a file cycle, '
-        + 'pipeline/ and resources/ above all. dependency-cruiser does not baseline folder-scope '
-        + 'violations, so this rule reports them on every run and becomes an error once they are mended.',
-      severity: 'warn',
+      comment: 'No two folders import each other, even without a file cycle (type imports count): each pair '
+        + 'has a side below, e.g. records/ below pipeline/ below resources/, and among resources '
+        + 'route-executions/ below quotes/, applications/ below keys/, payments/ below funding-intents/.',
+      severity: 'error',
       scope: 'folder',
       from: { path: SRC },
       to: { path: SRC, circular: true },

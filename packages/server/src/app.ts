@@ -22,6 +22,7 @@ import { sandboxDocsKey } from './sandbox-keys.js';
 import { sandboxProxy, sandboxRpcProxy } from './http/sandbox-proxy.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
+import { keyRoutes } from './resources/keys/routes.js';
 import { assetRoutes } from './resources/assets/routes.js';
 import { dashboardRouter } from './http/dashboard.js';
 import { checkoutRoutes, hostedCheckoutRouter } from './resources/checkout/index.js';
@@ -64,7 +65,7 @@ export interface AppContext {
 export function routeTable(services: Services): RouteDef[] {
   return [
     ...accountRoutes(services.accounts),
-    ...applicationRoutes(services.applications, services.keys),
+    ...applicationRoutes(services.applications), ...keyRoutes(services.applications, services.keys),
     ...assetRoutes(services.assets),
     ...fundingIntentRoutes(services.fundingIntents),
     ...requestLogRoutes(services.requestLogs),

@@ -18,7 +18,7 @@ import type { RouteDef } from './http/route.js';
 import { deriveKey } from './lib/crypto.js';
 import { isoNow } from './lib/time.js';
 import { resolveMasterKey } from './master-key.js';
-import type { DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
+import type { DepositAccountProvisioner } from './records/deposit-accounts.js';
 import { createServices, type Services } from './services.js';
 import { loadSpec } from './spec/operations.js';
 import { SpecValidator } from './spec/validator.js';
@@ -195,6 +195,6 @@ export async function startServer(options: ServerOptions = {}): Promise<FundkitS
 
 export { ConfigError, isWildcardHost, listenHost, loadConfig, type Config } from './config.js';
 export type { BootstrapFile } from './bootstrap.js';
-export type { DepositAccountProvisioner } from './resources/funding-intents/deposit-accounts.js';
+export type { DepositAccountProvisioner } from './records/deposit-accounts.js';
 export type { RouteDef } from './http/route.js';
 export type { Services } from './services.js';

@@ -1,6 +1,6 @@
 import { run, value } from './helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../src/resources/funding-intents/deposit-accounts.js';
+import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../src/records/deposit-accounts.js';
 import { ApiError } from '../src/http/api-error.js';
 import { KEYS, startTestServer, type TestServer } from './helpers/server.js';
 

@@ -1,7 +1,7 @@
 /** What an incoming payment does to its intent (DESIGN §4), as a pure function. */
 import { minBig } from '../lib/money.js';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
-import type { FundingIntentStatus } from '../resources/funding-intents/transitions.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
+import type { FundingIntentStatus } from '../records/intent-transitions.js';
 import { sameAsset, type AssetRef } from '../stellar/index.js';
 
 export type Classification =

@@ -1,5 +1,5 @@
 /** The collection accounts creates of `muxed` intents read: the database, then memory (an active one never changes). */
-import type { CollectionAccount, CollectionSource } from '../resources/funding-intents/deposit-accounts.js';
+import type { CollectionAccount, CollectionSource } from '../records/deposit-accounts.js';
 import type { CollectionRepo } from './collection-repo.js';
 
 export function collectionSource(repo: CollectionRepo, networkName: string, serves: (environment: string) => boolean): CollectionSource {

@@ -6,7 +6,7 @@
  * request per payment against the public Horizon's 3,600 an hour.
  */
 import { isoNow } from '../lib/time.js';
-import type { PaymentRecord, PaymentsRepo } from '../resources/payments/repo.js';
+import type { PaymentRecord, PaymentsRepo } from '../records/payments.js';
 import type { StateMachine } from './state-machine.js';
 import type { Sql } from '../db/sql.js';
 

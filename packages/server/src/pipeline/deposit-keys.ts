@@ -1,6 +1,6 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { decryptSecret } from '../lib/crypto.js';
-import type { FundingIntentsRepo } from '../resources/funding-intents/repo.js';
+import type { FundingIntentsRepo } from '../records/funding-intents.js';
 import { NativeKeypair } from '../stellar/keypair.js';
 
 export interface DepositKey {

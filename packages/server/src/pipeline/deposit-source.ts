@@ -4,7 +4,7 @@
  * keypair left PROVISIONING for the pool worker. Never a chain call inside the request.
  */
 import { isoNow } from '../lib/time.js';
-import { randomAccount, type DepositAccountSource } from '../resources/funding-intents/deposit-accounts.js';
+import { randomAccount, type DepositAccountSource } from '../records/deposit-accounts.js';
 import type { DepositPoolRepo } from './deposit-pool-repo.js';
 import type { WatchRepo } from './watch-repo.js';
 import { KeyReserve } from '../stellar/key-reserve.js';

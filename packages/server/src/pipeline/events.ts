@@ -4,10 +4,10 @@
  */
 import { insertEvent } from '../db/outbox.js';
 import { fromStroops, toNumber } from '../lib/money.js';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
-import type { PaymentsRepo } from '../resources/payments/repo.js';
-import type { RefundRecord } from '../resources/refunds/repo.js';
-import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
+import type { PaymentsRepo } from '../records/payments.js';
+import type { RefundRecord } from '../records/refunds.js';
+import type { SettlementRecord, SettlementsRepo } from '../records/settlements.js';
 import type { Sql } from '../db/sql.js';
 import type { PipelineMetrics } from './metrics.js';
 

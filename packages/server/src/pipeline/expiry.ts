@@ -1,6 +1,6 @@
 /** AWAITING_PAYMENT / PARTIALLY_FUNDED past expires_at → EXPIRED (payment.failed + invoice.overdue). */
 import { isoNow } from '../lib/time.js';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
 import type { StateMachine } from './state-machine.js';
 import type { Sql } from '../db/sql.js';

@@ -6,12 +6,12 @@ import type { Sql } from '../db/sql.js';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
 import { deriveKey } from '../lib/crypto.js';
-import { randomKeypairSource, type DepositAccountSource } from '../resources/funding-intents/deposit-accounts.js';
-import { FundingIntentsRepo } from '../resources/funding-intents/repo.js';
-import { LedgerRepo } from '../resources/ledger/repo.js';
-import { PaymentsRepo } from '../resources/payments/repo.js';
-import { RefundsRepo } from '../resources/refunds/repo.js';
-import { SettlementsRepo } from '../resources/settlements/repo.js';
+import { randomKeypairSource, type DepositAccountSource } from '../records/deposit-accounts.js';
+import { FundingIntentsRepo } from '../records/funding-intents.js';
+import { LedgerRepo } from '../records/ledger.js';
+import { PaymentsRepo } from '../records/payments.js';
+import { RefundsRepo } from '../records/refunds.js';
+import { SettlementsRepo } from '../records/settlements.js';
 import { parseDuration } from '../lib/time.js';
 import { DepositRetirer } from './retire.js';
 import { PaymentConfirmer } from './confirm.js';
@@ -38,7 +38,7 @@ import { WatchRepo } from './watch-repo.js';
 import { CollectionRepo } from './collection-repo.js';
 import { collectionSource } from './collection-source.js';
 import { onboardCollections } from './collections.js';
-import { noCollections, type CollectionSource } from '../resources/funding-intents/deposit-accounts.js';
+import { noCollections, type CollectionSource } from '../records/deposit-accounts.js';
 
 export interface PipelineSettings {
   /** idle poll of each worker loop */

@@ -1,6 +1,6 @@
 /** The pipeline's queries over funding intents (the core repo keeps the CRUD). */
 import { prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
 
 const ADD_RECEIVED = prepared<never, { id: string; amount: bigint; at: string }>((k, p) => k.updateTable('funding_intents')
   .set((eb) => ({ received_amount: eb('received_amount', '+', p('amount')), updated_at: p('at') })).where('id', '=', p('id')));

@@ -1,7 +1,7 @@
 /** Balanced journals: each movement writes a debit and a credit of the same amount. */
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
-import type { EntryType, LedgerAccount, LedgerRepo } from '../resources/ledger/repo.js';
+import type { EntryType, LedgerAccount, LedgerRepo } from '../records/ledger.js';
 import type { Environment } from '../domain/environment.js';
 
 export interface Journal {

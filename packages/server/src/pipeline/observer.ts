@@ -7,10 +7,10 @@
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
 import { isoNow } from '../lib/time.js';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
-import type { PaymentRecord, PaymentsRepo } from '../resources/payments/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
+import type { PaymentRecord, PaymentsRepo } from '../records/payments.js';
 import type { AssetRef, HorizonPaymentRecord, StellarNetwork } from '../stellar/index.js';
-import { asPayable } from '../resources/quotes/intent-link.js';
+import { asPayable } from '../records/quote-intent-link.js';
 import { classify } from './classify.js';
 import type { PipelineIntentsRepo } from './intents-repo.js';
 import { movementsInto, type IncomingPayment } from './records.js';

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { StrKey } from '@stellar/stellar-sdk';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
-import type { SettlementRecord } from '../resources/settlements/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
+import type { SettlementRecord } from '../records/settlements.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

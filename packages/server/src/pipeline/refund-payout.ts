@@ -6,9 +6,9 @@
 import { Address, Memo, nativeToScVal, Operation, StrKey, type Asset, type xdr } from '@stellar/stellar-sdk';
 import { fromStroops } from '../lib/money.js';
 import { isoNow } from '../lib/time.js';
-import type { LedgerRepo } from '../resources/ledger/repo.js';
-import type { PaymentsRepo } from '../resources/payments/repo.js';
-import type { RefundRecord, RefundsRepo } from '../resources/refunds/repo.js';
+import type { LedgerRepo } from '../records/ledger.js';
+import type { PaymentsRepo } from '../records/payments.js';
+import type { RefundRecord, RefundsRepo } from '../records/refunds.js';
 import { parseAssetKey, toSdkAsset } from '../stellar/index.js';
 import type { DepositKeys } from './deposit-keys.js';
 import type { EventWriter } from './events.js';

@@ -2,10 +2,10 @@
  * DESIGN §4 refund rules, as pure functions. Refundable = what the payment left in the deposit
  * account and was not settled to the application, minus refunds completed or in progress.
  */
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
-import type { FundingIntentStatus } from '../resources/funding-intents/transitions.js';
-import type { PaymentRecord } from '../resources/payments/repo.js';
-import type { RefundRecord } from '../resources/refunds/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
+import type { FundingIntentStatus } from '../records/intent-transitions.js';
+import type { PaymentRecord } from '../records/payments.js';
+import type { RefundRecord } from '../records/refunds.js';
 
 /** Intents whose applied money will never be settled: all of it stays in the deposit account. */
 const UNSETTLED: FundingIntentStatus[] = ['EXPIRED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'];

@@ -10,9 +10,9 @@
 import { Operation } from '@stellar/stellar-sdk';
 import { prepared, sqlOf, type Sql } from '../db/sql.js';
 import { isoNow } from '../lib/time.js';
-import type { PaymentsRepo } from '../resources/payments/repo.js';
-import type { RefundsRepo } from '../resources/refunds/repo.js';
-import type { SettlementsRepo } from '../resources/settlements/repo.js';
+import type { PaymentsRepo } from '../records/payments.js';
+import type { RefundsRepo } from '../records/refunds.js';
+import type { SettlementsRepo } from '../records/settlements.js';
 import { toSdkAsset, type StellarNetwork } from '../stellar/index.js';
 import type { DepositKeys } from './deposit-keys.js';
 import { inProgress, refundableAmount } from './refundable.js';

@@ -1,11 +1,11 @@
 /**
- * Moves intents along THE transition table (resources/funding-intents/transitions.ts): the status,
+ * Moves intents along THE transition table (records/intent-transitions.ts): the status,
  * its append-only history row and its event (DESIGN §8) are written together; callers run it
  * inside the transaction that made the change, so a state change and its event commit as one.
  */
 import { isoNow } from '../lib/time.js';
-import type { FundingIntentRecord, FundingIntentsRepo } from '../resources/funding-intents/repo.js';
-import { assertTransition, eventFor, type FundingIntentStatus } from '../resources/funding-intents/transitions.js';
+import type { FundingIntentRecord, FundingIntentsRepo } from '../records/funding-intents.js';
+import { assertTransition, eventFor, type FundingIntentStatus } from '../records/intent-transitions.js';
 import type { EventWriter } from './events.js';
 
 export class StateMachine {

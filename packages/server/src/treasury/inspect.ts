@@ -4,7 +4,6 @@
  * when a batch fails, to say what is missing.
  */
 import type { Keypair } from '@stellar/stellar-sdk';
-import type { DepositPoolRepo } from '../pipeline/deposit-pool-repo.js';
 import { channelKeypair } from '../pipeline/submission/channels.js';
 import type { StellarNetwork } from '../stellar/index.js';
 import { POOL_ASSETS, type PoolAsset, type TreasuryState } from './assess.js';
@@ -29,7 +28,15 @@ export function environmentOf(network: StellarNetwork): 'live' | 'test' {
   return network.kind === 'pubnet' ? 'live' : 'test';
 }
 
-export function poolReady(repo: DepositPoolRepo, network: StellarNetwork): (asset: PoolAsset) => Promise<number> {
+/**
+ * The one read of the deposit pool's rows the treasury makes (DepositPoolRepo has it), named here
+ * so treasury/ imports nothing of pipeline/, which imports treasury/.
+ */
+export interface PoolReadyCount {
+  ready(network: string, environment: string, asset: string): Promise<number>;
+}
+
+export function poolReady(repo: PoolReadyCount, network: StellarNetwork): (asset: PoolAsset) => Promise<number> {
   return (asset) => repo.ready(network.kind, environmentOf(network), asset);
 }
 

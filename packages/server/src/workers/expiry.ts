@@ -1,5 +1,5 @@
 import type { Expirer } from '../pipeline/expiry.js';
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
+import type { FundingIntentRecord } from '../records/funding-intents.js';
 import type { JobSpec } from './loop.js';
 
 /**

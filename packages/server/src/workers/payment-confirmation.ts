@@ -1,5 +1,5 @@
 import type { PaymentConfirmer } from '../pipeline/confirm.js';
-import type { PaymentRecord } from '../resources/payments/repo.js';
+import type { PaymentRecord } from '../records/payments.js';
 import type { JobSpec } from './loop.js';
 
 /**

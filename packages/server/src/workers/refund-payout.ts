@@ -1,5 +1,5 @@
 import type { RefundPayer } from '../pipeline/refund-payout.js';
-import type { RefundRecord } from '../resources/refunds/repo.js';
+import type { RefundRecord } from '../records/refunds.js';
 import type { JobSpec } from './loop.js';
 
 /**

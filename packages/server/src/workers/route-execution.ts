@@ -1,7 +1,7 @@
 /** The route-execution job for the worker loop: start executions whose funds are confirmed, run started ones. */
 import { isoNow } from '../lib/time.js';
 import type { JobSpec } from './loop.js';
-import type { ExecutionRecord, ExecutionsRepo } from '../resources/route-executions/repo.js';
+import type { ExecutionRecord, ExecutionsRepo } from '../records/route-executions.js';
 import type { RouteRunner } from '../resources/route-executions/runner.js';
 
 type Job = { kind: 'start' | 'run'; execution: ExecutionRecord };

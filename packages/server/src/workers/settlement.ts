@@ -1,6 +1,6 @@
 import type { Settler } from '../pipeline/settlement.js';
 import type { PipelineIntentsRepo } from '../pipeline/intents-repo.js';
-import type { SettlementRecord, SettlementsRepo } from '../resources/settlements/repo.js';
+import type { SettlementRecord, SettlementsRepo } from '../records/settlements.js';
 import { isoNow } from '../lib/time.js';
 import type { JobSpec } from './loop.js';
 

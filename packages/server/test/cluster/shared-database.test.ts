@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../../src/resources/funding-intents/deposit-accounts.js';
+import { randomKeypairProvisioner, type DepositAccountProvisioner } from '../../src/records/deposit-accounts.js';
 import { rows, run, value } from '../helpers/raw-sql.js';
 import { rpcCall } from '../helpers/sandbox-rpc.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 /** What must hold after any number of crashes, read straight from the database and the sandbox ledger. */
 import { sqlOf, type Sql, type SqlSource } from '../../src/db/sql.js';
 import { bigRows } from '../helpers/raw-sql.js';
-import { eventFor, type FundingIntentStatus } from '../../src/resources/funding-intents/transitions.js';
+import { eventFor, type FundingIntentStatus } from '../../src/records/intent-transitions.js';
 import { movementsInto } from '../../src/pipeline/records.js';
 import { SandboxLedger } from '@fundkit/sandbox';
 import { type HorizonPaymentRecord } from '../../src/stellar/index.js';

@@ -1,6 +1,6 @@
 import { rows, run, value } from '../helpers/raw-sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUNDING_INTENT_STATUSES, canTransition, eventFor } from '../../src/resources/funding-intents/transitions.js';
+import { FUNDING_INTENT_STATUSES, canTransition, eventFor } from '../../src/records/intent-transitions.js';
 import type { TestServer } from '../helpers/server.js';
 import { createIntent, startPipelineServer } from './helpers.js';
 

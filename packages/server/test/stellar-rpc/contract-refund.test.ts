@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RefundPayer } from '../../src/pipeline/refund-payout.js';
 import { checkDestination } from '../../src/resources/refunds/rules.js';
 import { SubmissionEngine } from '../../src/pipeline/submission/engine.js';
-import type { RefundRecord } from '../../src/resources/refunds/repo.js';
+import type { RefundRecord } from '../../src/records/refunds.js';
 import { resolveNetwork } from '../../src/stellar/networks.js';
 import { createRpcNetwork } from '../../src/stellar/rpc/index.js';
 import { txResult } from '@fundkit/sandbox';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expiryJob } from '../../src/workers/expiry.js';
 import { startWorker, type JobSpec } from '../../src/workers/loop.js';
 import type { Expirer } from '../../src/pipeline/expiry.js';
-import type { FundingIntentRecord } from '../../src/resources/funding-intents/repo.js';
+import type { FundingIntentRecord } from '../../src/records/funding-intents.js';
 
 const logger = pino({ level: 'silent' });
 

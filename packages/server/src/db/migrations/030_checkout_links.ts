@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Migration } from './migration.js';
 
 // Issue 38: hosted checkout links carry a secret of their own. The intent row keeps it sealed
-// (resources/checkout/link.ts); the page the link opens reuses one checkout session per intent
-// (via_link = 1, at most one such row an intent) instead of a row per page load.
+// (resources/funding-intents/checkout-link.ts); the page the link opens reuses one checkout
+// session per intent (via_link = 1, at most one such row an intent) instead of a row per page load.
 export const migration: Migration = {
   version: 30,
   name: '030_checkout_links',

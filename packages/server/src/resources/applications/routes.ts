@@ -2,16 +2,13 @@ import { LOGO_HEADERS } from './logo.js';
 import type { Response } from 'express';
 import { ApiError } from '../../http/api-error.js';
 import { auth } from '../../http/context.js';
-import type { Environment } from '../../domain/environment.js';
 import { pageRequest } from '../../http/pagination.js';
 import { body, type RouteDef } from '../../http/route.js';
 import { input } from '../../http/validate.js';
-import type { KeysService } from '../keys/service.js';
-import { presentKey } from '../keys/service.js';
-import type { KeyType } from '../keys/repo.js';
 import { presentApplication, type ApplicationInput, type ApplicationsService, type Owner } from './service.js';
 
-function owner(res: Response): Owner {
+/** Who asks: the operator, or an account's session (its applications only). Key routes ask the same. */
+export function owner(res: Response): Owner {
   const context = auth(res);
   if (context.kind === 'operator') return 'operator';
   if (context.kind === 'account') return { accountId: context.accountId };
@@ -26,8 +23,8 @@ function accountId(res: Response): string {
 
 const id = (res: Response) => String(input(res).path.id);
 
-/** Dashboard operations (account session); keys live under their application. */
-export function applicationRoutes(service: ApplicationsService, keys: KeysService): RouteDef[] {
+/** Dashboard operations (account session); the keys under an application have their routes in keys/routes.ts. */
+export function applicationRoutes(service: ApplicationsService): RouteDef[] {
   return [
     {
       operationId: 'createApplication',
@@ -55,29 +52,6 @@ export function applicationRoutes(service: ApplicationsService, keys: KeysServic
         const logo = await service.logo(id(res));
         res.set({ ...LOGO_HEADERS, 'Content-Disposition': `inline; filename="${logo.file}"` });
         res.type(logo.contentType).sendFile(logo.path, { dotfiles: 'allow' });
-      },
-    },
-    {
-      operationId: 'createApiKey',
-      handler: async (req, res) => {
-        const app = await service.get(owner(res), id(res));
-        const { type, environment } = body<{ type: KeyType; environment: Environment }>(req);
-        const created = await keys.create(app.id, environment, type);
-        res.status(201).json(presentKey(created.record, created.plaintext));
-      },
-    },
-    {
-      operationId: 'listApiKeys',
-      handler: async (_req, res) => {
-        const app = await service.get(owner(res), id(res));
-        res.json(await keys.list(app.id, pageRequest(input(res).query)));
-      },
-    },
-    {
-      operationId: 'revokeApiKey',
-      handler: async (_req, res) => {
-        const app = await service.get(owner(res), id(res));
-        res.json(await keys.revoke(app.id, String(input(res).path.keyId)));
       },
     },
     // platform operator

@@ -10,9 +10,9 @@ import type { CheckoutService } from './service.js';
 /**
  * The hosted checkout page (`hosted_funding_url`, the session `url`) and the widget's script.
  *
- * A page opens only with the link's secret (`?k=`, resources/checkout/link.ts): the bare intent
- * id, a wrong secret and an unknown intent all get the same page, which says the link is
- * incomplete and shows nothing of any intent. A publishable key would not do for the page's
+ * A page opens only with the link's secret (`?k=`, resources/funding-intents/checkout-link.ts):
+ * the bare intent id, a wrong secret and an unknown intent all get the same page, which says the
+ * link is incomplete and shows nothing of any intent. A publishable key would not do for the page's
  * session: keys are stored hashed, so the server cannot put one in a page. Every load of one link
  * reuses the intent's one link session (a fresh short-lived token each time); the page is never
  * cached, and each client may load pages at a bounded rate.

@@ -2,14 +2,13 @@ import { deriveKey } from '../../lib/crypto.js';
 import type { FundingIntentsService } from '../funding-intents/service.js';
 import { CheckoutRepo } from './repo.js';
 import { CheckoutService } from './service.js';
-import type { CheckoutLinks } from './link.js';
+import type { CheckoutLinks } from '../funding-intents/checkout-link.js';
 import type { StatusFeed } from '../funding-intents/status-feed.js';
 import type { Sql } from '../../db/sql.js';
 
 export { checkoutRoutes } from './routes.js';
 export { hostedCheckoutRouter } from './hosted-page.js';
 export type { CheckoutService } from './service.js';
-export { CheckoutLinks } from './link.js';
 
 /** Wired from services.ts; the token key is derived exactly as createServer derives the key auth verifies with. */
 export function createCheckoutService(

@@ -6,7 +6,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { FundingIntentsService } from '../funding-intents/service.js';
-import type { CheckoutLinks } from './link.js';
+import type { CheckoutLinks } from '../funding-intents/checkout-link.js';
 import type { CheckoutRepo, CheckoutSessionRecord, IntentHead } from './repo.js';
 import type { StatusFeed, StatusListener } from '../funding-intents/status-feed.js';
 

@@ -1,8 +1,8 @@
 import { fromStroops } from '../../lib/money.js';
 import { Networks } from '@stellar/stellar-sdk';
 import { findAsset, type AssetInfo, type StellarNetworkName } from '../assets/registry.js';
-import { asPayable, payable, type IntentSource } from '../quotes/intent-link.js';
-import type { DepositAccountRecord, FundingIntentRecord } from './repo.js';
+import { asPayable, payable, type IntentSource } from '../../records/quote-intent-link.js';
+import type { DepositAccountRecord, FundingIntentRecord } from '../../records/funding-intents.js';
 
 /**
  * An account still PROVISIONING does not exist on chain: nothing could be paid to it (or, with a
@@ -70,7 +70,7 @@ export interface IntentRelations {
 }
 
 /** The wire shape of a funding intent (spec: FundingIntent), from its row and its relations. */
-/** hostedFundingUrl: the intent's payer-facing link, with its secret (resources/checkout/link.ts). */
+/** hostedFundingUrl: the intent's payer-facing link, with its secret (resources/funding-intents/checkout-link.ts). */
 export function presentFundingIntent(intent: FundingIntentRecord, related: IntentRelations, hostedFundingUrl: string) {
   const { account } = related;
   const amount = fromStroops(intent.requirement_amount);

@@ -5,15 +5,15 @@
  */
 import { intentProtocol } from '../../pipeline/protocol.js';
 import type { PaymentsReadModel } from '../payments/read-model.js';
-import type { PaymentRecord } from '../payments/repo.js';
+import type { PaymentRecord } from '../../records/payments.js';
 import { presentQuote } from '../quotes/present.js';
-import type { QuoteRecord } from '../quotes/repo.js';
-import type { ExecutionRecord } from '../route-executions/repo.js';
+import type { QuoteRecord } from '../../records/quotes.js';
+import type { ExecutionRecord } from '../../records/route-executions.js';
 import { presentSettlement } from '../settlements/present.js';
-import type { SettlementRecord } from '../settlements/repo.js';
-import type { CheckoutLinks } from '../checkout/link.js';
+import type { SettlementRecord } from '../../records/settlements.js';
+import type { CheckoutLinks } from './checkout-link.js';
 import { presentFundingIntent } from './present.js';
-import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo } from './repo.js';
+import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo } from '../../records/funding-intents.js';
 
 export interface IntentReadDeps {
   intents: Pick<FundingIntentsRepo, 'pageRelations'>;

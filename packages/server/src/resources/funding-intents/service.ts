@@ -1,4 +1,4 @@
-import type { CheckoutLinks } from '../checkout/link.js';
+import type { CheckoutLinks } from './checkout-link.js';
 import { StrKey } from '@stellar/stellar-sdk';
 import { GroupCommit } from '../../db/group-commit.js';
 import { ApiError, notFound, parseAmountInput } from '../../http/api-error.js';
@@ -12,12 +12,12 @@ import { toStroops } from '../../lib/money.js';
 import { isoNow } from '../../lib/time.js';
 import type { AssetsService } from '../assets/service.js';
 import { currentIntentDefaults } from '../applications/repo.js';
-import { noCollections, type CollectionAccount, type CollectionSource, type DepositAccountSource, type ProvisionRequest } from './deposit-accounts.js';
+import { noCollections, type CollectionAccount, type CollectionSource, type DepositAccountSource, type ProvisionRequest } from '../../records/deposit-accounts.js';
 import { muxedAddress, randomMuxedId } from '../../stellar/muxed.js';
 import { OpenIntentsCap } from './open-intents.js';
 import type { PayableWait } from './payable-wait.js';
 import type { FundingIntentReadModel } from './read-model.js';
-import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from './repo.js';
+import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from '../../records/funding-intents.js';
 import type { StateMachine } from '../../pipeline/state-machine.js';
 import type { Sql } from '../../db/sql.js';
 

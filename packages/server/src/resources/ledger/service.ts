@@ -2,7 +2,7 @@ import { toList } from '../../http/pagination.js';
 import type { PageRequest } from '../../domain/page.js';
 import { fromStroops } from '../../lib/money.js';
 import type { Caller } from '../../domain/caller.js';
-import type { LedgerEntryRecord, LedgerRepo } from './repo.js';
+import type { LedgerEntryRecord, LedgerRepo } from '../../records/ledger.js';
 
 const ASSETS = ['USDC', 'EURC', 'XLM'];
 

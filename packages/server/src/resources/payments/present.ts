@@ -1,5 +1,5 @@
 import { fromStroops } from '../../lib/money.js';
-import type { PaymentRecord } from './repo.js';
+import type { PaymentRecord } from '../../records/payments.js';
 
 export function presentPayment(p: PaymentRecord, refundable: bigint) {
   return {

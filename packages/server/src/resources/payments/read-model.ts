@@ -3,10 +3,10 @@
  * remainders in a bounded number of queries, whatever the page size.
  */
 import { refundableAmount } from '../../pipeline/refundable.js';
-import type { FundingIntentRecord } from '../funding-intents/repo.js';
-import type { RefundRecord } from '../refunds/repo.js';
+import type { FundingIntentRecord } from '../../records/funding-intents.js';
+import type { RefundRecord } from '../../records/refunds.js';
 import { presentPayment } from './present.js';
-import type { PaymentRecord } from './repo.js';
+import type { PaymentRecord } from '../../records/payments.js';
 
 export interface PaymentReadDeps {
   intents: { findByIds(ids: string[]): Promise<Map<string, FundingIntentRecord>> };

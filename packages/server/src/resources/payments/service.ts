@@ -2,15 +2,15 @@ import { notFound } from '../../http/api-error.js';
 import { toPage } from '../../http/pagination.js';
 import type { PageRequest } from '../../domain/page.js';
 import type { Caller } from '../../domain/caller.js';
-import type { IntentAccess } from '../funding-intents/service.js';
+import type { IntentOwnership } from '../../records/funding-intents.js';
 import type { PaymentsReadModel } from './read-model.js';
-import type { PaymentFilters, PaymentRecord, PaymentsRepo } from './repo.js';
+import type { PaymentFilters, PaymentRecord, PaymentsRepo } from '../../records/payments.js';
 
 export class PaymentsService {
   constructor(
     private readonly repo: PaymentsRepo,
     private readonly views: PaymentsReadModel,
-    private readonly fundingIntents: IntentAccess,
+    private readonly fundingIntents: IntentOwnership,
   ) {}
 
   /** Another application's payment is 404 (as its intent would be); the other environment's 403. */

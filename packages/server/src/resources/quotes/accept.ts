@@ -7,9 +7,9 @@ import { ApiError } from '../../http/api-error.js';
 import { isoNow } from '../../lib/time.js';
 import { replaceExecution } from '../route-executions/create.js';
 import { checkBound, isoIn, loadQuote, type QuoteCaller, type QuotesDeps } from './deps.js';
-import type { LinkedIntent } from './intent-link.js';
+import type { LinkedIntent } from '../../records/quote-intent-link.js';
 import { presentQuote } from './present.js';
-import type { QuoteRecord } from './repo.js';
+import type { QuoteRecord } from '../../records/quotes.js';
 
 /** How long an accepted quote holds at most (capped at the intent's expiry). */
 const LOCK_SECONDS = 30 * 60;

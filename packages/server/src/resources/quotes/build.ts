@@ -6,8 +6,7 @@ import { isoNow } from '../../lib/time.js';
 import { rateDecimal } from '../../pricing/amounts.js';
 import type { PricedPath } from '../../pricing/price.js';
 import { assetKey, type StellarNetwork } from '../../stellar/index.js';
-import type { FeeItem, RouteInfo } from './present.js';
-import type { QuoteRecord, QuoteStatus } from './repo.js';
+import type { FeeItem, QuoteRecord, QuoteStatus, RouteInfo } from '../../records/quotes.js';
 
 /** Stellar's fee for the conversion and the settlement (100 stroops per operation). */
 export const NETWORK_FEE_STROOPS = 200n;

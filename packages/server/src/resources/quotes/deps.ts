@@ -2,9 +2,9 @@ import { ApiError, notFound } from '../../http/api-error.js';
 import type { Environment } from '../../domain/environment.js';
 import type { StellarNetwork } from '../../stellar/index.js';
 import type { AssetsService } from '../assets/service.js';
-import type { ExecutionsRepo } from '../route-executions/repo.js';
-import type { LinkedIntent, QuoteIntentsRepo } from './intent-link.js';
-import type { QuoteRecord, QuotesRepo } from './repo.js';
+import type { ExecutionsRepo } from '../../records/route-executions.js';
+import type { LinkedIntent, QuoteIntentsRepo } from '../../records/quote-intent-link.js';
+import type { QuoteRecord, QuotesRepo } from '../../records/quotes.js';
 import type { Sql } from '../../db/sql.js';
 
 /** The application acting; a checkout session is bound to one intent. */

@@ -4,9 +4,9 @@
  * old source asset after that is a wrong-asset payment, recorded and refundable like any other.
  */
 import { isoNow } from '../../lib/time.js';
-import type { ExecutionsRepo } from '../route-executions/repo.js';
-import type { QuoteIntentsRepo } from './intent-link.js';
-import type { QuotesRepo } from './repo.js';
+import type { ExecutionsRepo } from '../../records/route-executions.js';
+import type { QuoteIntentsRepo } from '../../records/quote-intent-link.js';
+import type { QuotesRepo } from '../../records/quotes.js';
 import type { Sql } from '../../db/sql.js';
 
 export async function lapseLocks(sql: Sql, quotes: QuotesRepo, intents: QuoteIntentsRepo, executions: ExecutionsRepo): Promise<void> {

@@ -8,7 +8,7 @@ import { withSlippage } from '../../pricing/amounts.js';
 import { priceReceive, type AssetCode, type PricedPath } from '../../pricing/price.js';
 import { buildQuote, type QuoteDraft } from './build.js';
 import { isoIn, loadIntent, type QuoteCaller, type QuotesDeps } from './deps.js';
-import type { LinkedIntent } from './intent-link.js';
+import type { LinkedIntent } from '../../records/quote-intent-link.js';
 import { presentOption } from './present.js';
 
 const CODES: AssetCode[] = ['USDC', 'EURC', 'XLM'];

@@ -1,26 +1,7 @@
 import { fromStroops } from '../../lib/money.js';
 import { presentExecution } from '../route-executions/present.js';
-import type { ExecutionRecord } from '../route-executions/repo.js';
-import type { QuoteRecord } from './repo.js';
-
-export interface RouteInfo {
-  steps: { type: 'TRANSFER' | 'PATH_PAYMENT'; provider: string; source_asset: string; destination_asset: string }[];
-  /** intermediate assets of the path payment, as asset keys */
-  path: string[];
-  estimated_duration_seconds: number;
-  confidence: number;
-  price_impact_bps: number;
-  score: string;
-}
-
-export interface FeeItem {
-  type: 'NETWORK' | 'CONVERSION' | 'SERVICE';
-  asset: string;
-  amount: string;
-}
-
-export const routeInfo = (q: QuoteRecord) => JSON.parse(q.route_json) as RouteInfo;
-export const feeItems = (q: QuoteRecord) => JSON.parse(q.fees_json) as FeeItem[];
+import type { ExecutionRecord } from '../../records/route-executions.js';
+import { feeItems, routeInfo, type QuoteRecord } from '../../records/quotes.js';
 
 /** The wire shape of a quote (spec: Quote). */
 export function presentQuote(q: QuoteRecord, execution: ExecutionRecord | undefined) {

@@ -4,7 +4,7 @@ import { pageRequest } from '../../http/pagination.js';
 import { body, type RouteDef } from '../../http/route.js';
 import { input } from '../../http/validate.js';
 import type { QuoteCaller } from './deps.js';
-import type { QuoteStatus } from './repo.js';
+import type { QuoteStatus } from '../../records/quotes.js';
 import type { QuotesService } from './service.js';
 import type { SimpleQuoteInput } from './simple.js';
 

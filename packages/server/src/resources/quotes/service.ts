@@ -6,7 +6,7 @@ import { acceptQuote, present } from './accept.js';
 import { loadQuote, type QuoteCaller, type QuotesDeps } from './deps.js';
 import { listOptions } from './options.js';
 import { presentQuote } from './present.js';
-import type { QuoteFilters } from './repo.js';
+import type { QuoteFilters } from '../../records/quotes.js';
 import { createSimpleQuote, type SimpleQuoteInput } from './simple.js';
 
 export class QuotesService {

@@ -10,7 +10,7 @@ import { priceReceive, priceSend, type AssetCode, type PricedPath } from '../../
 import type { StellarNetwork } from '../../stellar/index.js';
 import { buildQuote, networkFee } from './build.js';
 import { isoIn, type QuoteCaller, type QuotesDeps } from './deps.js';
-import type { QuoteRecord } from './repo.js';
+import type { QuoteRecord } from '../../records/quotes.js';
 
 export interface SimpleQuoteInput {
   from_currency: string;

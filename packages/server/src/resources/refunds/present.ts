@@ -1,5 +1,5 @@
 import { fromStroops } from '../../lib/money.js';
-import type { RefundRecord } from './repo.js';
+import type { RefundRecord } from '../../records/refunds.js';
 
 export function presentRefund(r: RefundRecord) {
   return {

@@ -8,14 +8,13 @@ import type { EventWriter } from '../../pipeline/events.js';
 import { postJournal } from '../../pipeline/ledger-journal.js';
 import { coversIntent, inProgress, refundableAmount, settledRemaining } from '../../pipeline/refundable.js';
 import type { StateMachine } from '../../pipeline/state-machine.js';
-import type { FundingIntentRecord } from '../funding-intents/repo.js';
+import type { FundingIntentRecord, IntentOwnership } from '../../records/funding-intents.js';
 import type { Caller } from '../../domain/caller.js';
-import type { IntentAccess } from '../funding-intents/service.js';
 import type { PipelineIntentsRepo } from '../../pipeline/intents-repo.js';
-import type { LedgerRepo } from '../ledger/repo.js';
-import type { PaymentRecord, PaymentsRepo } from '../payments/repo.js';
+import type { LedgerRepo } from '../../records/ledger.js';
+import type { PaymentRecord, PaymentsRepo } from '../../records/payments.js';
 import { presentRefund } from './present.js';
-import type { RefundFilters, RefundRecord, RefundsRepo } from './repo.js';
+import type { RefundFilters, RefundRecord, RefundsRepo } from '../../records/refunds.js';
 import { checkDestination, checkMemo, type MemoInput } from './rules.js';
 import type { Sql } from '../../db/sql.js';
 
@@ -30,7 +29,7 @@ export interface RefundsDeps {
   repo: RefundsRepo;
   payments: PaymentsRepo;
   ledger: LedgerRepo;
-  fundingIntents: IntentAccess;
+  fundingIntents: IntentOwnership;
   /** received_amount, for an underpayment refunded on its own */
   intents: PipelineIntentsRepo;
   machine: StateMachine;

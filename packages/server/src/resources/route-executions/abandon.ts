@@ -5,8 +5,8 @@
  * FAILED, so a retry/resume can never slip in between.
  */
 import { isoNow } from '../../lib/time.js';
-import type { QuotesRepo } from '../quotes/repo.js';
-import type { ExecutionsRepo, ExecutionStatus } from './repo.js';
+import type { QuotesRepo } from '../../records/quotes.js';
+import type { ExecutionsRepo, ExecutionStatus } from '../../records/route-executions.js';
 
 /** The failure code of an execution whose funds were refunded instead of converted. */
 export const REFUNDED_CODE = 'refunded';

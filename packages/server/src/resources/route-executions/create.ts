@@ -1,8 +1,8 @@
 /** A route execution is created with its accepted quote (PENDING, CREATED) and waits for the funds. */
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
-import type { QuoteRecord } from '../quotes/repo.js';
-import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+import type { QuoteRecord } from '../../records/quotes.js';
+import type { ExecutionRecord, ExecutionsRepo } from '../../records/route-executions.js';
 
 export function newExecution(q: QuoteRecord): ExecutionRecord {
   const now = isoNow();

@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from './repo.js';
+import type { ExecutionRecord } from '../../records/route-executions.js';
 
 /** The wire shape of a route execution (spec: RouteExecution). */
 export function presentExecution(e: ExecutionRecord) {

@@ -2,10 +2,10 @@ import type { Response } from 'express';
 import { applicationAuth } from '../../http/context.js';
 import type { RouteDef } from '../../http/route.js';
 import { input } from '../../http/validate.js';
-import type { QuoteCaller } from '../quotes/deps.js';
+import type { Caller } from '../../domain/caller.js';
 import type { RouteExecutionsService } from './service.js';
 
-function caller(res: Response): QuoteCaller {
+function caller(res: Response): Caller {
   const context = applicationAuth(res);
   return { applicationId: context.application.id, environment: context.environment };
 }

@@ -10,11 +10,10 @@ import type { TreasurySigner, TxOutcome } from '../../pipeline/tx.js';
 import { priceReceive, type AssetCode } from '../../pricing/price.js';
 import { parseAssetKey, type StellarNetwork } from '../../stellar/index.js';
 import type { Environment } from '../../domain/environment.js';
-import type { FundingIntentStatus } from '../funding-intents/transitions.js';
-import { routeInfo } from '../quotes/present.js';
-import type { QuotesRepo } from '../quotes/repo.js';
+import type { FundingIntentStatus } from '../../records/intent-transitions.js';
+import { routeInfo, type QuotesRepo } from '../../records/quotes.js';
 import { sourceSpent, submitConversion } from './convert.js';
-import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+import type { ExecutionRecord, ExecutionsRepo } from '../../records/route-executions.js';
 import type { Sql } from '../../db/sql.js';
 
 export interface RunnerDeps {

@@ -2,12 +2,12 @@
 import { ApiError, notFound } from '../../http/api-error.js';
 import { isoNow } from '../../lib/time.js';
 import { maxBig } from '../../lib/money.js';
-import type { QuoteCaller } from '../quotes/deps.js';
-import type { QuoteIntentsRepo } from '../quotes/intent-link.js';
-import type { QuotesRepo } from '../quotes/repo.js';
+import type { Caller } from '../../domain/caller.js';
+import type { QuoteIntentsRepo } from '../../records/quote-intent-link.js';
+import type { QuotesRepo } from '../../records/quotes.js';
 import { REFUNDED_CODE } from './abandon.js';
 import { presentExecution } from './present.js';
-import type { ExecutionRecord, ExecutionsRepo } from './repo.js';
+import type { ExecutionRecord, ExecutionsRepo } from '../../records/route-executions.js';
 import type { Sql } from '../../db/sql.js';
 
 export interface ExecutionsDeps {
@@ -22,7 +22,7 @@ export interface ExecutionsDeps {
 export class RouteExecutionsService {
   constructor(private readonly deps: ExecutionsDeps) {}
 
-  private async load(caller: QuoteCaller, id: string): Promise<ExecutionRecord> {
+  private async load(caller: Caller, id: string): Promise<ExecutionRecord> {
     const e = await this.deps.executions.findById(id);
     if (!e || e.application_id !== caller.applicationId) throw notFound('route execution');
     if (e.environment !== caller.environment) {
@@ -31,12 +31,12 @@ export class RouteExecutionsService {
     return e;
   }
 
-  async get(caller: QuoteCaller, id: string) {
+  async get(caller: Caller, id: string) {
     return presentExecution(await this.load(caller, id));
   }
 
   /** FAILED → PENDING at PRICING: re-priced within the quote's slippage (same sendMax). */
-  async retry(caller: QuoteCaller, id: string) {
+  async retry(caller: Caller, id: string) {
     return this.restart((await this.load(caller, id)).id, 'PENDING', async (e) => {
       if (e.status !== 'FAILED') throw new ApiError('EXECUTION_NOT_FAILED', `a ${e.status} route execution cannot be retried; only a FAILED one can`);
       await this.assertFundsHeld(e, 'EXECUTION_NOT_FAILED');
@@ -45,7 +45,7 @@ export class RouteExecutionsService {
   }
 
   /** PAUSED → RUNNING at the current price: every source unit received may be spent now. */
-  async resume(caller: QuoteCaller, id: string) {
+  async resume(caller: Caller, id: string) {
     return this.restart((await this.load(caller, id)).id, 'RUNNING', async (e) => {
       if (e.status !== 'PAUSED') throw new ApiError('EXECUTION_NOT_RESUMABLE', `a ${e.status} route execution cannot be resumed; only a PAUSED one can`);
       const intent = await this.assertFundsHeld(e, 'EXECUTION_NOT_RESUMABLE');

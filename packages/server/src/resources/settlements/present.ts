@@ -1,5 +1,5 @@
 import { fromStroops } from '../../lib/money.js';
-import type { SettlementRecord } from './repo.js';
+import type { SettlementRecord } from '../../records/settlements.js';
 
 export function presentSettlement(s: SettlementRecord) {
   return {

@@ -2,12 +2,12 @@ import { notFound } from '../../http/api-error.js';
 import { toList } from '../../http/pagination.js';
 import type { PageRequest } from '../../domain/page.js';
 import type { Caller } from '../../domain/caller.js';
-import type { IntentAccess } from '../funding-intents/service.js';
+import type { IntentOwnership } from '../../records/funding-intents.js';
 import { presentSettlement } from './present.js';
-import type { SettlementsRepo } from './repo.js';
+import type { SettlementsRepo } from '../../records/settlements.js';
 
 export class SettlementsService {
-  constructor(private readonly repo: SettlementsRepo, private readonly fundingIntents: IntentAccess) {}
+  constructor(private readonly repo: SettlementsRepo, private readonly fundingIntents: IntentOwnership) {}
 
   async get(caller: Caller, id: string) {
     const settlement = await this.repo.findById(id);

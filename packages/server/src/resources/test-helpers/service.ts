@@ -10,7 +10,7 @@ import type { Expirer } from '../../pipeline/expiry.js';
 import type { SandboxTools } from '../../pipeline/sandbox-tools.js';
 import type { Caller } from '../../domain/caller.js';
 import type { IntentAccess } from '../funding-intents/service.js';
-import type { SettlementsRepo } from '../settlements/repo.js';
+import type { SettlementsRepo } from '../../records/settlements.js';
 
 export interface TestPaymentInput {
   amount: string;

@@ -1,16 +1,20 @@
-/** The pipeline's services for the route table: payments, settlements, ledger, refunds, test helpers. */
-import type { FundingIntentRecord } from '../resources/funding-intents/repo.js';
-import type { IntentAccess } from '../resources/funding-intents/service.js';
-import { LedgerService } from '../resources/ledger/service.js';
-import type { PaymentsReadModel } from '../resources/payments/read-model.js';
-import type { PaymentRecord } from '../resources/payments/repo.js';
-import { PaymentsService } from '../resources/payments/service.js';
-import { RefundsService, type Conversions } from '../resources/refunds/service.js';
-import { SettlementsService } from '../resources/settlements/service.js';
-import { TestHelpersService } from '../resources/test-helpers/service.js';
-import type { Pipeline } from './index.js';
-import { UnattributedPaymentsService } from '../resources/unattributed-payments/service.js';
-import type { Sql } from '../db/sql.js';
+/**
+ * The route table's services over the pipeline's work: payments, settlements, ledger, refunds,
+ * test helpers, unattributed payments. Built here, beside services.ts and above both rooms: the
+ * resources' services use the pipeline, and the pipeline never builds (or imports) a resource.
+ */
+import type { FundingIntentRecord } from './records/funding-intents.js';
+import type { IntentAccess } from './resources/funding-intents/service.js';
+import { LedgerService } from './resources/ledger/service.js';
+import type { PaymentsReadModel } from './resources/payments/read-model.js';
+import type { PaymentRecord } from './records/payments.js';
+import { PaymentsService } from './resources/payments/service.js';
+import { RefundsService, type Conversions } from './resources/refunds/service.js';
+import { SettlementsService } from './resources/settlements/service.js';
+import { TestHelpersService } from './resources/test-helpers/service.js';
+import type { Pipeline } from './pipeline/index.js';
+import { UnattributedPaymentsService } from './resources/unattributed-payments/service.js';
+import type { Sql } from './db/sql.js';
 
 export interface PipelineServices {
   pipeline: Pipeline;

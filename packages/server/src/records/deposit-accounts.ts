@@ -1,5 +1,9 @@
-import type { Environment } from '../../domain/environment.js';
-import { NativeKeypair } from '../../stellar/keypair.js';
+/**
+ * Where a new intent's deposit account (or a muxed intent's collection account) comes from: the
+ * intent's create (resources/) takes one, the pipeline's sources provide them (records/README.md).
+ */
+import type { Environment } from '../domain/environment.js';
+import { NativeKeypair } from '../stellar/keypair.js';
 
 export interface ProvisionRequest {
   applicationId: string;

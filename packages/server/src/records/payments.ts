@@ -1,6 +1,7 @@
-import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
-import { applicationPage, type PageRequest } from '../../domain/page.js';
+/** Payment rows and SQL over them (records/README.md). */
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import type { Environment } from '../domain/environment.js';
+import { applicationPage, type PageRequest } from '../domain/page.js';
 
 export type PaymentStatus = 'DETECTED' | 'CONFIRMED' | 'UNAPPLIED' | 'FAILED';
 

@@ -1,7 +1,7 @@
 /** SQL over quotes; amounts come back as BigInt (`bigint: true`). */
-import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
-import { applicationPage, type PageRequest } from '../../domain/page.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import type { Environment } from '../domain/environment.js';
+import { applicationPage, type PageRequest } from '../domain/page.js';
 
 export const QUOTE_STATUSES = ['ACTIVE', 'LOCKED', 'EXECUTING', 'EXECUTED', 'EXPIRED', 'SUPERSEDED', 'FAILED'] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
@@ -35,6 +35,27 @@ export interface QuoteRecord {
   created_at: string;
   updated_at: string;
 }
+
+/** What a quote's `route_json` column holds (the route executions follow its path). */
+export interface RouteInfo {
+  steps: { type: 'TRANSFER' | 'PATH_PAYMENT'; provider: string; source_asset: string; destination_asset: string }[];
+  /** intermediate assets of the path payment, as asset keys */
+  path: string[];
+  estimated_duration_seconds: number;
+  confidence: number;
+  price_impact_bps: number;
+  score: string;
+}
+
+/** One element of a quote's `fees_json` column. */
+export interface FeeItem {
+  type: 'NETWORK' | 'CONVERSION' | 'SERVICE';
+  asset: string;
+  amount: string;
+}
+
+export const routeInfo = (q: QuoteRecord) => JSON.parse(q.route_json) as RouteInfo;
+export const feeItems = (q: QuoteRecord) => JSON.parse(q.fees_json) as FeeItem[];
 
 export interface QuoteFilters {
   funding_intent_id?: string;

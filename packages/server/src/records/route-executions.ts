@@ -1,7 +1,7 @@
 /** SQL over route executions; amounts as BigInt. */
 import type { ExpressionBuilder } from 'kysely';
-import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import type { Environment } from '../domain/environment.js';
 
 export type ExecutionStatus = 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCEEDED' | 'FAILED';
 export type ExecutionPhase = 'CREATED' | 'AWAITING_SOURCE_FUNDS' | 'PRICING' | 'SUBMITTING' | 'CONFIRMING' | 'COMPLETED';

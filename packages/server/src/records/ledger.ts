@@ -1,7 +1,8 @@
+/** Ledger entry rows and SQL over them (records/README.md). */
 import { sql as kysql } from 'kysely';
-import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
-import { applicationPage, type PageRequest } from '../../domain/page.js';
+import { bindAll, dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import type { Environment } from '../domain/environment.js';
+import { applicationPage, type PageRequest } from '../domain/page.js';
 
 export type LedgerAccount = 'APPLICATION_BALANCE' | 'SETTLEMENT_CLEARING' | 'REFUND_CLEARING' | 'FEES';
 export type EntryType = 'INTENT_CREDIT' | 'REFUND' | 'FEE' | 'ADJUSTMENT';

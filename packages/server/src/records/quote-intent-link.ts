@@ -2,8 +2,8 @@
  * What an accepted quote changes on its intent (columns added by migration 012), and the
  * intent as the payer must now pay it: in the quote's source asset, for its source amount.
  */
-import { prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { FundingIntentRecord } from '../funding-intents/repo.js';
+import { prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import type { FundingIntentRecord } from './funding-intents.js';
 
 export interface IntentSource {
   source_asset: string | null;

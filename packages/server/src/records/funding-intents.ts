@@ -1,8 +1,10 @@
+/** Funding intent rows, their deposit accounts, and SQL over them (records/README.md). */
 import type { Kysely } from 'kysely';
-import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
-import { afterPosition, type PageRequest } from '../../domain/page.js';
-import type { FundingIntentStatus } from './transitions.js';
+import { bindAll, newRowVersion, prepared, sqlOf, type Sql, type SqlSource, type Prepared } from '../db/sql.js';
+import type { Caller } from '../domain/caller.js';
+import type { Environment } from '../domain/environment.js';
+import { afterPosition, type PageRequest } from '../domain/page.js';
+import type { FundingIntentStatus } from './intent-transitions.js';
 
 export interface FundingIntentRecord {
   id: string;
@@ -21,10 +23,20 @@ export interface FundingIntentRecord {
   expires_at: string;
   created_at: string;
   updated_at: string;
-  /** the hosted checkout link's secret, sealed (resources/checkout/link.ts); null for intents made before links had one */
+  /** the hosted checkout link's secret, sealed (resources/funding-intents/checkout-link.ts); null for intents made before links had one */
   checkout_secret: string | null;
   /** changes whenever the row does (migration 019's triggers); random, so never reused */
   row_version: bigint;
+}
+
+/**
+ * The ownership check payments, settlements and refunds make before showing what hangs off an
+ * intent (FundingIntentsService.load: another application's intent is not found, the other
+ * environment's forbidden). Named here, below them, so they need not import resources/funding-intents/,
+ * whose read model composes them.
+ */
+export interface IntentOwnership {
+  load(caller: Caller, id: string): Promise<FundingIntentRecord>;
 }
 
 export interface DepositAccountRecord {

@@ -10,6 +10,8 @@ import { randomToken } from '../../lib/ids.js';
  * when the intent is made and not derived from the intent's id (ids travel in webhooks, logs and
  * support tickets); the id alone opens nothing. The intent row keeps the secret sealed with a key
  * derived from the master key (never in clear), because every read of the intent shows the link.
+ * It lives with the intent that mints and shows it; the checkout page (resources/checkout/), above
+ * the intent, only checks it.
  */
 export class CheckoutLinks {
   /**

@@ -1,6 +1,7 @@
-import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../../db/sql.js';
-import type { Environment } from '../../domain/environment.js';
-import { applicationPage, type PageRequest } from '../../domain/page.js';
+/** Settlement rows and SQL over them (records/README.md). */
+import { dynamic, prepared, sqlOf, type Sql, type SqlSource } from '../db/sql.js';
+import type { Environment } from '../domain/environment.js';
+import { applicationPage, type PageRequest } from '../domain/page.js';
 
 export type SettlementStatus = 'PENDING' | 'SUBMITTED' | 'CONFIRMED' | 'FAILED';
 export type ReconciliationStatus = 'UNRECONCILED' | 'RECONCILED' | 'MISMATCHED';
