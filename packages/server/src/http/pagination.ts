@@ -53,5 +53,6 @@ export async function toPage<Row extends { created_at: string; id: string }, T>(
   presentPage: (rows: Row[]) => T[] | Promise<T[]>,
 ): Promise<ListEnvelope<T>> {
   const shown = await presentPage(rows.slice(0, page.limit));
-  return toList(rows, page, (_row) => shown.shift()!);
+  let next = 0;
+  return toList(rows, page, (_row) => shown[next++]!);
 }

@@ -246,7 +246,7 @@ export class FundingIntentsService {
 
   async list(caller: Caller, filters: IntentFilters, page: PageRequest) {
     const rows = await this.deps.repo.list(caller.applicationId, caller.environment, filters, page);
-    return toPage(rows, page, (shown) => this.deps.views.page(shown));
+    return toPage(rows, page, (shown) => this.deps.views.page(shown, { readOnly: true }));
   }
 
   /** Only while nothing was received (DESIGN §4); otherwise 409. */
