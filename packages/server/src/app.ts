@@ -166,7 +166,7 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   await mountSandbox(app, ctx);
   mountRoutes(app, ctx);
   // browser-rendered pages: each with its CSP and the other security headers (http/security-headers.ts)
-  app.use(hostedCheckoutRouter(ctx.services.checkout, pageHeaders('checkout', ctx.publicBaseUrl)));
+  app.use(hostedCheckoutRouter(ctx.services.checkout, pageHeaders('checkout', ctx.publicBaseUrl), ctx.services.checkoutPages));
   app.get('/favicon.ico', favicon);
   app.get('/v1', apiIndex(ctx.config));
   app.use('/dashboard', pageHeaders('dashboard', ctx.publicBaseUrl));

@@ -100,6 +100,8 @@ export interface Config {
   maxOpenIntents: number;
   /** limits of sign-in failures, sign-ups and verifications (resources/accounts/limits.ts) */
   authLimits: AuthLimitSettings;
+  /** hosted checkout page loads per client per minute, across every server (FUNDKIT_CHECKOUT_PAGE_LIMIT) */
+  checkoutPagesPerMinute: number;
   /** password hashes at once (FUNDKIT_PASSWORD_HASH_CONCURRENCY) and waiting for a turn (FUNDKIT_PASSWORD_HASH_QUEUE) */
   passwordHashes: { concurrency: number; queue: number };
   logLevel: string;
@@ -370,6 +372,7 @@ export function loadConfig(env: Env = process.env): Config {
       signUpsPerClient: positiveInt(env, 'FUNDKIT_SIGNUP_LIMIT', 10, 100_000),
       verificationsPerClient: positiveInt(env, 'FUNDKIT_VERIFY_EMAIL_LIMIT', 30, 100_000),
     },
+    checkoutPagesPerMinute: positiveInt(env, 'FUNDKIT_CHECKOUT_PAGE_LIMIT', 60, 100_000),
     passwordHashes: {
       concurrency: positiveInt(env, 'FUNDKIT_PASSWORD_HASH_CONCURRENCY', 2, 64),
       queue: positiveInt(env, 'FUNDKIT_PASSWORD_HASH_QUEUE', 32, 10_000, 0),

@@ -8,7 +8,7 @@ import { IdempotencyService } from './resources/idempotency-keys/service.js';
 import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
 import { HashSlots } from './resources/accounts/hash-slots.js';
-import { LimitStore } from './resources/accounts/limit-store.js';
+import { LimitStore } from './db/limit-store.js';
 import { AuthLimits } from './resources/accounts/limits.js';
 import { ApplicationsRepo } from './resources/applications/repo.js';
 import { ApplicationsService } from './resources/applications/service.js';
@@ -22,7 +22,7 @@ import { KeysRepo } from './resources/keys/repo.js';
 import { KeysService } from './resources/keys/service.js';
 import { RequestLogsRepo } from './resources/request-logs/repo.js';
 import { RequestLogsService } from './resources/request-logs/service.js';
-import { createCheckoutService, type CheckoutService } from './resources/checkout/index.js';
+import { checkoutPageLimits, createCheckoutService, type CheckoutService, type PageLimits } from './resources/checkout/index.js';
 import { CheckoutLinks } from './resources/funding-intents/checkout-link.js';
 import { createWebhookServices, type WebhookOptions, type WebhookServices } from './resources/webhooks/index.js';
 import { deriveKey } from './lib/crypto.js';
@@ -52,6 +52,8 @@ export interface Services {
   fundingIntents: FundingIntentsService;
   requestLogs: RequestLogsService;
   checkout: CheckoutService;
+  /** hosted checkout page loads per client, counted in the database */
+  checkoutPages: PageLimits;
   webhooks: WebhookServices;
   idempotency: IdempotencyService;
   /** payments, settlements, ledger, refunds, test helpers and the pipeline behind them */
@@ -146,9 +148,11 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     conversions: quotes.conversions,
   });
   workers.add(...serverJobs(config, pipeline, quotes));
+  // the counters of the limits that hold across servers (rate-limiter-flexible, table rate_limits)
+  const limits = new LimitStore(sql);
   return {
     accounts: new AccountsService(new AccountsRepo(sql), logger, deps.publicBaseUrl, config.stellar === 'sandbox',
-      new AuthLimits(new LimitStore(sql), config.authLimits), new HashSlots(config.passwordHashes.concurrency, config.passwordHashes.queue)),
+      new AuthLimits(limits, config.authLimits), new HashSlots(config.passwordHashes.concurrency, config.passwordHashes.queue)),
     applications: new ApplicationsService(new ApplicationsRepo(sql), config.logoDir, deps.publicBaseUrl),
     keys: new KeysService(new KeysRepo(sql)),
     assets,
@@ -156,6 +160,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     requestLogs: new RequestLogsService(new RequestLogsRepo(sql), (error) => logger.warn({ err: error }, 'could not write request logs')),
     idempotency: new IdempotencyService(new IdempotencyRepo(sql, deps.instance, deriveKey(deps.masterKey, 'idempotency-replies'))),
     checkout: createCheckoutService(deps, fundingIntents, statusFeed, checkoutLinks),
+    checkoutPages: checkoutPageLimits(limits, config.checkoutPagesPerMinute),
     webhooks: createWebhookServices(deps, deps.webhooks),
     pipeline: pipelineServices,
     quotes,

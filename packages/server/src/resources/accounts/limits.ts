@@ -1,5 +1,5 @@
 /**
- * Limits on the public auth operations, counted in the database (limit-store.ts) so they hold
+ * Limits on the public auth operations, counted in the database (db/limit-store.ts) so they hold
  * whichever server a client reaches:
  * - sign-in failures per account (any client) and per client (any account): a few are free in a
  *   window of an hour; past them each failure blocks that account or client for a backoff that
@@ -10,11 +10,11 @@
  * The account is keyed by a digest of the normalised email, known or not, so the answers do not
  * tell registered emails apart and the table holds no email.
  */
-import type { RateLimiterRes, RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../../http/api-error.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { AuthLimitSettings } from '../../config.js';
-import type { LimitStore } from './limit-store.js';
+import { isRefusal, type LimitStore } from '../../db/limit-store.js';
 
 const WINDOW_SECONDS = 3_600;
 const FIRST_BACKOFF_SECONDS = 30;
@@ -28,10 +28,6 @@ export function backoffSeconds(over: number): number {
 function limited(msBeforeNext: number, why: string): ApiError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new ApiError('RATE_LIMITED', `${why}; retry after ${seconds} s`, { retryAfterSeconds: seconds });
-}
-
-function isRefusal(error: unknown): error is RateLimiterRes {
-  return typeof error === 'object' && error !== null && 'msBeforeNext' in error && !(error instanceof Error);
 }
 
 export class AuthLimits {

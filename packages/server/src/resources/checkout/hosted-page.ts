@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { cspNonce } from '../../http/security-headers.js';
 import { packageRoot } from '../../package-root.js';
-import { ClientBuckets } from './page-limit.js';
+import type { PageLimits } from './page-limit.js';
 import type { CheckoutService } from './service.js';
 
 /**
@@ -17,18 +17,19 @@ import type { CheckoutService } from './service.js';
  * reuses the intent's one link session (a fresh short-lived token each time); the page is never
  * cached, and each client may load pages at a bounded rate.
  */
-export function hostedCheckoutRouter(checkout: CheckoutService, headers: RequestHandler, limits = new ClientBuckets()): Router {
+export function hostedCheckoutRouter(checkout: CheckoutService, headers: RequestHandler, limits: PageLimits): Router {
   const router = Router();
   const page = (req: Request, res: Response, next: NextFunction) => {
-    const wait = limits.take(req.ip ?? 'unknown');
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(wait));
-      return void res.status(429).type('html').send(shell('Too many requests', '<p class="msg">Too many requests from this address. Wait a moment, then reload the page.</p>'));
-    }
-    headers(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      void hostedPage(checkout, String(req.params.id), req, res).catch(next);
-    });
+    void limits.take(req.ip ?? 'unknown').then((wait) => {
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(wait));
+        return void res.status(429).type('html').send(shell('Too many requests', '<p class="msg">Too many requests from this address. Wait a moment, then reload the page.</p>'));
+      }
+      headers(req, res, (error?: unknown) => {
+        if (error) return next(error);
+        void hostedPage(checkout, String(req.params.id), req, res).catch(next);
+      });
+    }, next);
   };
   router.get('/checkout/:id', (req, res, next) => {
     if (String(req.params.id).endsWith('.js')) return serveScript(String(req.params.id), res);

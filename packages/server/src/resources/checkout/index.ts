@@ -8,6 +8,7 @@ import type { Sql } from '../../db/sql.js';
 
 export { checkoutRoutes } from './routes.js';
 export { hostedCheckoutRouter } from './hosted-page.js';
+export { checkoutPageLimits, type PageLimits } from './page-limit.js';
 export type { CheckoutService } from './service.js';
 
 /** Wired from services.ts; the token key is derived exactly as createServer derives the key auth verifies with. */

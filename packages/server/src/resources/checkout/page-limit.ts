@@ -1,29 +1,31 @@
 /**
- * A token bucket per client for the hosted checkout pages: each load verifies a link secret and
- * may touch the database, so one client cannot probe links or load pages without bound. Held in
- * the process (a page is cheap to refuse, and the secret's 192 bits are the real guard); the
- * oldest clients are forgotten past a bound, so the map cannot grow without limit.
+ * Hosted checkout page loads per client, counted in the database (db/limit-store.ts), so the
+ * limit holds whichever server a client reaches: each load verifies a link secret and may touch
+ * the database, and behind a load balancer a per-process count would let one client probe links
+ * or load pages as many times over as there are servers. The widget's script is not counted.
  */
-export class ClientBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+import type { RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import { isRefusal, type LimitStore } from '../../db/limit-store.js';
 
-  constructor(
-    private readonly burst = 60,
-    private readonly perSecond = 1,
-    private readonly maxClients = 10_000,
-  ) {}
+const WINDOW_SECONDS = 60;
 
-  /** Takes one token: 0 when allowed, else the whole seconds until the next one. */
-  take(client: string, now = Date.now()): number {
-    const last = this.buckets.get(client);
-    const tokens = last ? Math.min(this.burst, last.tokens + ((now - last.at) / 1000) * this.perSecond) : this.burst;
-    this.buckets.delete(client);
-    if (this.buckets.size >= this.maxClients) this.buckets.delete(this.buckets.keys().next().value!);
-    if (tokens < 1) {
-      this.buckets.set(client, { tokens, at: now });
-      return Math.max(1, Math.ceil((1 - tokens) / this.perSecond));
-    }
-    this.buckets.set(client, { tokens: tokens - 1, at: now });
-    return 0;
-  }
+export interface PageLimits {
+  /** Counts one page load: 0 when allowed, else the whole seconds until the client may load again. */
+  take(client: string): Promise<number>;
+}
+
+/** `perMinute` page loads per client (FUNDKIT_CHECKOUT_PAGE_LIMIT). */
+export function checkoutPageLimits(store: LimitStore, perMinute: number): PageLimits {
+  const limiter: RateLimiterStoreAbstract = store.limiter({ keyPrefix: 'checkout_page', points: perMinute, duration: WINDOW_SECONDS });
+  return {
+    async take(client) {
+      try {
+        await limiter.consume(`client:${client}`);
+        return 0;
+      } catch (error) {
+        if (isRefusal(error)) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+        throw error;
+      }
+    },
+  };
 }

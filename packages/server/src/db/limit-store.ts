@@ -9,10 +9,15 @@
  * with) whichever request's transaction happened to be open.
  */
 import { sql as raw, type RawBuilder } from 'kysely';
-import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
-import { dynamic, type Sql } from '../../db/sql.js';
+import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import { dynamic, type Sql } from './sql.js';
 
 const TABLE = 'rate_limits';
+
+/** A limiter's refusal: the library rejects with its result (no Error) when no point is left. */
+export function isRefusal(error: unknown): error is RateLimiterRes {
+  return typeof error === 'object' && error !== null && 'msBeforeNext' in error && !(error instanceof Error);
+}
 
 export interface LimitRule {
   /** names the counter: keys are stored as `prefix:key` */
