@@ -20,6 +20,7 @@ import { validateRequest } from './http/validate.js';
 import { composed, directDispatch, directSegments, skippable, type DirectRoute } from './http/direct-dispatch.js';
 import { sandboxDocsKey } from './sandbox-keys.js';
 import { sandboxProxy, sandboxRpcProxy } from './http/sandbox-proxy.js';
+import { sandboxProxyLimits } from './http/sandbox-limits.js';
 import { accountRoutes } from './resources/accounts/routes.js';
 import { applicationRoutes } from './resources/applications/routes.js';
 import { keyRoutes } from './resources/keys/routes.js';
@@ -147,8 +148,9 @@ async function mountSandbox(app: Express, ctx: AppContext): Promise<void> {
   const url = ctx.services.pipeline.pipeline.stellar?.sandbox?.url;
   if (!url) return;
   const forward = sandboxProxy(url);
-  for (const path of ['/sandbox/friendbot', '/sandbox/horizon']) app.use(path, forward);
-  app.use('/sandbox/rpc', sandboxRpcProxy(url));
+  const bounded = sandboxProxyLimits(ctx.config.sandboxProxy);
+  for (const path of ['/sandbox/friendbot', '/sandbox/horizon']) app.use(path, bounded, forward);
+  app.use('/sandbox/rpc', bounded, sandboxRpcProxy(url));
 }
 
 /** Builds the Express app; never listens (see index.ts and main.ts). */

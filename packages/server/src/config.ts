@@ -29,6 +29,14 @@ export interface AuthLimitSettings {
   verificationsPerClient: number;
 }
 
+/** Per-client bounds on /sandbox/* for clients not on this machine (http/sandbox-limits.ts). */
+export interface SandboxProxyLimits {
+  /** requests a second per client (FUNDKIT_SANDBOX_PROXY_RATE); the burst is twice this */
+  ratePerSecond: number;
+  /** requests a client may have open at once, event streams included (FUNDKIT_SANDBOX_PROXY_OPEN) */
+  open: number;
+}
+
 export interface Config {
   port: number;
   /**
@@ -102,6 +110,8 @@ export interface Config {
   authLimits: AuthLimitSettings;
   /** hosted checkout page loads per client per minute, across every server (FUNDKIT_CHECKOUT_PAGE_LIMIT) */
   checkoutPagesPerMinute: number;
+  /** per-client bounds on /sandbox/* for clients not on this machine (http/sandbox-limits.ts) */
+  sandboxProxy: SandboxProxyLimits;
   /** password hashes at once (FUNDKIT_PASSWORD_HASH_CONCURRENCY) and waiting for a turn (FUNDKIT_PASSWORD_HASH_QUEUE) */
   passwordHashes: { concurrency: number; queue: number };
   logLevel: string;
@@ -373,6 +383,10 @@ export function loadConfig(env: Env = process.env): Config {
       verificationsPerClient: positiveInt(env, 'FUNDKIT_VERIFY_EMAIL_LIMIT', 30, 100_000),
     },
     checkoutPagesPerMinute: positiveInt(env, 'FUNDKIT_CHECKOUT_PAGE_LIMIT', 60, 100_000),
+    sandboxProxy: {
+      ratePerSecond: positiveInt(env, 'FUNDKIT_SANDBOX_PROXY_RATE', 50, 100_000),
+      open: positiveInt(env, 'FUNDKIT_SANDBOX_PROXY_OPEN', 32, 10_000),
+    },
     passwordHashes: {
       concurrency: positiveInt(env, 'FUNDKIT_PASSWORD_HASH_CONCURRENCY', 2, 64),
       queue: positiveInt(env, 'FUNDKIT_PASSWORD_HASH_QUEUE', 32, 10_000, 0),

@@ -6,6 +6,7 @@ import { defaultSpecPath } from '../spec/operations.js';
 import { ApiError } from './api-error.js';
 import { cspNonce } from './security-headers.js';
 import { sendError } from './errors.js';
+import { FORWARDING, isGenuineLoopback } from './loopback.js';
 
 export interface DocsOptions {
   /** the spec file served at /openapi.yaml */
@@ -47,19 +48,6 @@ export function docsRouter(options: DocsOptions): Router {
   router.get('/docs', (req, res) => void res.type('html').setHeader('Cache-Control', 'no-store').send(page(req, options, assets !== null).replace('<script>', `<script nonce="${cspNonce(res)}">`)));
   if (options.sandbox) router.all('/docs/proxy', express.raw({ type: () => true, limit: '2mb' }), (req, res, next) => void proxy(req, res).catch(next));
   return router;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-/** Headers a proxy adds: a request carrying one came through a proxy, whatever its socket says. */
-const FORWARDING = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'];
-
-/**
- * A browser on this machine, talking to this server directly: the socket's peer is loopback and no
- * proxy stood between (a reverse proxy on this host would make every client's socket loopback).
- * FUNDKIT_TRUST_PROXY plays no part: req.ip is never read here.
- */
-export function isGenuineLoopback(req: Request): boolean {
-  return LOOPBACK.has(req.socket.remoteAddress ?? '') && FORWARDING.every((name) => req.headers[name] === undefined);
 }
 
 function ownOrigin(req: Request): string {

@@ -1,0 +1,69 @@
+/**
+ * /sandbox/* on a sandbox server reachable from the network: a client not on this machine is
+ * bounded in requests a second and in requests open at once (Horizon's event streams stay open),
+ * answered 429 in each network API's own shape; a client on this machine is not bounded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { FAST_ENV } from '../pipeline/helpers.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  // behind a proxy on this machine (FUNDKIT_TRUST_PROXY=loopback), X-Forwarded-For names the client
+  t = await startTestServer({ env: { ...FAST_ENV, FUNDKIT_TRUST_PROXY: 'loopback', FUNDKIT_SANDBOX_PROXY_RATE: '3', FUNDKIT_SANDBOX_PROXY_OPEN: '2' } });
+});
+afterAll(() => t.close());
+
+const from = (client: string) => ({ 'x-forwarded-for': client });
+
+describe('/sandbox/* per client', () => {
+  it('a burst past the rate is answered 429 with Retry-After: Horizon\'s problem, stellar-rpc\'s JSON-RPC error; this machine is not bounded', async () => {
+    const client = from('203.0.113.7');
+    // one request after another until the first refusal: the burst (twice the rate, 6) passes first
+    let passed = 0;
+    let refused: Response | undefined;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const answer = await fetch(`${t.url}/sandbox/horizon/`, { headers: client });
+      await answer.arrayBuffer();
+      if (answer.status === 429) refused = answer;
+      else if (answer.status === 200) passed++;
+    }
+    expect(passed).toBeGreaterThanOrEqual(6);
+    expect(refused).toBeDefined();
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const horizon = await fetch(`${t.url}/sandbox/horizon/`, { headers: client });
+    expect(horizon.status).toBe(429);
+    expect(await horizon.json()).toMatchObject({ type: 'https://stellar.org/horizon-errors/rate_limit_exceeded', status: 429 });
+    const rpc = await fetch(`${t.url}/sandbox/rpc`, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }) });
+    expect(rpc.status).toBe(429);
+    expect(await rpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    // another client, and this machine, are not held back by it
+    expect((await fetch(`${t.url}/sandbox/horizon/`, { headers: from('203.0.113.8') })).status).toBe(200);
+    for (let i = 0; i < 12; i++) {
+      const own = await fetch(`${t.url}/sandbox/horizon/`);
+      await own.arrayBuffer();
+      expect(own.status).toBe(200);
+    }
+  });
+
+  it('event streams count while open: past the cap 429, and a closed stream frees its place', async () => {
+    const client = from('198.51.100.9');
+    const stream = (abort: AbortController) => fetch(`${t.url}/sandbox/horizon/ledgers?cursor=now`, { headers: { ...client, accept: 'text/event-stream' }, signal: abort.signal });
+    const first = new AbortController();
+    const second = new AbortController();
+    const open = [await stream(first), await stream(second)];
+    expect(open.map((r) => r.status)).toEqual([200, 200]);
+    expect(open[0]!.headers.get('content-type')).toContain('text/event-stream');
+    const third = await fetch(`${t.url}/sandbox/horizon/`, { headers: client });
+    expect(third.status).toBe(429);
+    expect((await third.json()).detail).toContain('2 requests open');
+    first.abort();
+    await expect.poll(async () => {
+      const again = await fetch(`${t.url}/sandbox/horizon/`, { headers: client });
+      await again.arrayBuffer();
+      return again.status;
+    }, { timeout: 10_000, interval: 400 }).toBe(200);
+    second.abort();
+  });
+});
