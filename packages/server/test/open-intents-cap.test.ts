@@ -38,4 +38,16 @@ describe('open unpaid intents per application', () => {
     expect((await create()).status).toBe(201);
     expect((await create()).status).toBe(429);
   });
+
+  it('hold under creates racing for the last places: of 12 sent at once, exactly the places left are made', async () => {
+    const openOf = async () => (await t.request('GET', '/v1/funding-intents?limit=100', { key: KEYS.betaSecretTest })).body.data
+      .filter((i: { status: string }) => ['CREATED', 'AWAITING_PAYMENT'].includes(i.status)).length as number;
+    const left = CAP - await openOf();
+    expect(left).toBeGreaterThan(0);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => create(KEYS.betaSecretTest)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(left);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12 - left);
+    expect(await openOf()).toBe(CAP);
+  });
 });

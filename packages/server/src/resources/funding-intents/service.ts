@@ -145,13 +145,14 @@ export class FundingIntentsService {
     const depositType = input.deposit_type ?? defaults?.default_deposit_type ?? 'account';
     const collection = depositType === 'muxed' ? await this.collectionFor(caller.environment, asset) : null;
     // after the checks of the request itself: a refused create is not counted
-    await this.openIntents.admit(caller.applicationId, caller.environment);
-    const fields = { input, amount, asset, destinationAddress, expiresAt };
+    const nearCap = await this.openIntents.admit(caller.applicationId, caller.environment);
+    const fields = { input, amount, asset, destinationAddress, expiresAt, nearCap };
     if (collection) return this.createMuxed(caller, fields, collection);
     const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
     const prepared = await this.deps.deposits.prepare?.(request);
     const intentId = newId('funding_intent');
     const provisioned = await this.writes.run(async () => {
+      if (nearCap) await this.openIntents.confirm(caller.applicationId, caller.environment);
       // the pool claim and the rows that use it commit together: an account is taken at most once
       const taken = await this.deps.deposits.take(request, prepared);
       const createdAt = isoNow();
@@ -193,9 +194,10 @@ export class FundingIntentsService {
    * A `muxed` intent: an M… address on the collection account, with a random 64-bit id (drawn
    * again if taken), ACTIVE and AWAITING_PAYMENT at once. Nothing is asked of the network.
    */
-  private async createMuxed(caller: Caller, f: { input: CreateIntentInput; amount: bigint; asset: string; destinationAddress: string; expiresAt: string }, collection: CollectionAccount) {
+  private async createMuxed(caller: Caller, f: { input: CreateIntentInput; amount: bigint; asset: string; destinationAddress: string; expiresAt: string; nearCap: boolean }, collection: CollectionAccount) {
     const intentId = newId('funding_intent');
     await this.writes.run(async () => {
+      if (f.nearCap) await this.openIntents.confirm(caller.applicationId, caller.environment);
       const createdAt = isoNow();
       let account: DepositAccountRecord | null = null;
       for (let draw = 0; draw < MUXED_ID_DRAWS && !account; draw++) {
