@@ -32,18 +32,29 @@ const SANDBOX_FLOAT = toStroops('1000000');
 const KEY = prepared<{ secret_encrypted: string }, { role: string; network: string }>((k, p) =>
   k.selectFrom('stellar_keys').select('secret_encrypted').where('role', '=', p('role')).where('network', '=', p('network')));
 
+/** Insert-or-ignore: of servers starting at once on a new database, the first insert wins and the others keep nothing of theirs. */
 const INSERT_KEY = prepared<never, { role: string; network: string; public_key: string; secret_encrypted: string; created_at: string }>((k, p) =>
-  k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
+  k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at']))
+    .onConflict((oc) => oc.column('role').doNothing()));
 
-/** The server's treasury key on `network`: the one kept encrypted under the master key, made and kept on first start. */
+/**
+ * The server's treasury key on `network`: the one kept encrypted under the master key, made and
+ * kept on first start. Race-safe: several servers (or `fundkit treasury`) starting at once on a
+ * new database each offer a key, and all read back the one row that won, so they sign as one
+ * treasury and none fails on the primary key.
+ */
 async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keypair> {
-  const row = await sql.get(KEY, { role: 'treasury', network });
-  if (row) return NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted));
-  const keypair = NativeKeypair.random();
-  await sql.run(INSERT_KEY, {
-    role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
-  });
-  return keypair;
+  let row = await sql.get(KEY, { role: 'treasury', network });
+  if (!row) {
+    const keypair = NativeKeypair.random();
+    await sql.run(INSERT_KEY, {
+      role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
+    });
+    row = await sql.get(KEY, { role: 'treasury', network });
+  }
+  // followNetwork refuses a database on another network first: only a key of another network kept beside the record gets here
+  if (!row) throw new ConfigError(`this database's treasury key is for another network than ${network}: a database follows one network (FUNDKIT_DB / FUNDKIT_DATABASE_URL)`);
+  return NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted));
 }
 
 export interface SandboxSettings {
