@@ -64,9 +64,9 @@ export interface SandboxSettings {
   ledgerSeconds?: number;
   maxOpsPerLedger?: number;
   /**
-   * TEST-ONLY (test/treasury): when this database first meets the sandbox's chain, the faucet is
-   * not asked for the treasury's XLM and float, so its account does not exist on the chain, as on
-   * a new testnet deployment (see `fundkit treasury --fund`). Later starts never create it.
+   * FUNDKIT_SANDBOX_FUND_TREASURY=off (test/treasury): this start does not ask the faucet for the
+   * treasury's XLM and float, so a new treasury's account does not exist on the chain, as on a new
+   * testnet deployment (see `fundkit treasury --fund`). The next start without it funds it.
    */
   unfundedTreasury?: boolean;
 }
@@ -87,7 +87,10 @@ export interface WiredSandboxSettings extends SandboxSettings {
  * of the in-process sandbox (gone) is refused by the migrator first (db/legacy-sandbox.ts).
  */
 export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, logger: Logger, shared?: SandboxLink): Promise<StellarSetup> {
-  const settings = { rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps, dbPath: config.sandboxDbPath, logger };
+  const settings = {
+    rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps, dbPath: config.sandboxDbPath, logger,
+    unfundedTreasury: !config.sandboxFundTreasury,
+  };
   // a shared one stands in for the thread this server would start (never for a configured URL)
   if (shared && config.sandboxNetwork.mode === 'default') return setupWiredSandbox(sql, secretsKey, { ...settings, link: borrowed(shared) });
   return setupWiredSandbox(sql, secretsKey, { ...settings, ...(config.sandboxNetwork.mode === 'url' ? { url: config.sandboxNetwork.url } : {}) });
@@ -112,7 +115,7 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
     const { url } = link;
     const info = await sandboxInfo(url);
     // the database's one chain: a server on another refuses before it keeps a key or an account on it
-    const firstMeeting = await followNetwork(sql, await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
+    await followNetwork(sql, await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
     const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
     const profile: NetworkProfile = {
       kind: 'sandbox', passphrase: info.passphrase, rpcUrl: `${url}/rpc`, horizonUrl: url, friendbotUrl: `${url}/friendbot`, issuers: info.issuers, api: 'rpc',
@@ -128,8 +131,9 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
         return latestLedger();
       };
     }
-    // as genesis funded it: once, when this database first meets the chain (test-only: not at all)
-    if (firstMeeting && !settings.unfundedTreasury) await fundSandboxTreasury(network, link, treasury.publicKey());
+    // at every start, not only the database's first meeting with the chain: a start cut short
+    // after that meeting was recorded, or a float paid out, is made good at the next start
+    if (!settings.unfundedTreasury) await fundSandboxTreasury(network, link, treasury.publicKey(), settings.logger);
     return { network, sandbox: link, treasury };
   } catch (error) {
     await link.close();
@@ -186,18 +190,23 @@ async function remoteSandbox(url: string): Promise<SandboxLink> {
 }
 
 /**
- * The treasury's 1,000,000 XLM and USDC and EURC float from the faucet, what is missing of them
- * (a database older than the network record meets its chain with a treasury already there).
- * Only at the first meeting: a treasury the test-only unfundedTreasury kept off the chain stays
- * off it until its operator funds it (`fundkit treasury --fund`), and gets no float then.
+ * What the treasury lacks of what genesis gave it, from the faucet: the account with 1,000,000
+ * XLM when it does not exist, the USDC and EURC float on a line that is missing or empty; nothing
+ * when it has them (an account's XLM is never topped up). Servers starting at once may both fund
+ * it (the faucet adds): more test money, no harm. A faucet that fails is logged and the start goes
+ * on: the treasury says what it lacks at /readyz and `fundkit treasury`, and the next start retries.
  */
-async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, address: string): Promise<void> {
-  const account = await network.loadAccount(address);
-  if (!account) await link.fund(address, network.assets.XLM, toStroops('1000000'));
-  for (const code of ['USDC', 'EURC'] as const) {
-    const asset = network.assets[code];
-    const line = account?.balances.find((b) => b.asset.issuer === asset.issuer && b.asset.code === asset.code);
-    if (!line || line.balance === 0n) await link.fund(address, asset, SANDBOX_FLOAT);
+async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, address: string, logger: Logger): Promise<void> {
+  try {
+    const account = await network.loadAccount(address);
+    if (!account) await link.fund(address, network.assets.XLM, toStroops('1000000'));
+    for (const code of ['USDC', 'EURC'] as const) {
+      const asset = network.assets[code];
+      const line = account?.balances.find((b) => b.asset.issuer === asset.issuer && b.asset.code === asset.code);
+      if (!line || line.balance === 0n) await link.fund(address, asset, SANDBOX_FLOAT);
+    }
+  } catch (error) {
+    logger.warn({ err: error, treasury: address }, 'the sandbox faucet could not fund the treasury; the next start tries again');
   }
 }
 
