@@ -43,7 +43,7 @@ const INSERT_KEY = prepared<never, { role: string; network: string; public_key: 
  * new database each offer a key, and all read back the one row that won, so they sign as one
  * treasury and none fails on the primary key.
  */
-async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keypair> {
+export async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keypair> {
   let row = await sql.get(KEY, { role: 'treasury', network });
   if (!row) {
     const keypair = NativeKeypair.random();

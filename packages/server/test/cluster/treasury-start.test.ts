@@ -13,7 +13,11 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStandaloneSandbox } from '@fundkit/sandbox';
 import { runCli, type CliIo } from '../../src/cli/index.js';
+import { loadConfig } from '../../src/config.js';
+import { openDataStore } from '../../src/db/store.js';
 import { createServer, type FundkitServer } from '../../src/index.js';
+import { treasuryKey } from '../../src/pipeline/stellar.js';
+import { rows } from '../helpers/raw-sql.js';
 import { DEFAULT_BOOTSTRAP, startTestServer } from '../helpers/server.js';
 import { FAST_ENV } from '../pipeline/helpers.js';
 
@@ -57,6 +61,9 @@ async function startAndStop(env: Record<string, string>): Promise<void> {
 describe('the sandbox treasury at start', () => {
   it('two servers and fundkit treasury started at the same moment on a new database all start, with one treasury', async () => {
     const db = await sandboxDatabase();
+    // migrated beforehand, so the starts reach the key together instead of one after the other behind the migration lock
+    // (they still may not overlap: SQLite's driver is synchronous, and the next test is the one that makes them)
+    await (await openDataStore(loadConfig(db.env('m')), pino({ level: 'silent' }))).close();
     const servers = [0, 1].map((i) => createServer({ env: db.env(`s${i}`), logger: pino({ level: 'silent' }), bootstrap: DEFAULT_BOOTSTRAP }));
     const cli = report(db.env('cli'));
     const starts = await Promise.allSettled(servers);
@@ -69,6 +76,19 @@ describe('the sandbox treasury at start', () => {
     const after = await report(db.env('cli'));
     expect(after.address).toBe(a);
     expect(after.exists).toBe(true);
+  });
+
+  it('key creation is race-safe: of creations that overlap, each reading "no key" before any writes, all keep the one key that won', async () => {
+    // the servers above may reach it one after the other (one process, one event loop): here they overlap
+    const db = await sandboxDatabase();
+    const store = await openDataStore(loadConfig(db.env('race')), pino({ level: 'silent' }));
+    open.push(store);
+    // on PostgreSQL, a connection each, opened beforehand: else the first creation runs on the one idle connection while the others connect
+    await Promise.all([0, 1, 2, 3].map(() => rows(store.sql, 'SELECT 1')));
+    const made = await Promise.allSettled([0, 1, 2, 3].map(() => treasuryKey(store.sql, Buffer.alloc(32, 7), 'sandbox')));
+    expect(made.map((m) => (m.status === 'rejected' ? String(m.reason) : 'made'))).toEqual(['made', 'made', 'made', 'made']);
+    const keys = made.map((m) => (m as PromiseFulfilledResult<{ publicKey(): string }>).value.publicKey());
+    expect(new Set(keys).size).toBe(1);
   });
 
   it('a treasury left unfunded by an earlier start (cut short before funding it) is funded at the next start', async () => {
