@@ -81,6 +81,11 @@ export interface Config {
   sandboxNetwork: SandboxNetworkSetting;
   /** the sandbox thread's SQLite file (FUNDKIT_SANDBOX_DB): beside the server's database by default */
   sandboxDbPath: string;
+  /**
+   * Whether each start has the sandbox's faucet give the treasury what it lacks (FUNDKIT_SANDBOX_FUND_TREASURY,
+   * on by default); off leaves it to `fundkit treasury --fund`, as on a new testnet deployment (its tests)
+   */
+  sandboxFundTreasury: boolean;
   /** Prometheus metrics and their HTTP hooks (FUNDKIT_METRICS=off turns them off; /metrics then answers 404) */
   metrics: boolean;
   /** the Bearer token GET /metrics requires (FUNDKIT_METRICS_TOKEN); null: the operator key, else loopback clients only */
@@ -364,6 +369,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxLedgerMaxOps: positiveInt(env, 'FUNDKIT_SANDBOX_LEDGER_MAX_OPS', 1_000, 1_000_000),
     sandboxNetwork: parseSandboxNetwork(env.FUNDKIT_SANDBOX_NETWORK),
     sandboxDbPath: sandboxDbPath(env, dbPath, databaseUrl, dataDir),
+    sandboxFundTreasury: parseSwitch(env, 'FUNDKIT_SANDBOX_FUND_TREASURY'),
     metrics: parseSwitch(env, 'FUNDKIT_METRICS'),
     metricsToken: env.FUNDKIT_METRICS_TOKEN || null,
     readyMaxLedgersBehind: positiveInt(env, 'FUNDKIT_READY_MAX_LEDGERS_BEHIND', 10, 1_000_000),

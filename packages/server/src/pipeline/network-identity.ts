@@ -75,12 +75,10 @@ export async function sandboxChain(url: string, passphrase: string, source: stri
 /**
  * Records `network` as the database's when it has none (race-safe: the first of several servers
  * starting at once wins, the others read its row back), then refuses with a ConfigError when the
- * database follows another one. True when the database had recorded none: its first meeting with
- * the network (several servers starting at once on a new database may each see true).
+ * database follows another one.
  */
-export async function followNetwork(sql: Sql, network: FollowedNetwork): Promise<boolean> {
+export async function followNetwork(sql: Sql, network: FollowedNetwork): Promise<void> {
   let recorded = await sql.get(RECORDED);
-  const first = !recorded;
   if (!recorded) {
     // a database used before the record existed: its treasury key says which network it was on
     const other = (await sql.all(TREASURIES)).find((t) => t.network !== network.kind);
@@ -88,8 +86,7 @@ export async function followNetwork(sql: Sql, network: FollowedNetwork): Promise
     await sql.run(RECORD, { passphrase: network.passphrase, identity: network.identity, source: network.source, recorded_at: isoNow() });
     recorded = (await sql.get(RECORDED))!;
   }
-  if (recorded.passphrase === network.passphrase && recorded.identity === network.identity) return first;
-  throw new ConfigError(mismatch(recorded, network));
+  if (recorded.passphrase !== network.passphrase || recorded.identity !== network.identity) throw new ConfigError(mismatch(recorded, network));
 }
 
 function split(source: string): { how: string; where: string } {

@@ -32,18 +32,29 @@ const SANDBOX_FLOAT = toStroops('1000000');
 const KEY = prepared<{ secret_encrypted: string }, { role: string; network: string }>((k, p) =>
   k.selectFrom('stellar_keys').select('secret_encrypted').where('role', '=', p('role')).where('network', '=', p('network')));
 
+/** Insert-or-ignore: of servers starting at once on a new database, the first insert wins and the others keep nothing of theirs. */
 const INSERT_KEY = prepared<never, { role: string; network: string; public_key: string; secret_encrypted: string; created_at: string }>((k, p) =>
-  k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at'])));
+  k.insertInto('stellar_keys').values(bindAll(p, ['role', 'network', 'public_key', 'secret_encrypted', 'created_at']))
+    .onConflict((oc) => oc.column('role').doNothing()));
 
-/** The server's treasury key on `network`: the one kept encrypted under the master key, made and kept on first start. */
-async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keypair> {
-  const row = await sql.get(KEY, { role: 'treasury', network });
-  if (row) return NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted));
-  const keypair = NativeKeypair.random();
-  await sql.run(INSERT_KEY, {
-    role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
-  });
-  return keypair;
+/**
+ * The server's treasury key on `network`: the one kept encrypted under the master key, made and
+ * kept on first start. Race-safe: several servers (or `fundkit treasury`) starting at once on a
+ * new database each offer a key, and all read back the one row that won, so they sign as one
+ * treasury and none fails on the primary key.
+ */
+export async function treasuryKey(sql: Sql, key: Buffer, network: string): Promise<Keypair> {
+  let row = await sql.get(KEY, { role: 'treasury', network });
+  if (!row) {
+    const keypair = NativeKeypair.random();
+    await sql.run(INSERT_KEY, {
+      role: 'treasury', network, public_key: keypair.publicKey(), secret_encrypted: encryptSecret(key, keypair.secret()), created_at: isoNow(),
+    });
+    row = await sql.get(KEY, { role: 'treasury', network });
+  }
+  // followNetwork refuses a database on another network first: only a key of another network kept beside the record gets here
+  if (!row) throw new ConfigError(`this database's treasury key is for another network than ${network}: a database follows one network (FUNDKIT_DB / FUNDKIT_DATABASE_URL)`);
+  return NativeKeypair.fromSecret(decryptSecret(key, row.secret_encrypted));
 }
 
 export interface SandboxSettings {
@@ -53,9 +64,9 @@ export interface SandboxSettings {
   ledgerSeconds?: number;
   maxOpsPerLedger?: number;
   /**
-   * TEST-ONLY (test/treasury): when this database first meets the sandbox's chain, the faucet is
-   * not asked for the treasury's XLM and float, so its account does not exist on the chain, as on
-   * a new testnet deployment (see `fundkit treasury --fund`). Later starts never create it.
+   * FUNDKIT_SANDBOX_FUND_TREASURY=off (test/treasury): this start does not ask the faucet for the
+   * treasury's XLM and float, so a new treasury's account does not exist on the chain, as on a new
+   * testnet deployment (see `fundkit treasury --fund`). The next start without it funds it.
    */
   unfundedTreasury?: boolean;
 }
@@ -76,7 +87,10 @@ export interface WiredSandboxSettings extends SandboxSettings {
  * of the in-process sandbox (gone) is refused by the migrator first (db/legacy-sandbox.ts).
  */
 export async function setupSandboxMode(sql: Sql, secretsKey: Buffer, config: Config, logger: Logger, shared?: SandboxLink): Promise<StellarSetup> {
-  const settings = { rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps, dbPath: config.sandboxDbPath, logger };
+  const settings = {
+    rates: config.sandboxRates, ledgerSeconds: config.sandboxLedgerSeconds, maxOpsPerLedger: config.sandboxLedgerMaxOps, dbPath: config.sandboxDbPath, logger,
+    unfundedTreasury: !config.sandboxFundTreasury,
+  };
   // a shared one stands in for the thread this server would start (never for a configured URL)
   if (shared && config.sandboxNetwork.mode === 'default') return setupWiredSandbox(sql, secretsKey, { ...settings, link: borrowed(shared) });
   return setupWiredSandbox(sql, secretsKey, { ...settings, ...(config.sandboxNetwork.mode === 'url' ? { url: config.sandboxNetwork.url } : {}) });
@@ -101,7 +115,7 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
     const { url } = link;
     const info = await sandboxInfo(url);
     // the database's one chain: a server on another refuses before it keeps a key or an account on it
-    const firstMeeting = await followNetwork(sql, await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
+    await followNetwork(sql, await sandboxChain(url, info.passphrase, settings.link || settings.url ? `url:${url}` : `thread:${settings.dbPath}`));
     const treasury = await treasuryKey(sql, secretsKey, 'sandbox');
     const profile: NetworkProfile = {
       kind: 'sandbox', passphrase: info.passphrase, rpcUrl: `${url}/rpc`, horizonUrl: url, friendbotUrl: `${url}/friendbot`, issuers: info.issuers, api: 'rpc',
@@ -117,8 +131,9 @@ export async function setupWiredSandbox(sql: Sql, secretsKey: Buffer, settings: 
         return latestLedger();
       };
     }
-    // as genesis funded it: once, when this database first meets the chain (test-only: not at all)
-    if (firstMeeting && !settings.unfundedTreasury) await fundSandboxTreasury(network, link, treasury.publicKey());
+    // at every start, not only the database's first meeting with the chain: a start cut short
+    // after that meeting was recorded, or a float paid out, is made good at the next start
+    if (!settings.unfundedTreasury) await fundSandboxTreasury(network, link, treasury.publicKey(), settings.logger);
     return { network, sandbox: link, treasury };
   } catch (error) {
     await link.close();
@@ -175,18 +190,23 @@ async function remoteSandbox(url: string): Promise<SandboxLink> {
 }
 
 /**
- * The treasury's 1,000,000 XLM and USDC and EURC float from the faucet, what is missing of them
- * (a database older than the network record meets its chain with a treasury already there).
- * Only at the first meeting: a treasury the test-only unfundedTreasury kept off the chain stays
- * off it until its operator funds it (`fundkit treasury --fund`), and gets no float then.
+ * What the treasury lacks of what genesis gave it, from the faucet: the account with 1,000,000
+ * XLM when it does not exist, the USDC and EURC float on a line that is missing or empty; nothing
+ * when it has them (an account's XLM is never topped up). Servers starting at once may both fund
+ * it (the faucet adds): more test money, no harm. A faucet that fails is logged and the start goes
+ * on: the treasury says what it lacks at /readyz and `fundkit treasury`, and the next start retries.
  */
-async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, address: string): Promise<void> {
-  const account = await network.loadAccount(address);
-  if (!account) await link.fund(address, network.assets.XLM, toStroops('1000000'));
-  for (const code of ['USDC', 'EURC'] as const) {
-    const asset = network.assets[code];
-    const line = account?.balances.find((b) => b.asset.issuer === asset.issuer && b.asset.code === asset.code);
-    if (!line || line.balance === 0n) await link.fund(address, asset, SANDBOX_FLOAT);
+async function fundSandboxTreasury(network: StellarNetwork, link: SandboxLink, address: string, logger: Logger): Promise<void> {
+  try {
+    const account = await network.loadAccount(address);
+    if (!account) await link.fund(address, network.assets.XLM, toStroops('1000000'));
+    for (const code of ['USDC', 'EURC'] as const) {
+      const asset = network.assets[code];
+      const line = account?.balances.find((b) => b.asset.issuer === asset.issuer && b.asset.code === asset.code);
+      if (!line || line.balance === 0n) await link.fund(address, asset, SANDBOX_FLOAT);
+    }
+  } catch (error) {
+    logger.warn({ err: error, treasury: address }, 'the sandbox faucet could not fund the treasury; the next start tries again');
   }
 }
 

@@ -20,8 +20,9 @@ export interface SandboxDatabase {
 
 /**
  * A sandbox database created as a server's first start would, but whose treasury the sandbox's
- * faucet was not asked to fund (setupWiredSandbox's test-only unfundedTreasury): its account does
- * not exist on the chain, as on a new testnet deployment. A SQLite file, or a fresh PostgreSQL
+ * faucet was not asked to fund (FUNDKIT_SANDBOX_FUND_TREASURY=off, kept in `env` so the servers
+ * and `fundkit treasury` runs on it do not fund it either): its account does not exist on the
+ * chain, as on a new testnet deployment. A SQLite file, or a fresh PostgreSQL
  * database in the PostgreSQL run (FUNDKIT_TEST_ENGINE=postgres). Its sandbox is a `fundkit
  * sandbox` (FUNDKIT_SANDBOX_NETWORK=<url>), so a server and `fundkit treasury` reach the same one
  * at once. A pool of 2 per asset and 2 channels keep the numbers small.
@@ -34,7 +35,8 @@ export async function unfundedSandbox(extra: Record<string, string> = {}): Promi
   const net = await startStandaloneSandbox({ dbPath: ':memory:', port: 0 });
   const env = {
     FUNDKIT_STELLAR: 'sandbox', FUNDKIT_DB: join(dir, 'fundkit.db'), FUNDKIT_DATABASE_URL: databaseUrl, FUNDKIT_DATA_DIR: dir,
-    FUNDKIT_MASTER_KEY: masterKey.toString('hex'), FUNDKIT_DEPOSIT_POOL_SIZE: '2', FUNDKIT_TREASURY_CHANNELS: '2', FUNDKIT_SANDBOX_NETWORK: net.url, ...extra,
+    FUNDKIT_MASTER_KEY: masterKey.toString('hex'), FUNDKIT_DEPOSIT_POOL_SIZE: '2', FUNDKIT_TREASURY_CHANNELS: '2', FUNDKIT_SANDBOX_NETWORK: net.url,
+    FUNDKIT_SANDBOX_FUND_TREASURY: 'off', ...extra,
   };
   const config = loadConfig(env);
   const logger = pino({ level: 'silent' });
