@@ -26,6 +26,12 @@ export interface LimitRule {
   points: number;
   /** the window, in seconds */
   duration: number;
+  /**
+   * From this many points consumed, a key is refused in this process until its window ends,
+   * without asking the database (the library's in-memory block): a client that floods a refused
+   * operation costs no write per request
+   */
+  inMemoryBlockOnConsumed?: number;
 }
 
 type Row = { points: number; expire: number | null };

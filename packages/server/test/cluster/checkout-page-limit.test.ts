@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rows } from '../helpers/raw-sql.js';
 import { KEYS, startTestServer, type TestServer } from '../helpers/server.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -42,6 +43,11 @@ describe('hosted checkout page loads across servers', () => {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
+    // a refused client is refused by each server on its own until the minute ends: a flood writes nothing more
+    const counted = async () => Number((await rows(a.server.sql, "SELECT points FROM rate_limits WHERE key LIKE 'checkout_page:%'"))[0]!.points);
+    const before = await counted();
+    for (let i = 0; i < 5; i++) for (const server of [a, b]) expect((await load(server)).status).toBe(429);
+    expect(await counted()).toBe(before);
     // the widget's script is a static file: never counted
     expect((await fetch(`${b.url}/checkout/fundkit-checkout.js`)).status).not.toBe(429);
   });

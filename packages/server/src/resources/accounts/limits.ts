@@ -40,8 +40,9 @@ export class AuthLimits {
     // failures are counted (penalty), never refused by the counter itself: the blocks refuse
     this.failures = store.limiter({ keyPrefix: 'signin_failures', points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS });
     this.blocks = store.limiter({ keyPrefix: 'signin_blocked', points: 1, duration: MAX_BACKOFF_SECONDS });
-    this.signUps = store.limiter({ keyPrefix: 'signup', points: settings.signUpsPerClient, duration: WINDOW_SECONDS });
-    this.verifications = store.limiter({ keyPrefix: 'verify_email', points: settings.verificationsPerClient, duration: WINDOW_SECONDS });
+    // a refused client is refused in this process until its window ends: a flood writes nothing
+    this.signUps = store.limiter({ keyPrefix: 'signup', points: settings.signUpsPerClient, duration: WINDOW_SECONDS, inMemoryBlockOnConsumed: settings.signUpsPerClient + 1 });
+    this.verifications = store.limiter({ keyPrefix: 'verify_email', points: settings.verificationsPerClient, duration: WINDOW_SECONDS, inMemoryBlockOnConsumed: settings.verificationsPerClient + 1 });
   }
 
   private keys(email: string, client: string | null): Array<{ key: string; free: number; who: string }> {

@@ -16,7 +16,11 @@ export interface PageLimits {
 
 /** `perMinute` page loads per client (FUNDKIT_CHECKOUT_PAGE_LIMIT). */
 export function checkoutPageLimits(store: LimitStore, perMinute: number): PageLimits {
-  const limiter: RateLimiterStoreAbstract = store.limiter({ keyPrefix: 'checkout_page', points: perMinute, duration: WINDOW_SECONDS });
+  const limiter: RateLimiterStoreAbstract = store.limiter({
+    keyPrefix: 'checkout_page', points: perMinute, duration: WINDOW_SECONDS,
+    // a refused client is refused here until its minute ends: a flood of page loads writes nothing
+    inMemoryBlockOnConsumed: perMinute + 1,
+  });
   return {
     async take(client) {
       try {
