@@ -44,11 +44,21 @@ export function sandboxProxyLimits(limits: SandboxProxyLimits, now: () => number
     if (held >= limits.open) return refuse(req, res, 1, `this client has ${limits.open} requests open (event streams count until they end)`);
     if (!open.has(client) && open.size >= MAX_CLIENTS) return refuse(req, res, 1, 'too many clients at once');
     open.set(client, held + 1);
-    res.once('close', () => {
+    // once, on whichever comes first: the response's close, or its connection's (a pipelined
+    // request queued behind a live one never sees its response close when the client drops the
+    // socket). Not the request's own close: Node fires it as soon as its body is read.
+    const socket = req.socket;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      socket.off('close', release);
       const left = (open.get(client) ?? 1) - 1;
       if (left > 0) open.set(client, left);
       else open.delete(client);
-    });
+    };
+    socket.once('close', release);
+    res.once('close', release);
     next();
   };
 }

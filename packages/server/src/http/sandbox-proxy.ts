@@ -93,8 +93,16 @@ function forwardTo(base: URL, req: Request, res: Response, body?: Buffer): void 
     answer.pipe(res);
   });
   upstream.on('error', (error) => unavailable(res, error));
-  // a client that leaves ends the forwarded request (an event stream held open, say)
-  res.on('close', () => upstream.destroy());
+  // a client that leaves ends the forwarded request (an event stream held open, say): on the
+  // response's close, or its connection's (a pipelined request queued behind a live one never
+  // sees its response close when the client drops the socket)
+  const socket = req.socket;
+  const leave = () => {
+    socket.off('close', leave);
+    upstream.destroy();
+  };
+  socket.once('close', leave);
+  res.once('close', leave);
   if (body) upstream.end(body);
   else req.pipe(upstream);
 }

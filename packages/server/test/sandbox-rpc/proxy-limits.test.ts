@@ -3,6 +3,8 @@
  * bounded in requests a second and in requests open at once (Horizon's event streams stay open),
  * answered 429 in each network API's own shape; a client on this machine is not bounded.
  */
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FAST_ENV } from '../pipeline/helpers.js';
@@ -65,5 +67,25 @@ describe('/sandbox/* per client', () => {
       return again.status;
     }, { timeout: 10_000, interval: 400 }).toBe(200);
     second.abort();
+  });
+
+  it('a dropped connection frees every request it held, pipelined ones queued behind a stream too', async () => {
+    const client = '192.0.2.44';
+    const { port } = new URL(t.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const stream = `GET /sandbox/horizon/ledgers?cursor=now HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: ${client}\r\nAccept: text/event-stream\r\n\r\n`;
+    // two streams on one connection: the second waits behind the first, which never ends
+    socket.write(stream + stream);
+    await once(socket, 'data');
+    socket.destroy();
+    // both places come back: two new streams open
+    const streams = [new AbortController(), new AbortController()];
+    await expect.poll(async () => {
+      const opened = await Promise.all(streams.map((abort) => fetch(`${t.url}/sandbox/horizon/ledgers?cursor=now`, { headers: { ...from(client), accept: 'text/event-stream' }, signal: abort.signal })));
+      const statuses = opened.map((r) => r.status);
+      if (statuses.some((s) => s !== 200)) for (const r of opened) await r.body?.cancel();
+      return statuses;
+    }, { timeout: 10_000, interval: 500 }).toEqual([200, 200]);
+    for (const abort of streams) abort.abort();
   });
 });
