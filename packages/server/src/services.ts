@@ -9,6 +9,7 @@ import { AccountsRepo } from './resources/accounts/repo.js';
 import { AccountsService } from './resources/accounts/service.js';
 import { HashSlots } from './resources/accounts/hash-slots.js';
 import { LimitStore } from './db/limit-store.js';
+import { APPLICATION_RATE_FACTOR } from './http/rate-limit.js';
 import { AuthLimits } from './resources/accounts/limits.js';
 import { ApplicationsRepo } from './resources/applications/repo.js';
 import { ApplicationsService } from './resources/applications/service.js';
@@ -136,6 +137,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     machine: pipeline.machine,
     payable,
     maxOpenIntents: config.maxOpenIntents,
+    applicationRate: { ratePerSecond: config.rateLimit.ratePerSecond * APPLICATION_RATE_FACTOR, burst: config.rateLimit.burst * APPLICATION_RATE_FACTOR },
     collections: pipeline.collections,
   });
   const quotes = createQuoteServices({

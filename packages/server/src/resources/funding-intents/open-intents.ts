@@ -4,25 +4,27 @@ import { ApiError } from '../../http/api-error.js';
 
 /** Counted exactly at least this often per application and environment, and always near the cap. */
 const RECOUNT_EVERY_MS = 2_000;
-/**
- * How far below the cap creates are counted exactly, in their own transactions: a tenth of the
- * cap, and at least 64 (creates in flight on every server, which no count outside them sees).
- */
+/** How far below the cap creates are counted exactly, at least: a tenth of the cap, and 64. */
 const NEAR_SHARE = 0.1;
 const NEAR_MIN = 64;
 const MAX_TRACKED = 10_000;
 
 /**
- * Creates near the cap take turns on PostgreSQL (an advisory lock held to the create's COMMIT),
- * so each counts the ones committed before it; SQLite's transactions take turns already (one
- * writer). One lock for every application, not one each: a group commit holds the creates of
- * several applications in one transaction, and locks taken in different orders by two groups
- * would deadlock. Only creates near a cap take it. Key 'funi' (see db/postgres-sql.ts for the others).
+ * Creates near the cap take turns per application and environment on PostgreSQL (an advisory lock
+ * held to the create's COMMIT), so each counts the ones committed before it; SQLite's
+ * transactions take turns already (one writer). Such a create runs in a transaction of its own,
+ * never in a group commit, so it holds this one lock only and other applications' creates never
+ * wait for it.
  */
-const CAP_TURN_KEY = 0x66756e69;
-const CAP_TURN = prepared<unknown>((k, _p, d) => ({
-  compile: () => (d.dialect === 'postgres' ? raw`SELECT pg_advisory_xact_lock(${raw.lit(CAP_TURN_KEY)})` : raw`SELECT 1`).compile(k),
+const CAP_TURN = prepared<unknown, { key: string }>((k, p, d) => ({
+  compile: () => (d.dialect === 'postgres' ? raw`SELECT pg_advisory_xact_lock(hashtext(${p('key')}))` : raw`SELECT 1`).compile(k),
 }));
+
+/** The application's request bucket (http/rate-limit.ts): how many creates it can make at all in a while. */
+export interface ApplicationRate {
+  ratePerSecond: number;
+  burst: number;
+}
 
 // the literal statuses match the partial index funding_intents_open (migration 028)
 const COUNT_OPEN = prepared<{ n: number | string }, { applicationId: string; environment: string; limit: number }>((k, p) => k
@@ -41,16 +43,26 @@ const COUNT_OPEN = prepared<{ n: number | string }, { applicationId: string; env
  */
 export class OpenIntentsCap {
   private readonly known = new Map<string, { count: number; at: number }>();
-  /** From this many open intents on, a create confirms in its own transaction. */
+  /**
+   * From this many open intents on, a create confirms in its own transaction. Below it a server
+   * goes by a count up to two seconds old plus its own creates, and the other servers cannot have
+   * made more than the application's bucket allows in that time (its burst, and three seconds of
+   * its rate with a second for creates in flight): so the margin is at least that, and the cap
+   * holds exactly across servers. At most half the cap, though: a rate limit raised far beyond
+   * the cap (a benchmark) would otherwise send every create through its own count; there the
+   * bound is what that half leaves.
+   */
   private readonly nearAt: number;
 
-  constructor(private readonly sql: Sql, private readonly max: number, private readonly now: () => number = Date.now) {
-    this.nearAt = Math.max(0, max - Math.max(Math.ceil(max * NEAR_SHARE), NEAR_MIN));
+  constructor(private readonly sql: Sql, private readonly max: number, rate: ApplicationRate, private readonly now: () => number = Date.now) {
+    const unseen = rate.burst + rate.ratePerSecond * (RECOUNT_EVERY_MS / 1000 + 1);
+    const margin = Math.max(Math.ceil(max * NEAR_SHARE), NEAR_MIN, Math.min(Math.ceil(unseen), Math.floor(max / 2)));
+    this.nearAt = Math.max(0, max - margin);
   }
 
   /**
    * Refuses (429 RATE_LIMITED) a create that would pass the cap by the count so far; else counts
-   * it. True when the create is near the cap: it must `confirm` in its own transaction, as
+   * it. True when the create is near the cap: it must `confirm` in a transaction of its own, as
    * creates on every server run at once and a count outside their transactions sees none of
    * those not yet committed.
    */
@@ -69,11 +81,11 @@ export class OpenIntentsCap {
   }
 
   /**
-   * Inside the create's transaction, before its rows: takes the turn of creates near a cap and counts
+   * Inside the create's own transaction, before its rows: takes the application's turn and counts
    * again, so of creates racing for the last places exactly the cap's worth commit.
    */
   async confirm(applicationId: string, environment: string): Promise<void> {
-    await this.sql.get(CAP_TURN);
+    await this.sql.get(CAP_TURN, { key: `open_intents:${applicationId}:${environment}` });
     await this.count(applicationId, environment);
   }
 

@@ -14,7 +14,7 @@ import type { AssetsService } from '../assets/service.js';
 import { currentIntentDefaults } from '../applications/repo.js';
 import { noCollections, type CollectionAccount, type CollectionSource, type DepositAccountSource, type ProvisionRequest } from '../../records/deposit-accounts.js';
 import { muxedAddress, randomMuxedId } from '../../stellar/muxed.js';
-import { OpenIntentsCap } from './open-intents.js';
+import { OpenIntentsCap, type ApplicationRate } from './open-intents.js';
 import type { PayableWait } from './payable-wait.js';
 import type { FundingIntentReadModel } from './read-model.js';
 import type { DepositAccountRecord, FundingIntentRecord, FundingIntentsRepo, IntentFilters } from '../../records/funding-intents.js';
@@ -56,6 +56,8 @@ export interface FundingIntentsDeps {
   payable: PayableWait;
   /** open unpaid intents an application may hold per environment (FUNDKIT_MAX_OPEN_INTENTS) */
   maxOpenIntents: number;
+  /** the application's request bucket: the creates other servers can make between two counts */
+  applicationRate: ApplicationRate;
   /** collection accounts for `muxed` intents (none without a network) */
   collections?: CollectionSource;
 }
@@ -110,7 +112,7 @@ export class FundingIntentsService {
   private readonly openIntents: OpenIntentsCap;
 
   constructor(private readonly deps: FundingIntentsDeps) {
-    this.openIntents = new OpenIntentsCap(deps.sql, deps.maxOpenIntents);
+    this.openIntents = new OpenIntentsCap(deps.sql, deps.maxOpenIntents, deps.applicationRate);
     // new rows, and a pool account claimed with SKIP LOCKED: no need to queue for the writer lock
     this.writes = new GroupCommit(deps.sql, { selfLocking: true });
   }
@@ -151,7 +153,7 @@ export class FundingIntentsService {
     const request: ProvisionRequest = { applicationId: caller.applicationId, environment: caller.environment, asset };
     const prepared = await this.deps.deposits.prepare?.(request);
     const intentId = newId('funding_intent');
-    const provisioned = await this.writes.run(async () => {
+    const provisioned = await this.write(nearCap, async () => {
       if (nearCap) await this.openIntents.confirm(caller.applicationId, caller.environment);
       // the pool claim and the rows that use it commit together: an account is taken at most once
       const taken = await this.deps.deposits.take(request, prepared);
@@ -180,6 +182,14 @@ export class FundingIntentsService {
     return this.present((await this.deps.repo.findById(intentId))!);
   }
 
+  /**
+   * A create's rows: in the next group commit, or near the open-intents cap in a transaction of its
+   * own (its turn lock must not hold other applications' creates of the group).
+   */
+  private write<T>(nearCap: boolean, fn: () => Promise<T>): Promise<T> {
+    return nearCap ? this.deps.sql.transaction(fn, { selfLocking: true }) : this.writes.run(fn);
+  }
+
   private async collectionFor(environment: Environment, asset: string): Promise<CollectionAccount> {
     const collection = await (this.deps.collections ?? noCollections).collectionFor(environment, asset);
     if (!collection) {
@@ -196,7 +206,7 @@ export class FundingIntentsService {
    */
   private async createMuxed(caller: Caller, f: { input: CreateIntentInput; amount: bigint; asset: string; destinationAddress: string; expiresAt: string; nearCap: boolean }, collection: CollectionAccount) {
     const intentId = newId('funding_intent');
-    await this.writes.run(async () => {
+    await this.write(f.nearCap, async () => {
       if (f.nearCap) await this.openIntents.confirm(caller.applicationId, caller.environment);
       const createdAt = isoNow();
       let account: DepositAccountRecord | null = null;
