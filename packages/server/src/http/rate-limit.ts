@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { RateLimitConfig } from '../config.js';
 import { ApiError } from './api-error.js';
+import { clientKey } from './client-key.js';
 import { locals, type AuthContext } from './context.js';
 
 /** What this process holds of a credential's shared bucket. */
@@ -78,7 +79,7 @@ function bucketKey(context: AuthContext | undefined, req: Request): string | nul
   if ('keyId' in context) return `key:${context.keyId}`;
   if (context.kind === 'account') return `session:${context.sessionId}`;
   if (context.kind === 'operator') return 'operator';
-  return `ip:${req.ip ?? 'unknown'}`;
+  return `ip:${clientKey(req)}`;
 }
 
 /** An application's bucket holds this many times a credential's rate and burst. */

@@ -8,6 +8,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { SandboxProxyLimits } from '../config.js';
+import { clientKey } from './client-key.js';
 import { isGenuineLoopback } from './loopback.js';
 
 /** Clients remembered at most (the oldest forgotten first), so the maps cannot grow without bound. */
@@ -29,7 +30,7 @@ export function sandboxProxyLimits(limits: SandboxProxyLimits, now: () => number
   const open = new Map<string, number>();
   return (req, res, next) => {
     if (isGenuineLoopback(req)) return next();
-    const client = req.ip ?? 'unknown';
+    const client = clientKey(req);
     const at = now();
     const last = buckets.get(client);
     const tokens = last ? Math.min(burst, last.tokens + ((at - last.at) / 1000) * limits.ratePerSecond) : burst;

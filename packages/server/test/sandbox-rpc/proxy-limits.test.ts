@@ -88,4 +88,20 @@ describe('/sandbox/* per client', () => {
     }, { timeout: 10_000, interval: 500 }).toEqual([200, 200]);
     for (const abort of streams) abort.abort();
   });
+
+  it('counts an IPv6 client by its /64: another address of the same /64 is refused with it, another /64 is not', async () => {
+    let refused = false;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const answer = await fetch(`${t.url}/sandbox/horizon/`, { headers: from(`2001:db8:1:2::${(i + 1).toString(16)}`) });
+      await answer.arrayBuffer();
+      refused = answer.status === 429;
+    }
+    expect(refused).toBe(true);
+    const sameNet = await fetch(`${t.url}/sandbox/horizon/`, { headers: from('2001:db8:1:2:ffff:ffff:ffff:fffe') });
+    expect(sameNet.status).toBe(429);
+    await sameNet.arrayBuffer();
+    const otherNet = await fetch(`${t.url}/sandbox/horizon/`, { headers: from('2001:db8:1:3::1') });
+    expect(otherNet.status).toBe(200);
+    await otherNet.arrayBuffer();
+  });
 });

@@ -1,3 +1,4 @@
+import { clientKey } from '../../http/client-key.js';
 import { auth } from '../../http/context.js';
 import { body, type RouteDef } from '../../http/route.js';
 import type { AccountsService } from './service.js';
@@ -13,9 +14,9 @@ function session(res: Parameters<RouteDef['handler']>[1]) {
   return context;
 }
 
-/** The client's address for the auth limits: behind a proxy, the one FUNDKIT_TRUST_PROXY lets Express read (req.ip). */
+/** The client for the auth limits: its address (behind a proxy, the one FUNDKIT_TRUST_PROXY lets Express read), an IPv6 one by its /64. */
 function clientOf(req: Parameters<RouteDef['handler']>[0]): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  return clientKey(req);
 }
 
 export function accountRoutes(service: AccountsService): RouteDef[] {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { clientKey } from '../../http/client-key.js';
 import { cspNonce } from '../../http/security-headers.js';
 import { packageRoot } from '../../package-root.js';
 import type { PageLimits } from './page-limit.js';
@@ -20,7 +21,7 @@ import type { CheckoutService } from './service.js';
 export function hostedCheckoutRouter(checkout: CheckoutService, headers: RequestHandler, limits: PageLimits): Router {
   const router = Router();
   const page = (req: Request, res: Response, next: NextFunction) => {
-    void limits.take(req.ip ?? 'unknown').then((wait) => {
+    void limits.take(clientKey(req)).then((wait) => {
       if (wait > 0) {
         res.setHeader('Retry-After', String(wait));
         return void res.status(429).type('html').send(shell('Too many requests', '<p class="msg">Too many requests from this address. Wait a moment, then reload the page.</p>'));
@@ -29,7 +30,7 @@ export function hostedCheckoutRouter(checkout: CheckoutService, headers: Request
         if (error) return next(error);
         void hostedPage(checkout, String(req.params.id), req, res).catch(next);
       });
-    }, next);
+    }).catch(next);
   };
   router.get('/checkout/:id', (req, res, next) => {
     if (String(req.params.id).endsWith('.js')) return serveScript(String(req.params.id), res);
